@@ -1,0 +1,55 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "BindingDiagnostics",
+  products: [
+    .library(name: "BindingDiagnostics", targets: ["BindingDiagnostics"]),
+    .library(name: "BindingDiagnosticsTesting", targets: ["BindingDiagnosticsTesting"]),
+    .library(name: "BindingDiagnosticsReport", targets: ["BindingDiagnosticsReport"]),
+    .executable(name: "bindiag", targets: ["bindiag"]),
+  ],
+  targets: [
+    .target(name: "BindingDiagnostics"),
+    .target(name: "BindingDiagnosticsTesting", dependencies: ["BindingDiagnostics"]),
+    .target(name: "BindingDiagnosticsReport", dependencies: ["BindingDiagnostics"]),
+    .executableTarget(
+      name: "bindiag",
+      dependencies: ["BindingDiagnostics", "BindingDiagnosticsReport"]
+    ),
+    .executableTarget(
+      name: "BindingBenchmarks",
+      dependencies: ["BindingDiagnostics"],
+      path: "Benchmarks/BindingBenchmarks"
+    ),
+    .executableTarget(
+      name: "misuse-helper",
+      dependencies: ["BindingDiagnostics"],
+      path: "Tests/Helpers/misuse-helper"
+    ),
+    .testTarget(
+      name: "BindingDiagnosticsTests",
+      dependencies: ["BindingDiagnostics", "BindingDiagnosticsTesting", "misuse-helper"]
+    ),
+    .testTarget(
+      name: "BindingDiagnosticsReportTests",
+      dependencies: ["BindingDiagnosticsReport", "BindingDiagnostics"]
+    ),
+    .testTarget(
+      name: "bindiagTests",
+      dependencies: ["bindiag", "BindingDiagnostics"]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)
+
+// Strict settings for every target, as swift-log does.
+for target in package.targets {
+  var settings = target.swiftSettings ?? []
+  settings.append(contentsOf: [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+  ])
+  target.swiftSettings = settings
+}

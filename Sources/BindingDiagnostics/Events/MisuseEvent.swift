@@ -1,0 +1,72 @@
+/// One misuse report: every field of the event contract (`shared/spec/events.md`), as a value.
+///
+/// Sinks encode it (JSON Lines, logfmt, journal fields); readers decode it back.
+public struct MisuseEvent: Sendable, Hashable {
+  /// Contract version (`v`), `1`.
+  public var schema: Int
+  /// When the misuse happened (`ts`).
+  public var timestamp: Timestamp
+  /// Severity (`level`).
+  public var level: MisuseLevel
+  /// What went wrong (`kind` and `message_id`).
+  public var kind: MisuseKind
+  /// One human sentence (`msg`).
+  public var message: String
+  /// `#fileID` of the call site that created the mapping (`file`).
+  public var file: String
+  /// Line of that call site (`line`).
+  public var line: Int
+  /// Function of that call site (`function`).
+  public var function: String
+  /// `String(reflecting:)` of the optional's type (`value_type`).
+  public var valueType: String
+  /// Whether the optional held a value at that moment (`value_present`).
+  public var valuePresent: Bool
+  /// The value under the privacy setting (`value`), or `nil` when not reported.
+  public var value: String?
+  /// A name the caller gave the mapping (`label`).
+  public var label: String?
+  /// Process name (`process`).
+  public var process: String
+  /// Process id (`pid`).
+  public var pid: Int
+  /// Host name (`host`).
+  public var host: String
+  /// 16 lowercase hex digits, random per process start (`run`).
+  public var run: String
+  /// 1, 2, 3, … per run (`seq`).
+  public var seq: Int
+  /// Events folded into this record by rate limiting (`suppressed`).
+  public var suppressed: Int
+
+  /// Creates an event from every contract field.
+  /// - Parameters: One per contract field; see the properties.
+  public init(
+    schema: Int = 1, timestamp: Timestamp, level: MisuseLevel, kind: MisuseKind, message: String,
+    file: String, line: Int, function: String, valueType: String, valuePresent: Bool,
+    value: String? = nil, label: String? = nil, process: String, pid: Int, host: String,
+    run: String, seq: Int, suppressed: Int = 0
+  ) {
+    self.schema = schema
+    self.timestamp = timestamp
+    self.level = level
+    self.kind = kind
+    self.message = message
+    self.file = file
+    self.line = line
+    self.function = function
+    self.valueType = valueType
+    self.valuePresent = valuePresent
+    self.value = value
+    self.label = label
+    self.process = process
+    self.pid = pid
+    self.host = host
+    self.run = run
+    self.seq = seq
+    self.suppressed = suppressed
+  }
+
+  /// How many misuses this record stands for: `1 + suppressed`.
+  public var events: Int { 1 + suppressed }
+}

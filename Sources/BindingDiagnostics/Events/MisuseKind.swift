@@ -1,0 +1,94 @@
+/// What went wrong: a stable kebab-case code, its journald `MESSAGE_ID` and its default level.
+///
+/// The three built-in kinds have fixed 128-bit message ids that match
+/// `config/binding-diagnostics.catalog`. An app defines its own kinds with
+/// ``init(code:defaultLevel:)``; their id is derived stably from the code.
+public struct MisuseKind: Sendable, Hashable, Codable, CustomStringConvertible {
+  /// The kebab-case code written as `kind` (`BINDING_KIND` in journald).
+  public let code: String
+  /// 32 lowercase hex digits written as `message_id` (`MESSAGE_ID` in journald).
+  public let messageID: String
+  /// The level reports of this kind get unless the reporter names another.
+  public let defaultLevel: MisuseLevel
+
+  /// A `Binding<Bool>` mapped from `Binding<Wrapped?>` was set to `true`: no effect.
+  public static let mappedBoolSetTrue = MisuseKind(
+    builtIn: "mapped-bool-set-true", messageID: "2b9f53b872d7905613eeb68e53797657", level: .error)
+  /// A binding unwrapped from `Binding<Wrapped?>` was read after the optional became `nil`.
+  public static let unwrappedReadAfterNil = MisuseKind(
+    builtIn: "unwrapped-read-after-nil", messageID: "408dfadb7955002b716d4ab50fbd4491",
+    level: .warning)
+  /// A binding unwrapped from `Binding<Wrapped?>` was written after the optional became `nil`.
+  public static let unwrappedWriteAfterNil = MisuseKind(
+    builtIn: "unwrapped-write-after-nil", messageID: "bc5fac4ceaa67ee0a9571f1f145acecc",
+    level: .warning)
+
+  /// The kinds this library reports by itself.
+  public static let builtIn: [MisuseKind] = [
+    .mappedBoolSetTrue, .unwrappedReadAfterNil, .unwrappedWriteAfterNil,
+  ]
+
+  private init(builtIn code: String, messageID: String, level: MisuseLevel) {
+    self.code = code
+    self.messageID = messageID
+    self.defaultLevel = level
+  }
+
+  /// Defines an application's own kind of misuse.
+  ///
+  /// The message id is two SipHash-2-4 values of the code under fixed keys, so the same code
+  /// gives the same id in every process, on every machine, in every version.
+  /// A built-in code returns the built-in kind.
+  /// - Parameters:
+  ///   - code: Kebab-case: lowercase ASCII letters and digits in words joined by single `-`.
+  ///   - defaultLevel: The level reports of this kind get by default.
+  /// - Returns: `nil` when `code` is not kebab-case.
+  public init?(code: String, defaultLevel: MisuseLevel = .warning) {
+    guard MisuseKind.isKebabCase(code) else { return nil }
+    if let known = MisuseKind.builtIn.first(where: { $0.code == code }) {
+      self = known
+      return
+    }
+    self.code = code
+    self.messageID = MisuseKind.derivedMessageID(for: code)
+    self.defaultLevel = defaultLevel
+  }
+
+  /// A kind as a reader found it: code and id taken as written.
+  package init(code: String, messageID: String, defaultLevel: MisuseLevel) {
+    self.code = code
+    self.messageID = messageID
+    self.defaultLevel = defaultLevel
+  }
+
+  /// The code.
+  public var description: String { code }
+
+  /// Whether `code` is lowercase kebab-case (`[a-z0-9]+(-[a-z0-9]+)*`, at most 64 bytes).
+  public static func isKebabCase(_ code: String) -> Bool {
+    let bytes = Array(code.utf8)
+    guard !bytes.isEmpty, bytes.count <= 64, bytes.first != UInt8(ascii: "-"),
+      bytes.last != UInt8(ascii: "-")
+    else { return false }
+    var previousDash = false
+    for byte in bytes {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        previousDash = false
+      case UInt8(ascii: "-"):
+        if previousDash { return false }
+        previousDash = true
+      default: return false
+      }
+    }
+    return true
+  }
+
+  /// The stable id of an app-defined code: SipHash-2-4 under two fixed keys, concatenated.
+  static func derivedMessageID(for code: String) -> String {
+    let bytes = Array("binding-diagnostics/kind/\(code)".utf8)
+    let high = SipHash24.hash(bytes, key: (0x6269_6e64_696e_6764, 0x6961_676e_6f73_7469))
+    let low = SipHash24.hash(bytes, key: (0x6d65_7373_6167_655f, 0x6964_5f76_315f_6b69))
+    return Hex.fixed64(high) + Hex.fixed64(low)
+  }
+}

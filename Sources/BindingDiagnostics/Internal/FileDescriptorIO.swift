@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The POSIX calls the sinks make, each retrying `EINTR`, looping on partial writes and
+/// returning failures as ``SystemError`` values.
+enum FileDescriptorIO {
+  /// Writes all of `bytes` to `fd` (`write(2)`): one call unless the kernel takes less.
+  static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Result<Void, SystemError> {
+    var offset = 0
+    while offset < bytes.count {
+      let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+      if written < 0 {
+        if errno == EINTR { continue }
+        return .failure(SystemError("write", code: errno))
+      }
+      offset += written
+    }
+    return .success(())
+  }
+
+  /// Writes all of `bytes` to `fd`.
+  static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Result<Void, SystemError> {
+    bytes.withUnsafeBytes { writeAll(fd, $0) }
+  }
+
+  /// Writes several buffers with `writev(2)`, continuing after partial writes.
+  static func writeAll(_ fd: Int32, buffers: [[UInt8]]) -> Result<Void, SystemError> {
+    if buffers.count == 1 { return writeAll(fd, buffers[0]) }
+    var joined = [UInt8]()
+    joined.reserveCapacity(buffers.reduce(0) { $0 + $1.count })
+    for buffer in buffers { joined.append(contentsOf: buffer) }
+    return writeAll(fd, joined)
+  }
+
+  /// `open(2)` with `flags` and `mode`.
+  static func openFile(_ path: String, _ flags: Int32, _ mode: mode_t) -> Result<Int32, SystemError> {
+    while true {
+      let fd = open(path, flags, mode)
+      if fd >= 0 { return .success(fd) }
+      if errno == EINTR { continue }
+      return .failure(SystemError("open", code: errno))
+    }
+  }
+
+  /// `fstat(2)`.
+  static func status(_ fd: Int32) -> Result<stat, SystemError> {
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { return .failure(SystemError("fstat", code: errno)) }
+    return .success(info)
+  }
+
+  /// `stat(2)` without following a final symlink (`lstat`).
+  static func linkStatus(_ path: String) -> Result<stat, SystemError> {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return .failure(SystemError("lstat", code: errno)) }
+    return .success(info)
+  }
+
+  /// `flock(2)`, retrying `EINTR`.
+  static func lock(_ fd: Int32, _ operation: Int32) -> Result<Void, SystemError> {
+    while flock(fd, operation) != 0 {
+      if errno == EINTR { continue }
+      return .failure(SystemError("flock", code: errno))
+    }
+    return .success(())
+  }
+
+  /// `fsync(2)`.
+  static func sync(_ fd: Int32) -> Result<Void, SystemError> {
+    while fsync(fd) != 0 {
+      if errno == EINTR { continue }
+      return .failure(SystemError("fsync", code: errno))
+    }
+    return .success(())
+  }
+
+  /// `rename(2)`.
+  static func renameFile(_ from: String, _ to: String) -> Result<Void, SystemError> {
+    guard rename(from, to) == 0 else { return .failure(SystemError("rename", code: errno)) }
+    return .success(())
+  }
+
+  /// `close(2)`; errors are not actionable after the descriptor is gone.
+  static func closeFile(_ fd: Int32) {
+    _ = close(fd)
+  }
+}

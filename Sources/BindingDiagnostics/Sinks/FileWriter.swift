@@ -1,0 +1,292 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+import Foundation
+
+/// The queue and writer thread behind ``JSONLinesFileSink``.
+///
+/// `@unchecked Sendable`: every mutable property is read and written only while `condition` is
+/// locked (the writer thread holds it while it writes in synchronous mode, and releases it
+/// while it writes a batch in asynchronous mode, when only it touches `file`).
+final class FileWriter: @unchecked Sendable {
+  private let path: String
+  private let options: JSONLinesFileSink.Options
+  private let condition = NSCondition()
+  private var queue: [[UInt8]] = []
+  private var flushRequested: UInt64 = 0
+  private var flushCompleted: UInt64 = 0
+  private var stopping = false
+  private var running = false
+  private var stats = JSONLinesFileSink.Statistics()
+
+  // Owned by the writer (the thread, or the caller under `condition` in synchronous mode).
+  private var file: LogFile?
+  private var lastIdentityCheck: UInt64 = 0
+  private var failing = false
+  private var nextRetry: UInt64 = 0
+  private var backoff: UInt64 = 100_000_000
+
+  /// Bytes written by one `write(2)` at the most (always whole records).
+  private static let chunkBytes = 1 << 20
+
+  init(path: String, options: JSONLinesFileSink.Options, file: LogFile?) {
+    self.path = path
+    self.options = options
+    self.file = file
+    if file == nil {
+      failing = true
+      nextRetry = RateLimiter.monotonicNanoseconds() &+ backoff
+    }
+  }
+
+  func start() {
+    condition.lock()
+    running = true
+    condition.unlock()
+    let thread = Thread { [self] in self.run() }
+    thread.name = "binding-diagnostics.jsonl"
+    thread.start()
+  }
+
+  /// Enqueues (or, synchronously, writes) one record; drops and counts it when the queue is full.
+  func submit(_ record: [UInt8]) {
+    condition.lock()
+    defer { condition.unlock() }
+    if options.synchronous {
+      write([record])
+      return
+    }
+    guard queue.count < options.queueCapacity, !stopping else {
+      stats.dropped += 1
+      return
+    }
+    queue.append(record)
+    if queue.count == 1 { condition.signal() }
+  }
+
+  func flush() {
+    condition.lock()
+    defer { condition.unlock() }
+    if options.synchronous || !running {
+      if !queue.isEmpty {
+        let batch = queue
+        queue = []
+        write(batch)
+      }
+      if options.fsync != .never, let file { _ = FileDescriptorIO.sync(file.fd) }
+      return
+    }
+    flushRequested += 1
+    let ticket = flushRequested
+    condition.signal()
+    while flushCompleted < ticket && running { condition.wait() }
+  }
+
+  /// Drains the queue, then ends the writer thread.
+  func stop() {
+    condition.lock()
+    stopping = true
+    condition.broadcast()
+    while running { condition.wait() }
+    file?.close()
+    file = nil
+    condition.unlock()
+  }
+
+  var statistics: JSONLinesFileSink.Statistics {
+    condition.lock()
+    defer { condition.unlock() }
+    return stats
+  }
+
+  func reportFailure(_ error: SystemError) {
+    condition.lock()
+    defer { condition.unlock() }
+    stats.failed += 1
+    FileWriter.say(path: path, error: error, action: "dropping records and retrying")
+  }
+
+  private func run() {
+    condition.lock()
+    while true {
+      while queue.isEmpty && flushRequested == flushCompleted && !stopping { condition.wait() }
+      let batch = queue
+      queue = []
+      let ticket = flushRequested
+      let stop = stopping
+      // Write with the lock released, so callers only ever wait for the enqueue.
+      condition.unlock()
+      let outcome = writeBatch(batch)
+      if ticket != flushCompleted, options.fsync == .flush, let file {
+        _ = FileDescriptorIO.sync(file.fd)
+      }
+      condition.lock()
+      stats.written += outcome.written
+      stats.dropped += outcome.dropped
+      stats.failed += outcome.failed
+      stats.rotations += outcome.rotations
+      stats.reopens += outcome.reopens
+      flushCompleted = ticket
+      condition.broadcast()
+      if stop && queue.isEmpty { break }
+    }
+    running = false
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  /// Synchronous mode: writes under the lock and counts at once.
+  private func write(_ batch: [[UInt8]]) {
+    let outcome = writeBatch(batch)
+    stats.written += outcome.written
+    stats.dropped += outcome.dropped
+    stats.failed += outcome.failed
+    stats.rotations += outcome.rotations
+    stats.reopens += outcome.reopens
+    if options.fsync == .always, let file { _ = FileDescriptorIO.sync(file.fd) }
+  }
+
+  private struct Outcome {
+    var written = 0
+    var dropped = 0
+    var failed = 0
+    var rotations = 0
+    var reopens = 0
+  }
+
+  /// Writes whole records in chunks of at most ``chunkBytes``, one `write(2)` each, rotating
+  /// and reopening as needed. Only the writer calls it.
+  private func writeBatch(_ batch: [[UInt8]]) -> Outcome {
+    var outcome = Outcome()
+    guard !batch.isEmpty else { return outcome }
+    let now = RateLimiter.monotonicNanoseconds()
+    if failing && now < nextRetry {
+      outcome.dropped = batch.count
+      return outcome
+    }
+    checkIdentity(now: now, outcome: &outcome)
+    guard file != nil else {
+      outcome.dropped = batch.count
+      return outcome
+    }
+    var index = 0
+    var chunk = [UInt8]()
+    chunk.reserveCapacity(min(FileWriter.chunkBytes, batch.reduce(0) { $0 + $1.count }))
+    while index < batch.count {
+      guard let current = file else {
+        outcome.dropped += batch.count - index
+        break
+      }
+      var room = FileWriter.chunkBytes
+      if let maxBytes = options.maxBytes, current.isRegular {
+        let size = current.size()
+        if size > 0 && size + batch[index].count > maxBytes {
+          rotate(outcome: &outcome)
+          continue
+        }
+        room = min(room, max(maxBytes - size, batch[index].count))
+      }
+      chunk.removeAll(keepingCapacity: true)
+      let first = index
+      while index < batch.count && (chunk.isEmpty || chunk.count + batch[index].count <= room) {
+        chunk.append(contentsOf: batch[index])
+        index += 1
+      }
+      switch FileDescriptorIO.writeAll(current.fd, chunk) {
+      case .success:
+        outcome.written += index - first
+        if failing {
+          failing = false
+          backoff = 100_000_000
+          FileWriter.say(path: path, error: nil, action: "recovered")
+        }
+      case .failure(let error):
+        outcome.failed += 1
+        outcome.dropped += batch.count - first
+        enterFailure(error)
+        index = batch.count
+      }
+    }
+    if options.fsync == .always, let file { _ = FileDescriptorIO.sync(file.fd) }
+    return outcome
+  }
+
+  private func enterFailure(_ error: SystemError) {
+    if !failing {
+      FileWriter.say(path: path, error: error, action: "dropping records and retrying")
+    }
+    failing = true
+    nextRetry = RateLimiter.monotonicNanoseconds() &+ backoff
+    backoff = min(backoff * 2, 5_000_000_000)
+  }
+
+  /// Reopens the path when it no longer names our file (moved or deleted by an outside tool,
+  /// or rotated by another process), at most once a second unless rotation is on.
+  private func checkIdentity(now: UInt64, outcome: inout Outcome) {
+    if let file {
+      let due = options.maxBytes != nil || now &- lastIdentityCheck >= 1_000_000_000
+      guard due else { return }
+      lastIdentityCheck = now
+      guard !file.isStillAt(path) else { return }
+      file.close()
+      self.file = nil
+      outcome.reopens += 1
+    }
+    switch LogFile.open(path) {
+    case .success(let opened):
+      file = opened
+    case .failure(let error):
+      outcome.failed += 1
+      enterFailure(error)
+    }
+  }
+
+  /// Size rotation under an exclusive `flock` on the current file: another process that
+  /// rotated first is detected (the path names a new file) and simply followed.
+  private func rotate(outcome: inout Outcome) {
+    guard let current = file else { return }
+    _ = FileDescriptorIO.lock(current.fd, LOCK_EX)
+    defer {
+      _ = FileDescriptorIO.lock(current.fd, LOCK_UN)
+      current.close()
+    }
+    file = nil
+    if current.isStillAt(path), current.size() > 0 {
+      let keep = options.keep
+      _ = unlink("\(path).\(keep)")
+      if keep > 1 {
+        for generation in stride(from: keep - 1, through: 1, by: -1) {
+          _ = FileDescriptorIO.renameFile("\(path).\(generation)", "\(path).\(generation + 1)")
+        }
+      }
+      _ = FileDescriptorIO.renameFile(path, "\(path).1")
+      outcome.rotations += 1
+    } else {
+      outcome.reopens += 1
+    }
+    switch LogFile.open(path) {
+    case .success(let opened): file = opened
+    case .failure(let error):
+      outcome.failed += 1
+      enterFailure(error)
+    }
+  }
+
+  /// One logfmt line on standard error about the sink's state.
+  static func say(path: String, error: SystemError?, action: String) {
+    var line = Array("binding-diagnostics: sink=jsonl path=".utf8)
+    line.appendLogfmtValue(path)
+    if let error {
+      line.append(contentsOf: " error=".utf8)
+      line.appendLogfmtValue(error.description)
+      line.append(contentsOf: " errno=".utf8)
+      line.appendDecimal(Int(error.code))
+    }
+    line.append(contentsOf: " action=".utf8)
+    line.appendLogfmtValue(action)
+    line.append(UInt8(ascii: "\n"))
+    _ = FileDescriptorIO.writeAll(2, line)
+  }
+}

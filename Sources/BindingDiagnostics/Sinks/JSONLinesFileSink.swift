@@ -1,0 +1,173 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+import Foundation
+
+/// Appends contract JSON Lines to a file, safely shared by threads and processes.
+///
+/// - The file is opened once with `O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW`,
+///   mode `0640`. A symlink, a directory, a FIFO or a socket at the path is refused.
+/// - Every record is at most ``maxRecordBytes`` (long `msg`, `value`, `label`, `file`,
+///   `function`, `value_type` are cut with `…`), and whole records are written by single
+///   `write(2)` calls, so appends from several threads and processes never interleave or tear.
+/// - Asynchronous by default: the caller only encodes and enqueues; a writer thread batches.
+///   When the queue is full the record is dropped and counted: the caller never waits for I/O,
+///   only for one uncontended lock.
+/// - Rotation by size, coordinated between processes with `flock(2)`; a file moved or deleted
+///   by an outside tool is noticed (inode check, at most once a second) and the path reopened.
+/// - Failures (`ENOSPC`, `EIO`, a vanished path) are said once on standard error as one logfmt
+///   line, the records concerned are counted as dropped, and the sink retries with backoff.
+public final class JSONLinesFileSink: DiagnosticsSink {
+  /// When the file is `fsync`ed.
+  public enum FsyncPolicy: String, Sendable, Hashable {
+    /// Never; the kernel writes back in its own time. The default.
+    case never
+    /// On every ``JSONLinesFileSink/flush()``.
+    case flush
+    /// After every batch written.
+    case always
+  }
+
+  /// How the sink writes and rotates.
+  public struct Options: Sendable, Hashable {
+    /// Rotate when the file would grow past this many bytes; `nil` (default) never rotates.
+    public var maxBytes: Int?
+    /// Rotated files kept, `PATH.1` (newest) … `PATH.keep`; older ones are deleted. Default 5.
+    public var keep: Int
+    /// When to `fsync`. Default `.never`.
+    public var fsync: FsyncPolicy
+    /// Records the queue holds before new ones are dropped and counted. Default 65 536.
+    public var queueCapacity: Int
+    /// Write on the caller's thread instead of a writer thread (for tools and tests).
+    public var synchronous: Bool
+
+    /// Options with the documented defaults.
+    /// - Parameters:
+    ///   - maxBytes: Rotation size, or `nil` for none.
+    ///   - keep: Rotated files kept.
+    ///   - fsync: When to `fsync`.
+    ///   - queueCapacity: Queue bound in records.
+    ///   - synchronous: Whether to write on the caller's thread.
+    public init(
+      maxBytes: Int? = nil, keep: Int = 5, fsync: FsyncPolicy = .never,
+      queueCapacity: Int = 65_536, synchronous: Bool = false
+    ) {
+      self.maxBytes = maxBytes
+      self.keep = max(1, keep)
+      self.fsync = fsync
+      self.queueCapacity = max(1, queueCapacity)
+      self.synchronous = synchronous
+    }
+  }
+
+  /// What the sink has done so far.
+  public struct Statistics: Sendable, Hashable {
+    /// Records written to the file.
+    public var written = 0
+    /// Records not written: queue full, or lost to a failed write or an unusable path.
+    public var dropped = 0
+    /// Write or open attempts that failed.
+    public var failed = 0
+    /// Rotations this process performed.
+    public var rotations = 0
+    /// Times the path was reopened after an outside tool moved or deleted the file.
+    public var reopens = 0
+  }
+
+  /// The largest record written, in bytes, newline included: 64 KiB.
+  public static let maxRecordBytes = 65_536
+
+  /// The path written to.
+  public let path: String
+  /// The options in force.
+  public let options: Options
+  private let writer: FileWriter
+
+  /// Opens (or creates) `path`, refusing what is not a regular file or a device named directly.
+  /// - Parameters:
+  ///   - path: The file; created `0640` if missing.
+  ///   - options: Rotation, fsync, queue and mode.
+  /// - Returns: The sink, or the error that makes the path unusable (`ELOOP` for a symlink,
+  ///   `EISDIR` for a directory, …).
+  public static func open(path: String, options: Options = Options()) -> Result<
+    JSONLinesFileSink, SystemError
+  > {
+    switch LogFile.open(path) {
+    case .failure(let error): return .failure(error)
+    case .success(let file): return .success(JSONLinesFileSink(path: path, options: options, file: file))
+    }
+  }
+
+  /// A sink for `path` that never fails: when the path cannot be opened it says so once on
+  /// standard error, counts records as dropped, and retries with backoff.
+  /// - Parameters:
+  ///   - path: The file; created `0640` if missing.
+  ///   - options: Rotation, fsync, queue and mode.
+  public convenience init(path: String, options: Options = Options()) {
+    switch LogFile.open(path) {
+    case .success(let file):
+      self.init(path: path, options: options, file: file)
+    case .failure(let error):
+      self.init(path: path, options: options, file: nil)
+      writer.reportFailure(error)
+    }
+  }
+
+  private init(path: String, options: Options, file: LogFile?) {
+    self.path = path
+    self.options = options
+    self.writer = FileWriter(path: path, options: options, file: file)
+    if !options.synchronous { writer.start() }
+  }
+
+  deinit {
+    writer.stop()
+  }
+
+  /// Encodes the event (cut to ``maxRecordBytes``) and enqueues or writes it.
+  /// - Parameter event: The event.
+  public func receive(_ event: MisuseEvent) {
+    writer.submit(JSONLinesFileSink.record(for: event))
+  }
+
+  /// Returns once every record received before the call is written (and `fsync`ed under
+  /// `.flush` or `.always`), or counted as dropped.
+  public func flush() {
+    writer.flush()
+  }
+
+  /// Counters of records written, dropped and failed.
+  public var statistics: Statistics { writer.statistics }
+
+  /// The JSON Lines record for `event`, with long fields cut so it fits ``maxRecordBytes``.
+  static func record(for event: MisuseEvent) -> [UInt8] {
+    let encoder = JSONLinesEncoder()
+    let bytes = encoder.encode(event)
+    guard bytes.count > maxRecordBytes else { return bytes }
+    // Escaping can grow a byte sixfold: these budgets keep the worst case under 64 KiB.
+    var cut = event
+    cut.message = Truncation.cut(event.message, maxBytes: 4096)
+    cut.value = event.value.map { Truncation.cut($0, maxBytes: 4096) }
+    cut.label = event.label.map { Truncation.cut($0, maxBytes: 512) }
+    cut.file = Truncation.cut(event.file, maxBytes: 512)
+    cut.function = Truncation.cut(event.function, maxBytes: 512)
+    cut.valueType = Truncation.cut(event.valueType, maxBytes: 512)
+    cut.process = Truncation.cut(event.process, maxBytes: 256)
+    cut.host = Truncation.cut(event.host, maxBytes: 256)
+    return encoder.encode(cut)
+  }
+}
+
+extension DiagnosticsSink where Self == JSONLinesFileSink {
+  /// A JSON Lines file sink for `path`; see ``JSONLinesFileSink``.
+  /// - Parameters:
+  ///   - path: The file; created `0640` if missing.
+  ///   - options: Rotation, fsync, queue and mode.
+  public static func jsonLines(
+    path: String, options: JSONLinesFileSink.Options = JSONLinesFileSink.Options()
+  ) -> JSONLinesFileSink {
+    JSONLinesFileSink(path: path, options: options)
+  }
+}

@@ -1,0 +1,65 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// One open log file: its descriptor and the identity (device, inode) it was opened as.
+struct LogFile {
+  let fd: Int32
+  let device: UInt64
+  let inode: UInt64
+  let isRegular: Bool
+
+  /// Opens `path` for appending, creating it `0640`, refusing symlinks, directories, FIFOs and
+  /// sockets, and checking the opened file is the one the path names.
+  static func open(_ path: String) -> Result<LogFile, SystemError> {
+    if case .success(let info) = FileDescriptorIO.linkStatus(path) {
+      let type = info.st_mode & S_IFMT
+      if type == S_IFLNK { return .failure(SystemError("open (symlink refused)", code: ELOOP)) }
+      if type == S_IFDIR { return .failure(SystemError("open", code: EISDIR)) }
+      if type == S_IFIFO || type == S_IFSOCK {
+        return .failure(SystemError("open (not a file or device)", code: EINVAL))
+      }
+    }
+    let flags = O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK
+    let fd: Int32
+    switch FileDescriptorIO.openFile(path, flags, 0o640) {
+    case .failure(let error): return .failure(error)
+    case .success(let opened): fd = opened
+    }
+    guard case .success(let info) = FileDescriptorIO.status(fd),
+      case .success(let named) = FileDescriptorIO.linkStatus(path),
+      info.st_dev == named.st_dev, info.st_ino == named.st_ino
+    else {
+      FileDescriptorIO.closeFile(fd)
+      return .failure(SystemError("open (path changed while opening)", code: EAGAIN))
+    }
+    // Regular files and devices only; O_NONBLOCK was for opening, writes block as usual.
+    let type = info.st_mode & S_IFMT
+    guard type == S_IFREG || type == S_IFCHR else {
+      FileDescriptorIO.closeFile(fd)
+      return .failure(SystemError("open (not a file or device)", code: EINVAL))
+    }
+    _ = fcntl(fd, F_SETFL, O_WRONLY | O_APPEND)
+    return .success(
+      LogFile(
+        fd: fd, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), isRegular: type == S_IFREG))
+  }
+
+  /// Whether `path` still names this file (false when moved away or deleted).
+  func isStillAt(_ path: String) -> Bool {
+    guard case .success(let info) = FileDescriptorIO.linkStatus(path) else { return false }
+    return UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
+  }
+
+  /// The file's current size.
+  func size() -> Int {
+    guard case .success(let info) = FileDescriptorIO.status(fd) else { return 0 }
+    return Int(info.st_size)
+  }
+
+  func close() {
+    FileDescriptorIO.closeFile(fd)
+  }
+}

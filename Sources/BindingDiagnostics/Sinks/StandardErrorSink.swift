@@ -1,0 +1,46 @@
+/// Writes each event as one line to standard error (or another descriptor), with one `write(2)`.
+public struct StandardErrorSink: DiagnosticsSink {
+  /// The wire form of each line.
+  public enum Format: String, Sendable, Hashable {
+    /// Contract logfmt, the default: readable in a terminal, parseable by `bindiag`.
+    case logfmt
+    /// Contract JSON Lines.
+    case jsonLines = "json"
+  }
+
+  /// The form lines are written in.
+  public let format: Format
+  /// The descriptor written to; 2 unless injected.
+  public let fileDescriptor: Int32
+
+  /// A sink writing `format` lines to `fileDescriptor`.
+  /// - Parameters:
+  ///   - format: `.logfmt` (default) or `.jsonLines`.
+  ///   - fileDescriptor: The descriptor to write to; standard error by default.
+  public init(format: Format = .logfmt, fileDescriptor: Int32 = 2) {
+    self.format = format
+    self.fileDescriptor = fileDescriptor
+  }
+
+  /// Encodes and writes the event; a failed write is dropped, never raised.
+  /// - Parameter event: The event.
+  public func receive(_ event: MisuseEvent) {
+    let bytes =
+      switch format {
+      case .logfmt: LogfmtEncoder().encode(event)
+      case .jsonLines: JSONLinesEncoder().encode(event)
+      }
+    _ = FileDescriptorIO.writeAll(fileDescriptor, bytes)
+  }
+}
+
+extension DiagnosticsSink where Self == StandardErrorSink {
+  /// Contract logfmt lines on standard error.
+  public static var standardError: StandardErrorSink { StandardErrorSink() }
+
+  /// Lines in `format` on standard error.
+  /// - Parameter format: `.logfmt` or `.jsonLines`.
+  public static func standardError(format: StandardErrorSink.Format) -> StandardErrorSink {
+    StandardErrorSink(format: format)
+  }
+}

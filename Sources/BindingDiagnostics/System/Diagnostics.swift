@@ -1,0 +1,109 @@
+import Synchronization
+
+/// A misuse pipeline: configuration, a run id, the `seq` counter and the rate limiter.
+///
+/// The process has one, made by ``DiagnosticsSystem/bootstrap(_:)`` or from the environment;
+/// tests and scoped work make their own and install it with
+/// ``DiagnosticsSystem/withDiagnostics(_:operation:)-(_,()throws->R)``. Each pipeline is one `run`:
+/// its `seq` starts at 1 and has no gap and no repeat across threads.
+public final class Diagnostics: Sendable {
+  /// The configuration this pipeline was made with.
+  public let configuration: DiagnosticsConfiguration
+  let identity: ProcessIdentity
+  private let sequence = Atomic<Int>(0)
+  private let limiter: RateLimiter?
+  private let acceptsEvents: Bool
+
+  /// A pipeline for `configuration`, with a fresh random run id.
+  /// - Parameter configuration: Sink, privacy, rate limit, level and policy.
+  public init(configuration: DiagnosticsConfiguration) {
+    self.configuration = configuration
+    self.identity = ProcessIdentity.current()
+    self.limiter = configuration.rateLimit.map(RateLimiter.init)
+    self.acceptsEvents = configuration.sink.acceptsEvents
+  }
+
+  /// The 16-hex-digit run id every record of this pipeline carries.
+  public var run: String { identity.run }
+
+  /// How many records this pipeline has handed to its sink (the last `seq` used).
+  public var recordsWritten: Int { sequence.load(ordering: .relaxed) }
+
+  deinit {
+    flush()
+  }
+
+  /// Reports one misuse.
+  ///
+  /// The value is rendered (`String(describing:)`) only when a record will be written and the
+  /// privacy setting shows it; the value type is named only when a record or a pending
+  /// rate-limited event needs it.
+  /// - Parameters:
+  ///   - kind: What went wrong.
+  ///   - message: One human sentence.
+  ///   - valueType: `String(reflecting:)` of the optional's type.
+  ///   - valuePresent: Whether the optional held a value.
+  ///   - value: The wrapped value, or `nil` to write no `value`.
+  ///   - level: The level; the kind's default when `nil`.
+  ///   - label: The name the caller gave the mapping.
+  ///   - site: Where the mapping was created.
+  public func report(
+    _ kind: MisuseKind, message: String, valueType: @autoclosure () -> String,
+    valuePresent: Bool, value: @autoclosure () -> Any? = nil, level: MisuseLevel? = nil,
+    label: String? = nil, site: CallSite
+  ) {
+    let level = level ?? kind.defaultLevel
+    defer {
+      if configuration.policy == .assert {
+        configuration.sink.flush()
+        assertionFailure("Binding misuse \(kind.code) at \(site.fileID):\(site.line)")
+      }
+    }
+    guard acceptsEvents, level >= configuration.minimumLevel else { return }
+    var suppressed = 0
+    if let limiter {
+      let key = RateLimiter.Key(kind: kind.code, file: site.fileID, line: site.line)
+      let decision = limiter.admit(key) {
+        RateLimiter.Pending(
+          kind: kind, level: level, message: message, site: site, valueType: valueType(),
+          valuePresent: valuePresent, label: label)
+      }
+      switch decision {
+      case .suppress: return
+      case .emit(let folded): suppressed = folded
+      }
+    }
+    let rendered = value().map { configuration.privacy.render($0) }
+    emit(
+      kind: kind, level: level, message: message, site: site, valueType: valueType(),
+      valuePresent: valuePresent, value: rendered, label: label, suppressed: suppressed)
+  }
+
+  /// Writes a record for every rate-limited event still pending, then flushes the sink.
+  ///
+  /// After `flush()`, the records written stand for every misuse reported: `sum(1 + suppressed)`.
+  public func flush() {
+    if let limiter {
+      for (pending, count) in limiter.drain() {
+        emit(
+          kind: pending.kind, level: pending.level, message: pending.message, site: pending.site,
+          valueType: pending.valueType, valuePresent: pending.valuePresent, value: nil,
+          label: pending.label, suppressed: count - 1)
+      }
+    }
+    configuration.sink.flush()
+  }
+
+  private func emit(
+    kind: MisuseKind, level: MisuseLevel, message: String, site: CallSite, valueType: String,
+    valuePresent: Bool, value: String?, label: String?, suppressed: Int
+  ) {
+    let seq = sequence.wrappingAdd(1, ordering: .relaxed).newValue
+    let event = MisuseEvent(
+      timestamp: .now(), level: level, kind: kind, message: message, file: site.fileID,
+      line: site.line, function: site.function, valueType: valueType, valuePresent: valuePresent,
+      value: value, label: label, process: identity.process, pid: identity.pid,
+      host: identity.host, run: identity.run, seq: seq, suppressed: suppressed)
+    configuration.sink.receive(event)
+  }
+}

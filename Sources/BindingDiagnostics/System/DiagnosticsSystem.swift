@@ -1,0 +1,131 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+import Synchronization
+
+/// The process-wide entry point: one bootstrap, a task-local override, and `report`.
+///
+/// With no bootstrap, the first misuse configures the process from the environment
+/// (`BINDING_DIAGNOSTICS`, `BINDING_DIAGNOSTICS_CONFIG`, …; see the README). Tests never touch
+/// the global pipeline: they install their own with `withDiagnostics`.
+public enum DiagnosticsSystem {
+  private struct GlobalState {
+    var diagnostics: Diagnostics?
+    var bootstrapped = false
+  }
+
+  private static let global = Mutex(GlobalState())
+
+  /// The pipeline installed for the current task, if any.
+  @TaskLocal static var taskDiagnostics: Diagnostics?
+
+  /// Installs the process-wide configuration. Call it once, early in `main`.
+  ///
+  /// A second call is ignored and says so on standard error, as does a call after the first
+  /// misuse already configured the process from the environment.
+  /// - Parameter configuration: The configuration every misuse outside an override uses.
+  public static func bootstrap(_ configuration: DiagnosticsConfiguration) {
+    let accepted = global.withLock { state -> Bool in
+      guard !state.bootstrapped, state.diagnostics == nil else { return false }
+      state.bootstrapped = true
+      state.diagnostics = Diagnostics(configuration: configuration)
+      return true
+    }
+    if accepted {
+      registerExitFlush()
+    } else {
+      ConfigurationWarning.emit(
+        "DiagnosticsSystem.bootstrap called after the pipeline was set up; call ignored")
+    }
+  }
+
+  /// The pipeline misuses go to from here: the task's override, else the process-wide one.
+  public static var current: Diagnostics {
+    if let diagnostics = taskDiagnostics { return diagnostics }
+    return processDiagnostics()
+  }
+
+  /// Runs `operation` with `diagnostics` as ``current`` for this task and its child tasks.
+  /// - Parameters:
+  ///   - diagnostics: The pipeline to use.
+  ///   - operation: The work whose misuses go to `diagnostics`.
+  /// - Returns: What `operation` returns.
+  public static func withDiagnostics<R>(
+    _ diagnostics: Diagnostics, operation: () throws -> R
+  ) rethrows -> R {
+    try $taskDiagnostics.withValue(diagnostics, operation: operation)
+  }
+
+  /// Runs async `operation` with `diagnostics` as ``current`` for this task and its child tasks.
+  /// - Parameters:
+  ///   - diagnostics: The pipeline to use.
+  ///   - isolation: The caller's isolation, inherited.
+  ///   - operation: The work whose misuses go to `diagnostics`.
+  /// - Returns: What `operation` returns.
+  public static func withDiagnostics<R>(
+    _ diagnostics: Diagnostics, isolation: isolated (any Actor)? = #isolation,
+    operation: () async throws -> R
+  ) async rethrows -> R {
+    try await $taskDiagnostics.withValue(diagnostics, operation: operation, isolation: isolation)
+  }
+
+  /// Runs `operation` with a fresh pipeline for `configuration`, flushed when it returns.
+  /// - Parameters:
+  ///   - configuration: The scoped configuration.
+  ///   - operation: The work whose misuses it receives.
+  /// - Returns: What `operation` returns.
+  public static func withConfiguration<R>(
+    _ configuration: DiagnosticsConfiguration, operation: () throws -> R
+  ) rethrows -> R {
+    let diagnostics = Diagnostics(configuration: configuration)
+    defer { diagnostics.flush() }
+    return try withDiagnostics(diagnostics, operation: operation)
+  }
+
+  /// Reports an app-defined (or built-in) misuse through ``current``.
+  /// - Parameters:
+  ///   - kind: What went wrong; see ``MisuseKind/init(code:defaultLevel:)``.
+  ///   - message: One human sentence.
+  ///   - valueType: The type of the value concerned.
+  ///   - valuePresent: Whether a value was present.
+  ///   - value: The value, rendered under the privacy setting, or `nil` for none.
+  ///   - level: The level; the kind's default when `nil`.
+  ///   - label: A name for the place.
+  ///   - fileID: Call site, captured by default.
+  ///   - line: Call site, captured by default.
+  ///   - function: Call site, captured by default.
+  public static func report(
+    _ kind: MisuseKind, message: String, valueType: Any.Type = Void.self, valuePresent: Bool = false,
+    value: @autoclosure () -> Any? = nil, level: MisuseLevel? = nil, label: String? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+  ) {
+    current.report(
+      kind, message: message, valueType: String(reflecting: valueType), valuePresent: valuePresent,
+      value: value(), level: level, label: label,
+      site: CallSite(fileID: fileID, line: line, function: function))
+  }
+
+  /// Flushes ``current``: pending rate-limited events are written and the sink flushed.
+  public static func flush() {
+    current.flush()
+  }
+
+  private static func processDiagnostics() -> Diagnostics {
+    let (diagnostics, created) = global.withLock { state -> (Diagnostics, Bool) in
+      if let diagnostics = state.diagnostics { return (diagnostics, false) }
+      let diagnostics = Diagnostics(configuration: EnvironmentConfiguration.load().configuration)
+      state.diagnostics = diagnostics
+      return (diagnostics, true)
+    }
+    if created { registerExitFlush() }
+    return diagnostics
+  }
+
+  private static func registerExitFlush() {
+    atexit {
+      DiagnosticsSystem.global.withLock { $0.diagnostics }?.flush()
+    }
+  }
+}

@@ -1,0 +1,93 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+import Synchronization
+
+/// Token buckets per kind and call site, with the count of events each has folded away.
+final class RateLimiter: Sendable {
+  /// A bucket's identity: the contract's site grouping.
+  struct Key: Hashable, Sendable {
+    let kind: String
+    let file: String
+    let line: Int
+  }
+
+  /// What a suppressed event leaves behind, so a record can stand for it at flush.
+  struct Pending: Sendable {
+    let kind: MisuseKind
+    let level: MisuseLevel
+    let message: String
+    let site: CallSite
+    let valueType: String
+    let valuePresent: Bool
+    let label: String?
+  }
+
+  /// Whether the event becomes a record, and how many folded events it carries.
+  enum Decision: Equatable {
+    case emit(suppressed: Int)
+    case suppress
+  }
+
+  private struct Bucket {
+    var tokens: Double
+    var updated: UInt64
+    var pending: Int
+    var template: Pending?
+  }
+
+  private let limit: RateLimit
+  private let buckets = Mutex<[Key: Bucket]>([:])
+
+  init(_ limit: RateLimit) {
+    self.limit = limit
+  }
+
+  /// Takes a token for `key`, or counts the event as pending. `template` runs only for the
+  /// first event a bucket folds after a record.
+  func admit(_ key: Key, template: () -> Pending) -> Decision {
+    let now = RateLimiter.monotonicNanoseconds()
+    let burst = Double(limit.burst)
+    let perNanosecond = burst / (limit.interval * 1e9)
+    return buckets.withLock { buckets in
+      var bucket = buckets[key] ?? Bucket(tokens: burst, updated: now, pending: 0, template: nil)
+      bucket.tokens = min(burst, bucket.tokens + Double(now &- bucket.updated) * perNanosecond)
+      bucket.updated = now
+      let decision: Decision
+      if bucket.tokens >= 1 {
+        bucket.tokens -= 1
+        decision = .emit(suppressed: bucket.pending)
+        bucket.pending = 0
+        bucket.template = nil
+      } else {
+        if bucket.pending == 0 { bucket.template = template() }
+        bucket.pending += 1
+        decision = .suppress
+      }
+      buckets[key] = bucket
+      return decision
+    }
+  }
+
+  /// Removes and returns every bucket's pending events: each becomes one record standing for
+  /// `count` events.
+  func drain() -> [(pending: Pending, count: Int)] {
+    buckets.withLock { buckets in
+      var drained: [(pending: Pending, count: Int)] = []
+      for (key, bucket) in buckets where bucket.pending > 0 {
+        if let template = bucket.template { drained.append((template, bucket.pending)) }
+        buckets[key]?.pending = 0
+        buckets[key]?.template = nil
+      }
+      return drained
+    }
+  }
+
+  static func monotonicNanoseconds() -> UInt64 {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+  }
+}
