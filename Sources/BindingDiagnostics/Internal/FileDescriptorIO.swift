@@ -88,3 +88,33 @@ enum FileDescriptorIO {
     _ = close(fd)
   }
 }
+
+extension FileDescriptorIO {
+  /// Writes all of `bytes` to a pipe or socket without letting `SIGPIPE` kill the process when
+  /// the reader has gone: the signal is blocked for this thread during the write, and one that
+  /// the write raised is consumed before the mask is restored. The failure comes back as `EPIPE`.
+  static func writeAllWithoutSigpipe(_ fd: Int32, _ bytes: [UInt8]) -> Result<Void, SystemError> {
+    var block = sigset_t()
+    var previous = sigset_t()
+    sigemptyset(&block)
+    sigaddset(&block, SIGPIPE)
+    var pending = sigset_t()
+    sigpending(&pending)
+    let alreadyPending = sigismember(&pending, SIGPIPE) == 1
+    pthread_sigmask(SIG_BLOCK, &block, &previous)
+    let result = writeAll(fd, bytes)
+    if case .failure(let error) = result, error.code == EPIPE, !alreadyPending {
+      var timeout = timespec(tv_sec: 0, tv_nsec: 0)
+      while sigtimedwait(&block, nil, &timeout) < 0 && errno == EINTR {}
+    }
+    pthread_sigmask(SIG_SETMASK, &previous, nil)
+    return result
+  }
+
+  /// Whether `fd` is a pipe or a socket, where a vanished reader raises `SIGPIPE`.
+  static func isPipeOrSocket(_ fd: Int32) -> Bool {
+    guard case .success(let info) = status(fd) else { return false }
+    let type = info.st_mode & S_IFMT
+    return type == S_IFIFO || type == S_IFSOCK
+  }
+}

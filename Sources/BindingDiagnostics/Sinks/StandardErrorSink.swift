@@ -1,4 +1,9 @@
+import Synchronization
+
 /// Writes each event as one line to standard error (or another descriptor), with one `write(2)`.
+///
+/// When the descriptor is a pipe whose reader has gone (`app 2>&1 | head`), the write fails
+/// with `EPIPE` and is counted in ``failedWrites``; `SIGPIPE` never kills the app.
 public struct StandardErrorSink: DiagnosticsSink {
   /// The wire form of each line.
   public enum Format: String, Sendable, Hashable {
@@ -12,6 +17,13 @@ public struct StandardErrorSink: DiagnosticsSink {
   public let format: Format
   /// The descriptor written to; 2 unless injected.
   public let fileDescriptor: Int32
+  private let isPipe: Bool
+  private let failures = Failures()
+
+  /// A counter shared by copies of the sink.
+  private final class Failures: Sendable {
+    let count = Atomic<Int>(0)
+  }
 
   /// A sink writing `format` lines to `fileDescriptor`.
   /// - Parameters:
@@ -20,7 +32,11 @@ public struct StandardErrorSink: DiagnosticsSink {
   public init(format: Format = .logfmt, fileDescriptor: Int32 = 2) {
     self.format = format
     self.fileDescriptor = fileDescriptor
+    self.isPipe = FileDescriptorIO.isPipeOrSocket(fileDescriptor)
   }
+
+  /// Lines that could not be written (closed descriptor, vanished reader, full disk).
+  public var failedWrites: Int { failures.count.load(ordering: .relaxed) }
 
   /// Encodes and writes the event; a failed write is dropped, never raised.
   /// - Parameter event: The event.
@@ -30,7 +46,11 @@ public struct StandardErrorSink: DiagnosticsSink {
       case .logfmt: LogfmtEncoder().encode(event)
       case .jsonLines: JSONLinesEncoder().encode(event)
       }
-    _ = FileDescriptorIO.writeAll(fileDescriptor, bytes)
+    let result =
+      isPipe
+      ? FileDescriptorIO.writeAllWithoutSigpipe(fileDescriptor, bytes)
+      : FileDescriptorIO.writeAll(fileDescriptor, bytes)
+    if case .failure = result { failures.count.add(1, ordering: .relaxed) }
   }
 }
 

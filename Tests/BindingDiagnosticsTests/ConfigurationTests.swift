@@ -1,0 +1,141 @@
+import BindingDiagnostics
+import Foundation
+import Testing
+
+@Suite struct ConfigurationTests {
+  @Test func defaultsToStandardErrorPrivateAndTenPerSecond() {
+    let loaded = EnvironmentConfiguration.load(from: [:], warn: false)
+    #expect(loaded.warnings.isEmpty)
+    #expect(loaded.configuration.sink is StandardErrorSink)
+    #expect(loaded.configuration.privacy == .private)
+    #expect(loaded.configuration.rateLimit == .default)
+    #expect(loaded.configuration.minimumLevel == .trace)
+    #expect(loaded.configuration.policy == .report)
+  }
+
+  @Test func readsEveryVariable() throws {
+    let loaded = EnvironmentConfiguration.load(
+      from: [
+        "BINDING_DIAGNOSTICS": "stderr:json,none",
+        "BINDING_DIAGNOSTICS_PRIVACY": "hash",
+        "BINDING_DIAGNOSTICS_HASH_KEY": "000102030405060708090a0b0c0d0e0f",
+        "BINDING_DIAGNOSTICS_RATE_LIMIT": "off",
+        "BINDING_DIAGNOSTICS_MIN_LEVEL": "warning",
+        "BINDING_DIAGNOSTICS_POLICY": "assert",
+      ], warn: false)
+    #expect(loaded.warnings == [])
+    let sink = try #require(loaded.configuration.sink as? StandardErrorSink)
+    #expect(sink.format == .jsonLines)
+    #expect(loaded.configuration.privacy == .hash(key: try #require(HashKey(bytes: Array(0..<16)))))
+    #expect(loaded.configuration.rateLimit == nil)
+    #expect(loaded.configuration.minimumLevel == .warning)
+    #expect(loaded.configuration.policy == .assert)
+  }
+
+  @Test func noneDiscards() {
+    let loaded = EnvironmentConfiguration.load(from: ["BINDING_DIAGNOSTICS": "none"], warn: false)
+    #expect(loaded.configuration.sink is DiscardingSink)
+    #expect(loaded.configuration.sink.acceptsEvents == false)
+  }
+
+  @Test(arguments: [
+    (
+      ["BINDING_DIAGNOSTICS": "syslog"],
+      #"BINDING_DIAGNOSTICS: unknown sink "syslog" (expected stderr, stderr:json, jsonl:PATH, journald or none); using stderr"#
+    ),
+    (["BINDING_DIAGNOSTICS": "jsonl:"], "BINDING_DIAGNOSTICS: jsonl needs a path (jsonl:PATH); using stderr"),
+    (
+      ["BINDING_DIAGNOSTICS_PRIVACY": "secret"],
+      #"BINDING_DIAGNOSTICS_PRIVACY: expected private, hash or public, got "secret"; using private"#
+    ),
+    (
+      ["BINDING_DIAGNOSTICS_RATE_LIMIT": "fast"],
+      #"BINDING_DIAGNOSTICS_RATE_LIMIT: expected off or BURST/SECONDS, got "fast"; using 10/1"#
+    ),
+    (
+      ["BINDING_DIAGNOSTICS_MIN_LEVEL": "loud"],
+      #"BINDING_DIAGNOSTICS_MIN_LEVEL: expected one of trace, debug, info, notice, warning, error, critical, got "loud"; using trace"#
+    ),
+    (
+      ["BINDING_DIAGNOSTICS_POLICY": "crash"],
+      #"BINDING_DIAGNOSTICS_POLICY: expected report or assert, got "crash"; using report"#
+    ),
+    (
+      ["BINDING_DIAGNOSTICS_HASH_KEY": "abc"],
+      "BINDING_DIAGNOSTICS_HASH_KEY: expected 32 hex digits; using a random per-process key"
+    ),
+  ])
+  func badValuesWarnOnceAndFallBack(environment: [String: String], warning: String) {
+    let loaded = EnvironmentConfiguration.load(from: environment, warn: false)
+    #expect(loaded.warnings == [warning])
+    if environment["BINDING_DIAGNOSTICS"] != nil {
+      #expect(loaded.configuration.sink is StandardErrorSink)
+    }
+  }
+
+  @Test func fileIsReadAndEnvironmentOverridesIt() throws {
+    let path = try temporaryFile(
+      #"{"sinks":["stderr:json"],"privacy":"public","rate_limit":"5/2","min_level":"error","policy":"report"}"#)
+    var loaded = EnvironmentConfiguration.load(from: ["BINDING_DIAGNOSTICS_CONFIG": path], warn: false)
+    #expect(loaded.warnings == [])
+    #expect((loaded.configuration.sink as? StandardErrorSink)?.format == .jsonLines)
+    #expect(loaded.configuration.privacy == .public)
+    #expect(loaded.configuration.rateLimit == RateLimit(burst: 5, interval: 2))
+    #expect(loaded.configuration.minimumLevel == .error)
+
+    loaded = EnvironmentConfiguration.load(
+      from: [
+        "BINDING_DIAGNOSTICS_CONFIG": path, "BINDING_DIAGNOSTICS_PRIVACY": "private",
+        "BINDING_DIAGNOSTICS": "stderr",
+      ], warn: false)
+    #expect(loaded.configuration.privacy == .private)
+    #expect((loaded.configuration.sink as? StandardErrorSink)?.format == .logfmt)
+  }
+
+  @Test func brokenFilesNameTheFileAndKey() throws {
+    let notJSON = try temporaryFile("{not json")
+    #expect(
+      EnvironmentConfiguration.load(from: ["BINDING_DIAGNOSTICS_CONFIG": notJSON], warn: false)
+        .warnings == ["BINDING_DIAGNOSTICS_CONFIG=\(notJSON): not valid JSON; using defaults"])
+
+    let missing = "/nonexistent/binding.json"
+    #expect(
+      EnvironmentConfiguration.load(from: ["BINDING_DIAGNOSTICS_CONFIG": missing], warn: false)
+        .warnings == ["BINDING_DIAGNOSTICS_CONFIG=\(missing): cannot read the file; using defaults"])
+
+    let badKeys = try temporaryFile(#"{"privacy":3,"colour":"red","sinks":[{"type":"kafka"}]}"#)
+    let loaded = EnvironmentConfiguration.load(
+      from: ["BINDING_DIAGNOSTICS_CONFIG": badKeys], warn: false)
+    #expect(
+      loaded.warnings == [
+        "\(badKeys): key \"colour\": unknown key; ignored",
+        "\(badKeys): key \"privacy\": expected a string; ignored",
+        "\(badKeys): key \"sinks\"[0]: unknown sink \"kafka\" (expected stderr, stderr:json, jsonl:PATH, journald or none); using stderr",
+      ])
+    #expect(loaded.configuration.sink is StandardErrorSink)
+  }
+
+  @Test func theShippedExampleConfigurationLoadsCleanly() throws {
+    let example = URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("config/binding-diagnostics.json").path
+    let loaded = EnvironmentConfiguration.load(
+      from: ["BINDING_DIAGNOSTICS_CONFIG": example, "BINDING_DIAGNOSTICS": "stderr"], warn: false)
+    #expect(loaded.warnings == [])
+  }
+}
+
+/// Writes `text` to a new file under the temporary directory and returns its path.
+func temporaryFile(_ text: String, name: String = "config.json") throws -> String {
+  let directory = try temporaryDirectory()
+  let path = directory + "/" + name
+  try text.write(toFile: path, atomically: true, encoding: .utf8)
+  return path
+}
+
+/// A new, empty directory under the temporary directory.
+func temporaryDirectory() throws -> String {
+  let path = NSTemporaryDirectory() + "binding-tests-" + UUID().uuidString
+  try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  return path
+}

@@ -1,0 +1,59 @@
+import BindingDiagnostics
+import Testing
+
+@Suite struct MisuseKindTests {
+  @Test func builtInKindsHaveFixedIdsAndLevels() {
+    #expect(MisuseKind.mappedBoolSetTrue.code == "mapped-bool-set-true")
+    #expect(MisuseKind.mappedBoolSetTrue.messageID == "2b9f53b872d7905613eeb68e53797657")
+    #expect(MisuseKind.mappedBoolSetTrue.defaultLevel == .error)
+    #expect(MisuseKind.unwrappedReadAfterNil.messageID == "408dfadb7955002b716d4ab50fbd4491")
+    #expect(MisuseKind.unwrappedReadAfterNil.defaultLevel == .warning)
+    #expect(MisuseKind.unwrappedWriteAfterNil.messageID == "bc5fac4ceaa67ee0a9571f1f145acecc")
+    #expect(MisuseKind.unwrappedWriteAfterNil.defaultLevel == .warning)
+  }
+
+  @Test func customKindsDeriveAStableId() throws {
+    let kind = try #require(MisuseKind(code: "sheet-dismissed-twice", defaultLevel: .notice))
+    // Pinned, and checked against an independent SipHash-2-4 in Python: the derivation must
+    // never change, or catalogs and queries break.
+    #expect(kind.messageID == "80f311d85ffa3d358fbb91a216a333aa")
+    #expect(kind.messageID.count == 32)
+    #expect(MisuseKind(code: "sheet-dismissed-twice")?.messageID == kind.messageID)
+    #expect(MisuseKind(code: "sheet-dismissed-once")?.messageID != kind.messageID)
+    #expect(MisuseKind(code: "mapped-bool-set-true") == .mappedBoolSetTrue)
+  }
+
+  @Test(arguments: ["", "Upper", "double--dash", "-lead", "trail-", "space here", "ünï"])
+  func nonKebabCodesAreRefused(_ code: String) {
+    #expect(MisuseKind(code: code) == nil)
+  }
+
+  @Test func customKindsGoThroughThePipeline() throws {
+    let sink = RecordingSinkProbe()
+    let diagnostics = Diagnostics(configuration: DiagnosticsConfiguration(sink: sink, rateLimit: nil))
+    let kind = try #require(MisuseKind(code: "focus-lost", defaultLevel: .notice))
+    DiagnosticsSystem.withDiagnostics(diagnostics) {
+      DiagnosticsSystem.report(kind, message: "Focus was lost.", valueType: Int.self, label: "field")
+    }
+    let event = try #require(sink.recorded.first)
+    #expect(event.kind.code == "focus-lost")
+    #expect(event.level == .notice)
+    #expect(event.valueType == "Swift.Int")
+    #expect(event.file == #fileID)
+  }
+
+  @Test func levelsOrderAndMapToSyslogPriorities() {
+    #expect(MisuseLevel.allCases.map(\.syslogPriority) == [7, 7, 6, 5, 4, 3, 2])
+    #expect(MisuseLevel.trace < .critical)
+    #expect(MisuseLevel.allCases.sorted() == MisuseLevel.allCases)
+  }
+}
+
+import Synchronization
+
+/// A minimal sink written against the public protocol, proving third-party sinks plug in.
+final class RecordingSinkProbe: DiagnosticsSink {
+  private let events = Mutex<[MisuseEvent]>([])
+  func receive(_ event: MisuseEvent) { events.withLock { $0.append(event) } }
+  var recorded: [MisuseEvent] { events.withLock { $0 } }
+}
