@@ -1,0 +1,193 @@
+import BindingDiagnostics
+import Foundation
+import Testing
+
+/// Parses contract JSON Lines with Foundation's JSONSerialization (independent of our encoder).
+func parseRecords(_ lines: [String]) throws -> [[String: Any]] {
+  try lines.map { line in
+    guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+    else { throw CocoaError(.coderReadCorrupt) }
+    return object
+  }
+}
+
+/// Checks that `seq` is 1…n with no gap or repeat within every `run`.
+func seqIsContiguousPerRun(_ records: [[String: Any]]) -> Bool {
+  var byRun: [String: [Int]] = [:]
+  for record in records {
+    guard let run = record["run"] as? String, let seq = record["seq"] as? Int else { return false }
+    byRun[run, default: []].append(seq)
+  }
+  return byRun.values.allSatisfy { $0.sorted() == Array(1...$0.count) }
+}
+
+@Suite struct JSONLinesFileSinkTests {
+  @Test func writesContractRecordsWithMode0640() throws {
+    let path = try temporaryDirectory() + "/events.jsonl"
+    let sink = try JSONLinesFileSink.open(path: path).get()
+    sink.receive(sampleEvent())
+    sink.receive(sampleEvent(label: "two"))
+    sink.flush()
+    let data = try Data(contentsOf: URL(fileURLWithPath: path))
+    #expect(Array(data) == JSONLinesEncoder().encode(sampleEvent()) + JSONLinesEncoder().encode(sampleEvent(label: "two")))
+    let attributes = try FileManager.default.attributesOfItem(atPath: path)
+    #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o640)
+    #expect(sink.statistics.written == 2)
+    #expect(sink.statistics.dropped == 0)
+  }
+
+  @Test func pythonAndJqReadTheFileAsItIs() throws {
+    let path = try temporaryDirectory() + "/events.jsonl"
+    let sink = try JSONLinesFileSink.open(path: path, options: .init(synchronous: true)).get()
+    sink.receive(sampleEvent(message: "tricky \"quotes\"\nand\tcontrols\u{1}"))
+    sink.receive(sampleEvent(value: "ünïcode 😀"))
+    let python = try runProduct(
+      "/usr/bin/env",
+      ["python3", "-c", "import json,sys; print(sum(1 for l in open(sys.argv[1]) if json.loads(l)['v']==1))", path])
+    #expect(python.stdout == "2\n")
+    let jq = try runProduct("/usr/bin/env", ["jq", "-r", ".msg", path])
+    #expect(jq.status == 0)
+    #expect(jq.stdout.hasPrefix("tricky \"quotes\"\nand\tcontrols"))
+  }
+
+  @Test func refusesSymlinksAndDirectories() throws {
+    let directory = try temporaryDirectory()
+    let target = directory + "/target.jsonl"
+    #expect(FileManager.default.createFile(atPath: target, contents: nil))
+    let link = directory + "/link.jsonl"
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+    #expect(throws: SystemError.self) { try JSONLinesFileSink.open(path: link).get() }
+    #expect(throws: SystemError.self) { try JSONLinesFileSink.open(path: directory).get() }
+    let regular = directory + "/file"
+    #expect(FileManager.default.createFile(atPath: regular, contents: Data("x".utf8)))
+    let error = #expect(throws: SystemError.self) {
+      try JSONLinesFileSink.open(path: regular + "/under.jsonl").get()
+    }
+    #expect(error?.code == ENOTDIR)
+    #expect(
+      (#expect(throws: SystemError.self) { try JSONLinesFileSink.open(path: link).get() })?.code
+        == ELOOP)
+    #expect(try String(contentsOfFile: target, encoding: .utf8) == "")
+  }
+
+  @Test func anUnusablePathCountsDropsAndNeverThrows() throws {
+    let regular = try temporaryFile("x", name: "plain")
+    let sink = JSONLinesFileSink(path: regular + "/under.jsonl", options: .init(synchronous: true))
+    for _ in 0..<5 { sink.receive(sampleEvent()) }
+    sink.flush()
+    #expect(sink.statistics.written == 0)
+    #expect(sink.statistics.dropped == 5)
+    #expect(sink.statistics.failed >= 1)
+  }
+
+  @Test func flushWaitsForEverythingEnqueued() throws {
+    let path = try temporaryDirectory() + "/events.jsonl"
+    let sink = try JSONLinesFileSink.open(path: path).get()
+    for seq in 1...20_000 {
+      var event = sampleEvent()
+      event.seq = seq
+      sink.receive(event)
+    }
+    sink.flush()
+    let records = try parseRecords(try lines(ofFile: path))
+    #expect(records.count == 20_000)
+    #expect(records.map { $0["seq"] as? Int } == Array(1...20_000))
+    #expect(sink.statistics.written == 20_000)
+  }
+
+  @Test func aFullQueueDropsAndCountsWithoutBlocking() throws {
+    let path = try temporaryDirectory() + "/events.jsonl"
+    let sink = try JSONLinesFileSink.open(path: path, options: .init(queueCapacity: 1)).get()
+    let total = 200_000
+    for _ in 0..<total { sink.receive(sampleEvent()) }
+    sink.flush()
+    let statistics = sink.statistics
+    #expect(statistics.written + statistics.dropped == total)
+    #expect(statistics.dropped > 0)
+    #expect(try lines(ofFile: path).count == statistics.written)
+  }
+
+  @Test func longRecordsAreCutToTheCap() throws {
+    let path = try temporaryDirectory() + "/events.jsonl"
+    let sink = try JSONLinesFileSink.open(path: path, options: .init(synchronous: true)).get()
+    let huge = String(repeating: "\u{1}", count: 200_000)
+    sink.receive(sampleEvent(message: huge, value: huge, label: huge))
+    let line = try #require(try lines(ofFile: path).first)
+    #expect(line.utf8.count + 1 <= JSONLinesFileSink.maxRecordBytes)
+    let record = try #require(try parseRecords([line]).first)
+    #expect((record["msg"] as? String)?.hasSuffix("…") == true)
+  }
+
+  @Test func devFullSaysOnceCountsAndTheAppGoesOn() throws {
+    let result = try runProduct(
+      "misuse-helper", ["50"],
+      environment: ["BINDING_DIAGNOSTICS": "jsonl:/dev/full", "BINDING_DIAGNOSTICS_RATE_LIMIT": "off"])
+    #expect(result.status == 0)
+    let lines = result.stderr.split(separator: "\n")
+    #expect(lines.count == 1)
+    #expect(
+      lines.first
+        == #"binding-diagnostics: sink=jsonl path=/dev/full error="write: No space left on device (errno 28)" errno=28 action="dropping records and retrying""#
+    )
+  }
+
+  @Test func aFileMovedAwayIsNoticedAndThePathReopened() throws {
+    let directory = try temporaryDirectory()
+    let path = directory + "/events.jsonl"
+    let sink = try JSONLinesFileSink.open(path: path, options: .init(synchronous: true)).get()
+    for _ in 0..<3 { sink.receive(sampleEvent()) }
+    try FileManager.default.moveItem(atPath: path, toPath: path + ".moved")
+    Thread.sleep(forTimeInterval: 1.1)
+    for _ in 0..<4 { sink.receive(sampleEvent()) }
+    #expect(try lines(ofFile: path + ".moved").count == 3)
+    #expect(try lines(ofFile: path).count == 4)
+    #expect(sink.statistics.reopens == 1)
+    try FileManager.default.removeItem(atPath: path)
+    Thread.sleep(forTimeInterval: 1.1)
+    for _ in 0..<2 { sink.receive(sampleEvent()) }
+    #expect(try lines(ofFile: path).count == 2)
+    #expect(sink.statistics.written == 9)
+  }
+
+  @Test func processesAppendingToOneFileNeverInterleave() throws {
+    let path = try temporaryDirectory() + "/shared.jsonl"
+    let results = try runConcurrently(
+      "misuse-helper", count: 4, arguments: ["5000"],
+      environment: ["BINDING_DIAGNOSTICS": "jsonl:\(path)", "BINDING_DIAGNOSTICS_RATE_LIMIT": "off"])
+    #expect(results.allSatisfy { $0.status == 0 && $0.stderr.isEmpty })
+    let records = try parseRecords(try lines(ofFile: path))
+    #expect(records.count == 20_000)
+    #expect(Set(records.compactMap { $0["run"] as? String }).count == 4)
+    #expect(seqIsContiguousPerRun(records))
+  }
+
+  @Test func rotationAcrossProcessesLosesNothing() throws {
+    let directory = try temporaryDirectory()
+    let path = directory + "/rotating.jsonl"
+    let config = try temporaryFile(
+      #"{"sinks":[{"type":"jsonl","path":"\#(path)","max_bytes":200000,"keep":200}],"rate_limit":"off"}"#)
+    let results = try runConcurrently(
+      "misuse-helper", count: 4, arguments: ["5000"],
+      environment: ["BINDING_DIAGNOSTICS_CONFIG": config])
+    #expect(results.allSatisfy { $0.status == 0 && $0.stderr.isEmpty })
+    let files = try FileManager.default.contentsOfDirectory(atPath: directory)
+      .filter { $0.hasPrefix("rotating.jsonl") }
+    #expect(files.count > 5)
+    var all: [String] = []
+    for file in files { all += try lines(ofFile: directory + "/" + file) }
+    let records = try parseRecords(all)
+    #expect(records.count == 20_000)
+    #expect(seqIsContiguousPerRun(records))
+  }
+
+  @Test func rateLimitedProcessesStillAccountForEveryMisuse() throws {
+    let path = try temporaryDirectory() + "/limited.jsonl"
+    let results = try runConcurrently(
+      "misuse-helper", count: 4, arguments: ["5000"],
+      environment: ["BINDING_DIAGNOSTICS": "jsonl:\(path)"])
+    #expect(results.allSatisfy { $0.status == 0 })
+    let records = try parseRecords(try lines(ofFile: path))
+    #expect(records.count < 20_000)
+    #expect(records.reduce(0) { $0 + 1 + ($1["suppressed"] as? Int ?? -1_000_000) } == 20_000)
+  }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// What a finished child process printed and how it ended.
+struct ProcessOutput: Sendable {
+  var stdout: String
+  var stderr: String
+  var status: Int32
+}
+
+/// The built products' directory: the one holding this test bundle.
+func productsDirectory() -> URL {
+  URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+}
+
+/// Runs a built product (or any executable path) to completion.
+func runProduct(
+  _ name: String, _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil
+) throws -> ProcessOutput {
+  let executable = name.hasPrefix("/") ? URL(fileURLWithPath: name) : productsDirectory().appendingPathComponent(name)
+  let process = Process()
+  process.executableURL = executable
+  process.arguments = arguments
+  var merged = ProcessInfo.processInfo.environment
+  for key in merged.keys where key.hasPrefix("BINDING_DIAGNOSTICS") { merged[key] = nil }
+  merged.merge(environment) { $1 }
+  process.environment = merged
+  let out = Pipe()
+  let err = Pipe()
+  let input = Pipe()
+  process.standardOutput = out
+  process.standardError = err
+  process.standardInput = input
+  try process.run()
+  if let stdin { input.fileHandleForWriting.write(stdin) }
+  try input.fileHandleForWriting.close()
+  // Read both pipes fully before waiting, so a chatty child cannot block on a full pipe.
+  let group = DispatchGroup()
+  nonisolated(unsafe) var outData = Data()
+  nonisolated(unsafe) var errData = Data()
+  DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
+  DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
+  group.wait()
+  process.waitUntilExit()
+  return ProcessOutput(
+    stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
+    status: process.terminationStatus)
+}
+
+/// Starts `count` copies of a product at once and waits for all of them.
+func runConcurrently(
+  _ name: String, count: Int, arguments: [String], environment: [String: String]
+) throws -> [ProcessOutput] {
+  let results = LockedResults(count: count)
+  DispatchQueue.concurrentPerform(iterations: count) { index in
+    results.set(index, Result { try runProduct(name, arguments, environment: environment) })
+  }
+  return try results.values.map { try $0.get() }
+}
+
+/// Results filled in from several threads.
+final class LockedResults: @unchecked Sendable {
+  // @unchecked: `storage` is only touched while `lock` is held.
+  private let lock = NSLock()
+  private var storage: [Result<ProcessOutput, any Error>?]
+  init(count: Int) { storage = Array(repeating: nil, count: count) }
+  func set(_ index: Int, _ value: Result<ProcessOutput, any Error>) {
+    lock.withLock { storage[index] = value }
+  }
+  var values: [Result<ProcessOutput, any Error>] { lock.withLock { storage.map { $0! } } }
+}
+
+/// The lines of a file, without the final empty piece.
+func lines(ofFile path: String) throws -> [String] {
+  let text = try String(contentsOfFile: path, encoding: .utf8)
+  var lines = text.components(separatedBy: "\n")
+  if lines.last == "" { lines.removeLast() }
+  return lines
+}
