@@ -1,0 +1,91 @@
+import BindingDiagnostics
+import BindingDiagnosticsTesting
+import Foundation
+import Testing
+
+/// Whether a journald listens here; the reason shown when journald tests are skipped.
+let journalSocketPresent = FileManager.default.fileExists(atPath: "/run/systemd/journal/socket")
+
+/// Reads the entries of one run back with the real `journalctl`, retrying while journald
+/// catches up, until `count` entries are there.
+func journalEntries(run: String, count: Int) throws -> [[String: Any]] {
+  var entries: [[String: Any]] = []
+  for _ in 0..<100 {
+    let output = try runProduct(
+      "/usr/bin/env", ["journalctl", "--no-pager", "--all", "-o", "json", "BINDING_RUN=\(run)"])
+    entries = try output.stdout.split(separator: "\n").map {
+      try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+    }
+    if entries.count >= count { return entries }
+    Thread.sleep(forTimeInterval: 0.05)
+  }
+  return entries
+}
+
+@Suite(.enabled(if: journalSocketPresent, "no journald socket at /run/systemd/journal/socket"))
+struct JournaldSinkTests {
+  @Test func entriesCarryEveryContractField() throws {
+    let sink = JournaldSink(fallback: RecordingSink())
+    #expect(sink.isAvailable, "\(sink.unavailableReason ?? "")")
+    let diagnostics = Diagnostics(configuration: DiagnosticsConfiguration(sink: sink, rateLimit: nil))
+    let alert = Box<String?>("x")
+    let line = #line + 2
+    DiagnosticsSystem.withDiagnostics(diagnostics) {
+      alert.binding.mappedToBool(label: "journal-test").wrappedValue = true
+    }
+    let entries = try journalEntries(run: diagnostics.run, count: 1)
+    #expect(entries.count == 1)
+    let entry = try #require(entries.first)
+    #expect(entry["MESSAGE_ID"] as? String == "2b9f53b872d7905613eeb68e53797657")
+    #expect(entry["PRIORITY"] as? String == "3")
+    #expect(entry["MESSAGE"] as? String == "A Binding<Bool> mapped from an optional was set to true; the write had no effect.")
+    #expect(entry["CODE_FILE"] as? String == #fileID)
+    #expect(entry["CODE_LINE"] as? String == String(line))
+    #expect(entry["CODE_FUNC"] as? String == "entriesCarryEveryContractField()")
+    #expect(entry["BINDING_SCHEMA"] as? String == "1")
+    #expect(entry["BINDING_LEVEL"] as? String == "error")
+    #expect(entry["BINDING_KIND"] as? String == "mapped-bool-set-true")
+    #expect(entry["BINDING_VALUE_TYPE"] as? String == "Swift.Optional<Swift.String>")
+    #expect(entry["BINDING_VALUE_PRESENT"] as? String == "1")
+    #expect(entry["BINDING_VALUE"] as? String == "<private>")
+    #expect(entry["BINDING_LABEL"] as? String == "journal-test")
+    #expect(entry["BINDING_SEQ"] as? String == "1")
+    #expect(entry["BINDING_SUPPRESSED"] as? String == "0")
+    #expect(entry["_PID"] as? String == String(getpid()))
+    let ts = try #require(entry["BINDING_TS"] as? String)
+    #expect(Timestamp(rfc3339: ts) != nil)
+    #expect(sink.sent == 1)
+  }
+
+  @Test func newlinesAndLargeValuesArriveIntact() throws {
+    let sink = JournaldSink(fallback: RecordingSink())
+    let diagnostics = Diagnostics(configuration: DiagnosticsConfiguration(sink: sink, rateLimit: nil))
+    let multiline = "first line\nsecond line\n\tindented"
+    let large = String(repeating: "0123456789abcdef", count: 6400)  // 100 KiB
+    let kind = try #require(MisuseKind(code: "journal-roundtrip"))
+    DiagnosticsSystem.withDiagnostics(diagnostics) {
+      DiagnosticsSystem.report(kind, message: multiline, label: large)
+    }
+    let entry = try #require(try journalEntries(run: diagnostics.run, count: 1).first)
+    #expect(decodeJournalValue(entry["MESSAGE"]) == multiline)
+    #expect(decodeJournalValue(entry["BINDING_LABEL"]) == large)
+  }
+
+  @Test func aMissingSocketFallsBackAndSaysWhy() {
+    let fallback = RecordingSink()
+    let sink = JournaldSink(socketPath: "/nonexistent/journal/socket", fallback: fallback)
+    #expect(!sink.isAvailable)
+    #expect(sink.unavailableReason?.hasPrefix("no journal at /nonexistent/journal/socket") == true)
+    sink.receive(sampleEvent())
+    #expect(fallback.events == [sampleEvent()])
+    #expect(sink.fellBack == 1)
+  }
+}
+
+/// journalctl's JSON gives a field as a string, or as an array of bytes when it is not
+/// printable text.
+func decodeJournalValue(_ value: Any?) -> String? {
+  if let text = value as? String { return text }
+  if let bytes = value as? [Int] { return String(decoding: bytes.map { UInt8($0) }, as: UTF8.self) }
+  return nil
+}
