@@ -137,7 +137,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
     self.microsecondsSinceEpoch = seconds * 1_000_000 + fraction
   }
 
-  static func daysIn(month: Int64, year: Int64) -> Int64 {
+  package static func daysIn(month: Int64, year: Int64) -> Int64 {
     switch month {
     case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
     case 4, 6, 9, 11: 30
@@ -146,7 +146,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
   }
 
   /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-  static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+  package static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
     let y = month <= 2 ? year - 1 : year
     let era = (y >= 0 ? y : y - 399) / 400
     let yearOfEra = y - era * 400

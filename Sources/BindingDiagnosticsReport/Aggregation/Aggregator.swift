@@ -1,0 +1,143 @@
+public import BindingDiagnostics
+
+/// Streams events into groups: memory grows with the number of groups and runs, never with
+/// the number of events.
+public struct Aggregator {
+  private struct GroupState {
+    var events = 0
+    var records = 0
+    var first = Timestamp(microsecondsSinceEpoch: .max)
+    var last = Timestamp(microsecondsSinceEpoch: .min)
+    var processes: Set<String> = []
+    var hosts: Set<String> = []
+    var valueTypes: Set<String> = []
+    var levels: [MisuseLevel: Int] = [:]
+    var histogram = TimeHistogram()
+    var function: String?
+    var functionsDiffer = false
+  }
+
+  private struct RunState {
+    var seqs = SeqTracker()
+    var process: String
+  }
+
+  /// The fields groups are keyed by.
+  public let groupBy: [GroupField]
+  /// Which events count.
+  public let filter: EventFilter
+  private var groups: [[GroupKeyPart]: GroupState] = [:]
+  private var runs: [String: RunState] = [:]
+  private var lastKey: [GroupKeyPart] = []
+  private var lastSite: (kind: String, file: String, line: Int)?
+  private(set) var events = 0
+  private(set) var records = 0
+  private(set) var duplicates = 0
+  /// Malformed lines seen.
+  public private(set) var malformed = 0
+  /// Other lines seen.
+  public private(set) var other = 0
+
+  /// An empty aggregation.
+  /// - Parameters:
+  ///   - groupBy: Grouping fields; `site` (kind, file, line) by default.
+  ///   - filter: Which events count.
+  public init(groupBy: [GroupField] = [.kind, .file, .line], filter: EventFilter = EventFilter()) {
+    self.groupBy = groupBy
+    self.filter = filter
+  }
+
+  /// Adds one classified line.
+  /// - Parameter line: The line's class.
+  public mutating func add(_ line: LineClass) {
+    switch line {
+    case .event(let event): add(event)
+    case .malformed: malformed += 1
+    case .other: other += 1
+    case .blank: break
+    }
+  }
+
+  /// Adds one event. A duplicate (same run and seq) is counted once; lost-record tracking
+  /// sees every record, filtered or not.
+  /// - Parameter event: The event.
+  public mutating func add(_ event: MisuseEvent) {
+    let fresh = runs[event.run, default: RunState(process: event.process)].seqs.insert(event.seq)
+    guard fresh else {
+      duplicates += 1
+      return
+    }
+    guard filter.accepts(event) else { return }
+    events += event.events
+    records += 1
+    let key = self.key(for: event)
+    var state = groups[key] ?? GroupState()
+    groups[key] = nil  // keep the state uniquely referenced while it changes
+    state.events += event.events
+    state.records += 1
+    state.first = min(state.first, event.timestamp)
+    state.last = max(state.last, event.timestamp)
+    if state.processes.count < 64 { state.processes.insert(event.process) }
+    if state.hosts.count < 64 { state.hosts.insert(event.host) }
+    if state.valueTypes.count < 64 { state.valueTypes.insert(event.valueType) }
+    state.levels[event.level, default: 0] += event.events
+    state.histogram.add(event.timestamp.microsecondsSinceEpoch, count: event.events)
+    if state.function == nil {
+      state.function = event.function
+    } else if state.function != event.function {
+      state.functionsDiffer = true
+    }
+    groups[key] = state
+  }
+
+  /// The key of `event`, reusing the previous one for the common default grouping when the
+  /// site repeats.
+  private mutating func key(for event: MisuseEvent) -> [GroupKeyPart] {
+    if groupBy == [.kind, .file, .line] {
+      if let site = lastSite, site.line == event.line, site.kind == event.kind.code,
+        site.file == event.file
+      {
+        return lastKey
+      }
+      lastSite = (event.kind.code, event.file, event.line)
+    }
+    lastKey = groupBy.map { $0.part(of: event) }
+    return lastKey
+  }
+
+  /// The summary of everything added so far.
+  public func summary() -> Summary {
+    var first: Timestamp?
+    var last: Timestamp?
+    for state in groups.values {
+      first = min(first ?? state.first, state.first)
+      last = max(last ?? state.last, state.last)
+    }
+    let start = first?.microsecondsSinceEpoch ?? 0
+    let end = last?.microsecondsSinceEpoch ?? 0
+    var built = groups.map { key, state in
+      Summary.Group(
+        key: key, events: state.events, records: state.records, first: state.first, last: state.last,
+        processes: state.processes.sorted(), hosts: state.hosts.sorted(),
+        valueTypes: state.valueTypes.sorted(), levels: state.levels,
+        histogram: state.histogram.bins(Summary.histogramBins, start: start, end: end),
+        function: state.functionsDiffer ? nil : state.function)
+    }
+    built.sort { lhs, rhs in
+      if lhs.events != rhs.events { return lhs.events > rhs.events }
+      return lhs.key.lexicographicallyPrecedes(rhs.key)
+    }
+    var lostRuns: [Summary.LostRun] = []
+    var lost = 0
+    for (run, state) in runs {
+      let missing = state.seqs.lost
+      lost += missing
+      if missing > 0 { lostRuns.append(Summary.LostRun(run: run, process: state.process, lost: missing)) }
+    }
+    lostRuns.sort { $0.lost != $1.lost ? $0.lost > $1.lost : $0.run < $1.run }
+    return Summary(
+      groupBy: groupBy, events: events, records: records, malformed: malformed, other: other,
+      lost: lost, duplicates: duplicates, first: first, last: last, groups: built,
+      lostRuns: lostRuns, runs: runs.count)
+  }
+}

@@ -1,0 +1,41 @@
+public import BindingDiagnostics
+
+/// Which events count (`--since`, `--until`, `--kind`, `--file`, `--process`, `--host`, `--level`).
+public struct EventFilter: Sendable {
+  /// Events at or after this time.
+  public var since: Timestamp?
+  /// Events at or before this time.
+  public var until: Timestamp?
+  /// Kinds to keep; all when empty.
+  public var kinds: Set<String> = []
+  /// A substring the call site's file must contain.
+  public var fileSubstring: String?
+  /// Process name to keep.
+  public var process: String?
+  /// Host name to keep.
+  public var host: String?
+  /// Minimum level.
+  public var minimumLevel: MisuseLevel?
+
+  /// A filter that keeps everything.
+  public init() {}
+
+  /// Whether `event` passes.
+  /// - Parameter event: The event.
+  public func accepts(_ event: MisuseEvent) -> Bool {
+    if let since, event.timestamp < since { return false }
+    if let until, until < event.timestamp { return false }
+    if !kinds.isEmpty, !kinds.contains(event.kind.code) { return false }
+    if let fileSubstring, !event.file.contains(fileSubstring) { return false }
+    if let process, event.process != process { return false }
+    if let host, event.host != host { return false }
+    if let minimumLevel, event.level < minimumLevel { return false }
+    return true
+  }
+
+  /// Whether the filter keeps everything.
+  public var isEmpty: Bool {
+    since == nil && until == nil && kinds.isEmpty && fileSubstring == nil && process == nil
+      && host == nil && minimumLevel == nil
+  }
+}

@@ -1,0 +1,84 @@
+public import BindingDiagnostics
+
+/// A field events can be grouped by (`--group-by`).
+public enum GroupField: String, Sendable, Hashable, CaseIterable {
+  /// The misuse kind.
+  case kind
+  /// The call site's file.
+  case file
+  /// The call site's line.
+  case line
+  /// The call site's function.
+  case function
+  /// The optional's type (`--group-by type`).
+  case valueType = "value_type"
+  /// The process name.
+  case process
+  /// The host name.
+  case host
+
+  /// Parses a `--group-by` list: `site` (kind, file, line), `kind`, `type`, `process`, `host`,
+  /// `function`, `file`, `line`, joined by commas; repeated fields are kept once.
+  /// - Parameter text: The option's value.
+  /// - Returns: The fields in order, or the first unknown name.
+  public static func parseList(_ text: String) -> Result<[GroupField], MalformedReason> {
+    var fields: [GroupField] = []
+    for name in text.split(separator: ",", omittingEmptySubsequences: false) {
+      let expanded: [GroupField]
+      switch name.trimmingCharacters(in: .whitespaces) {
+      case "site": expanded = [.kind, .file, .line]
+      case "type", "value_type": expanded = [.valueType]
+      case let other:
+        guard let field = GroupField(rawValue: other) else {
+          return .failure("unknown group field \"\(other)\" (expected site, kind, type, process, host, function, file or line)")
+        }
+        expanded = [field]
+      }
+      for field in expanded where !fields.contains(field) { fields.append(field) }
+    }
+    return .success(fields)
+  }
+}
+
+/// One part of a group's key: text, or a number for `line` (sorted numerically).
+public enum GroupKeyPart: Sendable, Hashable, Comparable, CustomStringConvertible {
+  /// A text field.
+  case text(String)
+  /// The line number.
+  case number(Int)
+
+  /// Text sorts by code points, numbers numerically; a number sorts before text.
+  public static func < (lhs: GroupKeyPart, rhs: GroupKeyPart) -> Bool {
+    switch (lhs, rhs) {
+    case (.text(let a), .text(let b)): a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars)
+    case (.number(let a), .number(let b)): a < b
+    case (.number, .text): true
+    case (.text, .number): false
+    }
+  }
+
+  /// The text or the number's digits.
+  public var description: String {
+    switch self {
+    case .text(let text): text
+    case .number(let number): String(number)
+    }
+  }
+}
+
+extension GroupField {
+  /// This field's part of `event`'s key.
+  func part(of event: MisuseEvent) -> GroupKeyPart {
+    switch self {
+    case .kind: .text(event.kind.code)
+    case .file: .text(event.file)
+    case .line: .number(event.line)
+    case .function: .text(event.function)
+    case .valueType: .text(event.valueType)
+    case .process: .text(event.process)
+    case .host: .text(event.host)
+    }
+  }
+}
+
+import Foundation

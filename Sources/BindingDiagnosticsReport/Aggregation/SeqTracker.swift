@@ -1,0 +1,56 @@
+/// The `seq` numbers seen for one run, as sorted disjoint ranges: memory grows with the gaps,
+/// not with the records. Finds duplicates and counts lost records.
+struct SeqTracker {
+  private var ranges: [ClosedRange<Int>] = []
+
+  /// Records `seq`; `false` when it was seen before (a duplicated record).
+  mutating func insert(_ seq: Int) -> Bool {
+    if let last = ranges.last {
+      if seq == last.upperBound + 1 {
+        ranges[ranges.count - 1] = last.lowerBound...seq
+        return true
+      }
+      if seq > last.upperBound + 1 {
+        ranges.append(seq...seq)
+        return true
+      }
+    } else {
+      ranges.append(seq...seq)
+      return true
+    }
+    // Out of order: binary search for the first range ending at or after seq - 1.
+    var low = 0
+    var high = ranges.count
+    while low < high {
+      let middle = (low + high) / 2
+      if ranges[middle].upperBound < seq - 1 { low = middle + 1 } else { high = middle }
+    }
+    let range = ranges[low]
+    if range.contains(seq) { return false }
+    if seq == range.lowerBound - 1 {
+      ranges[low] = seq...range.upperBound
+    } else if seq == range.upperBound + 1 {
+      ranges[low] = range.lowerBound...seq
+    } else {
+      ranges.insert(seq...seq, at: low)
+      return true
+    }
+    // Join with the following range if they now touch.
+    if low + 1 < ranges.count, ranges[low].upperBound + 1 == ranges[low + 1].lowerBound {
+      ranges[low] = ranges[low].lowerBound...ranges[low + 1].upperBound
+      ranges.remove(at: low + 1)
+    }
+    if low > 0, ranges[low - 1].upperBound + 1 == ranges[low].lowerBound {
+      ranges[low - 1] = ranges[low - 1].lowerBound...ranges[low].upperBound
+      ranges.remove(at: low)
+    }
+    return true
+  }
+
+  /// Records missing between the lowest and highest `seq` seen.
+  var lost: Int {
+    guard let first = ranges.first, let last = ranges.last else { return 0 }
+    let seen = ranges.reduce(0) { $0 + $1.count }
+    return last.upperBound - first.lowerBound + 1 - seen
+  }
+}

@@ -1,0 +1,209 @@
+public import BindingDiagnostics
+
+/// The fast path for lines exactly as the JSON Lines sink writes them: keys in contract order,
+/// no blanks, no escapes. It reads the bytes once, builds strings only when a field changes
+/// from the previous line, and gives up (`nil`) at the first deviation, leaving the line to
+/// the exact parser. Whatever it accepts, the exact parser accepts identically (tested).
+struct ContractFastParser {
+  private var kind = StringCache()
+  private var messageID = StringCache()
+  private var message = StringCache()
+  private var file = StringCache()
+  private var function = StringCache()
+  private var valueType = StringCache()
+  private var value = StringCache()
+  private var label = StringCache()
+  private var process = StringCache()
+  private var host = StringCache()
+  private var run = StringCache()
+
+  /// The event on `line`, or `nil` to defer to the exact parser (including for lines the exact
+  /// parser will call malformed).
+  mutating func parse(_ line: UnsafeBufferPointer<UInt8>) -> MisuseEvent? {
+    var cursor = Cursor(bytes: line)
+    var raw = EventDecoder.RawFields()
+    guard cursor.literal(#"{"v":"#), let schema = cursor.integer(), cursor.literal(#","ts":""#),
+      let timestamp = cursor.timestamp(), cursor.literal(#"","level":""#), let level = cursor.level(),
+      cursor.literal(#"","kind":"#), let kind = cursor.string(&kind),
+      cursor.literal(#","message_id":"#), let messageID = cursor.string(&messageID),
+      cursor.literal(#","msg":"#), let message = cursor.string(&message),
+      cursor.literal(#","file":"#), let file = cursor.string(&file),
+      cursor.literal(#","line":"#), let lineNumber = cursor.integer(),
+      cursor.literal(#","function":"#), let function = cursor.string(&function),
+      cursor.literal(#","value_type":"#), let valueType = cursor.string(&valueType),
+      cursor.literal(#","value_present":"#), let valuePresent = cursor.boolean()
+    else { return nil }
+    if cursor.literal(#","value":"#) {
+      guard let text = cursor.string(&value) else { return nil }
+      raw.value = text
+    }
+    if cursor.literal(#","label":"#) {
+      guard let text = cursor.string(&label) else { return nil }
+      raw.label = text
+    }
+    guard cursor.literal(#","process":"#), let process = cursor.string(&process),
+      cursor.literal(#","pid":"#), let pid = cursor.integer(),
+      cursor.literal(#","host":"#), let host = cursor.string(&host),
+      cursor.literal(#","run":"#), let run = cursor.string(&run),
+      cursor.literal(#","seq":"#), let seq = cursor.integer(),
+      cursor.literal(#","suppressed":"#), let suppressed = cursor.integer(),
+      cursor.literal("}"), cursor.atEndAfterBlanks()
+    else { return nil }
+    raw.schema = schema
+    raw.ts = ""
+    raw.timestamp = timestamp
+    raw.level = level.rawValue
+    raw.kind = kind
+    raw.messageID = messageID
+    raw.message = message
+    raw.file = file
+    raw.line = lineNumber
+    raw.function = function
+    raw.valueType = valueType
+    raw.valuePresent = valuePresent
+    raw.process = process
+    raw.pid = pid
+    raw.host = host
+    raw.run = run
+    raw.seq = seq
+    raw.suppressed = suppressed
+    return try? EventDecoder.validate(raw).get()
+  }
+
+  private struct Cursor {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>) {
+      self.bytes = bytes
+    }
+
+    mutating func literal(_ text: StaticString) -> Bool {
+      let count = text.utf8CodeUnitCount
+      guard index + count <= bytes.count,
+        memcmp(bytes.baseAddress! + index, text.utf8Start, count) == 0
+      else { return false }
+      index += count
+      return true
+    }
+
+    /// A plain JSON integer: `-`? digits, no leading zero, at most 18 digits; a fraction or
+    /// exponent gives up.
+    mutating func integer() -> Int? {
+      var negative = false
+      if index < bytes.count, bytes[index] == UInt8(ascii: "-") {
+        negative = true
+        index += 1
+      }
+      let start = index
+      var value = 0
+      while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10 {
+        value = value &* 10 &+ Int(bytes[index] &- UInt8(ascii: "0"))
+        index += 1
+      }
+      let digits = index - start
+      guard digits > 0, digits <= 18, !(digits > 1 && bytes[start] == UInt8(ascii: "0")) else {
+        return nil
+      }
+      if index < bytes.count,
+        bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: "e")
+          || bytes[index] == UInt8(ascii: "E")
+      {
+        return nil
+      }
+      return negative ? -value : value
+    }
+
+    mutating func boolean() -> Bool? {
+      if literal("true") { return true }
+      if literal("false") { return false }
+      return nil
+    }
+
+    /// A string with no escapes and no control characters; the opening quote is at `index`.
+    mutating func string(_ cache: inout StringCache) -> String? {
+      guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+      index += 1
+      let start = index
+      var high: UInt8 = 0
+      while index < bytes.count {
+        let byte = bytes[index]
+        if byte == UInt8(ascii: "\"") {
+          let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
+          index += 1
+          return cache.string(slice, ascii: high < 0x80)
+        }
+        if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+        high |= byte
+        index += 1
+      }
+      return nil
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS.ffffffZ` exactly, then the closing quote is left for the caller.
+    mutating func timestamp() -> Timestamp? {
+      guard index + 27 <= bytes.count, bytes[index + 26] == UInt8(ascii: "Z") else { return nil }
+      let slice = UnsafeBufferPointer(rebasing: bytes[index..<(index + 27)])
+      guard let timestamp = Timestamp(contractBytes: slice) else { return nil }
+      index += 27
+      return timestamp
+    }
+
+    mutating func level() -> MisuseLevel? {
+      let start = index
+      while index < bytes.count, bytes[index] != UInt8(ascii: "\"") { index += 1 }
+      switch index - start {
+      case 5:
+        if memcmp(bytes.baseAddress! + start, "error", 5) == 0 { return .error }
+        if memcmp(bytes.baseAddress! + start, "trace", 5) == 0 { return .trace }
+        if memcmp(bytes.baseAddress! + start, "debug", 5) == 0 { return .debug }
+      case 7:
+        if memcmp(bytes.baseAddress! + start, "warning", 7) == 0 { return .warning }
+      default:
+        break
+      }
+      return MisuseLevel(
+        rawValue: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+    }
+
+    mutating func atEndAfterBlanks() -> Bool {
+      while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0d {
+        index += 1
+      }
+      return index == bytes.count
+    }
+  }
+}
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension Timestamp {
+  /// Parses the contract's exact 27-byte form without allocating; `nil` for anything else.
+  init?(contractBytes b: UnsafeBufferPointer<UInt8>) {
+    guard b.count == 27, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
+      b[10] == UInt8(ascii: "T"), b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
+      b[19] == UInt8(ascii: "."), b[26] == UInt8(ascii: "Z")
+    else { return nil }
+    func number(_ start: Int, _ count: Int) -> Int64? {
+      var value: Int64 = 0
+      for offset in start..<(start + count) {
+        let digit = b[offset] &- UInt8(ascii: "0")
+        guard digit < 10 else { return nil }
+        value = value * 10 + Int64(digit)
+      }
+      return value
+    }
+    guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+      let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+      let fraction = number(20, 6), (1...12).contains(month), day >= 1,
+      day <= Timestamp.daysIn(month: month, year: year), hour < 24, minute < 60, second < 61
+    else { return nil }
+    let days = Timestamp.days(fromCivil: year, month, day)
+    let seconds = days * 86_400 + hour * 3600 + minute * 60 + min(second, 59)
+    self.init(microsecondsSinceEpoch: seconds * 1_000_000 + fraction)
+  }
+}

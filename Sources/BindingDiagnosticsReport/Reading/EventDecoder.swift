@@ -1,0 +1,217 @@
+public import BindingDiagnostics
+
+/// Turns the fields of one record, in whichever wire form it came, into a validated event.
+///
+/// Every reader funnels through ``validate(_:)``, so JSON Lines, logfmt and journal entries
+/// obey the same rules; a failure is a one-phrase reason for the malformed-line report.
+enum EventDecoder {
+  /// Contract fields as read, before validation.
+  struct RawFields {
+    var schema: Int?
+    var ts: String?
+    /// The time, when the reader already parsed `ts`.
+    var timestamp: Timestamp?
+    var level: String?
+    var kind: String?
+    var messageID: String?
+    var message: String?
+    var file: String?
+    var line: Int?
+    var function: String?
+    var valueType: String?
+    var valuePresent: Bool?
+    var value: String?
+    var label: String?
+    var process: String?
+    var pid: Int?
+    var host: String?
+    var run: String?
+    var seq: Int?
+    var suppressed: Int?
+  }
+
+  /// Checks presence, ranges and formats, and builds the event.
+  static func validate(_ raw: RawFields) -> Result<MisuseEvent, MalformedReason> {
+    guard let schema = raw.schema else { return .failure(#"missing key "v""#) }
+    guard schema == 1 else { return .failure("unsupported schema version \(schema)") }
+    guard let tsText = raw.ts else { return .failure(#"missing key "ts""#) }
+    guard let timestamp = raw.timestamp ?? Timestamp(rfc3339: tsText) else {
+      return .failure(#""ts" is not an RFC 3339 time"#)
+    }
+    guard let levelText = raw.level else { return .failure(#"missing key "level""#) }
+    guard let level = MisuseLevel(rawValue: levelText) else {
+      return .failure(#"unknown level "\#(levelText)""#)
+    }
+    guard let code = raw.kind else { return .failure(#"missing key "kind""#) }
+    guard MisuseKind.isKebabCase(code) else { return .failure(#""kind" is not kebab-case"#) }
+    guard let messageID = raw.messageID else { return .failure(#"missing key "message_id""#) }
+    guard isLowercaseHex(messageID, count: 32) else {
+      return .failure(#""message_id" must be 32 lowercase hex digits"#)
+    }
+    guard let message = raw.message else { return .failure(#"missing key "msg""#) }
+    guard let file = raw.file else { return .failure(#"missing key "file""#) }
+    guard let line = raw.line else { return .failure(#"missing key "line""#) }
+    guard line >= 0 else { return .failure(#""line" must not be negative"#) }
+    guard let function = raw.function else { return .failure(#"missing key "function""#) }
+    guard let valueType = raw.valueType else { return .failure(#"missing key "value_type""#) }
+    guard let valuePresent = raw.valuePresent else { return .failure(#"missing key "value_present""#) }
+    guard let process = raw.process else { return .failure(#"missing key "process""#) }
+    guard let pid = raw.pid else { return .failure(#"missing key "pid""#) }
+    guard let host = raw.host else { return .failure(#"missing key "host""#) }
+    guard let run = raw.run else { return .failure(#"missing key "run""#) }
+    guard isLowercaseHex(run, count: 16) else { return .failure(#""run" must be 16 lowercase hex digits"#) }
+    guard let seq = raw.seq else { return .failure(#"missing key "seq""#) }
+    guard seq >= 1 else { return .failure(#""seq" must be at least 1"#) }
+    guard let suppressed = raw.suppressed else { return .failure(#"missing key "suppressed""#) }
+    guard suppressed >= 0 else { return .failure(#""suppressed" must not be negative"#) }
+    let defaultLevel = MisuseKind.builtIn.first { $0.code == code }?.defaultLevel ?? .warning
+    return .success(
+      MisuseEvent(
+        schema: schema, timestamp: timestamp, level: level,
+        kind: MisuseKind(code: code, messageID: messageID, defaultLevel: defaultLevel),
+        message: message, file: file, line: line, function: function, valueType: valueType,
+        valuePresent: valuePresent, value: raw.value, label: raw.label, process: process, pid: pid,
+        host: host, run: run, seq: seq, suppressed: suppressed))
+  }
+
+  static func isLowercaseHex(_ text: String, count: Int) -> Bool {
+    var seen = 0
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): seen += 1
+      default: return false
+      }
+    }
+    return seen == count
+  }
+
+  /// A contract JSON object, keys in any order, unknown keys ignored, types checked.
+  static func decodeContract(_ members: [(String, JSONValue)]) -> Result<MisuseEvent, MalformedReason> {
+    var raw = RawFields()
+    for (key, value) in members {
+      func text() -> Result<String, MalformedReason> {
+        if case .string(let text) = value { return .success(text) }
+        return .failure(#""\#(key)" must be a string"#)
+      }
+      func integer() -> Result<Int, MalformedReason> {
+        if let number = value.integer { return .success(number) }
+        return .failure(#""\#(key)" must be an integer"#)
+      }
+      do {
+        switch key {
+        case "v": raw.schema = try integer().get()
+        case "ts": raw.ts = try text().get()
+        case "level": raw.level = try text().get()
+        case "kind": raw.kind = try text().get()
+        case "message_id": raw.messageID = try text().get()
+        case "msg": raw.message = try text().get()
+        case "file": raw.file = try text().get()
+        case "line": raw.line = try integer().get()
+        case "function": raw.function = try text().get()
+        case "value_type": raw.valueType = try text().get()
+        case "value_present":
+          guard case .bool(let flag) = value else { return .failure(#""value_present" must be a boolean"#) }
+          raw.valuePresent = flag
+        case "value": raw.value = try text().get()
+        case "label": raw.label = try text().get()
+        case "process": raw.process = try text().get()
+        case "pid": raw.pid = try integer().get()
+        case "host": raw.host = try text().get()
+        case "run": raw.run = try text().get()
+        case "seq": raw.seq = try integer().get()
+        case "suppressed": raw.suppressed = try integer().get()
+        default: continue
+        }
+      } catch {
+        return .failure(error)
+      }
+    }
+    return validate(raw)
+  }
+
+  /// Journal fields (journald's names), with journald's own `_PID`, `_HOSTNAME` and, when
+  /// `BINDING_TS` is missing, `__REALTIME_TIMESTAMP`.
+  static func decodeJournal(_ fields: [String: String]) -> Result<MisuseEvent, MalformedReason> {
+    func integer(_ name: String) -> Result<Int?, MalformedReason> {
+      guard let text = fields[name] else { return .success(nil) }
+      guard let number = Int(text) else { return .failure("\(name) must be an integer") }
+      return .success(number)
+    }
+    var raw = RawFields()
+    do {
+      raw.schema = try integer("BINDING_SCHEMA").get()
+      raw.line = try integer("CODE_LINE").get()
+      raw.pid = try integer("_PID").get()
+      raw.seq = try integer("BINDING_SEQ").get()
+      raw.suppressed = try integer("BINDING_SUPPRESSED").get()
+    } catch {
+      return .failure(error)
+    }
+    raw.ts = fields["BINDING_TS"]
+    if raw.ts == nil, let realtime = fields["__REALTIME_TIMESTAMP"].flatMap({ Int64($0) }) {
+      raw.ts = Timestamp(microsecondsSinceEpoch: realtime).rfc3339
+    }
+    raw.level = fields["BINDING_LEVEL"]
+    raw.kind = fields["BINDING_KIND"]
+    raw.messageID = fields["MESSAGE_ID"]
+    raw.message = fields["MESSAGE"]
+    raw.file = fields["CODE_FILE"]
+    raw.function = fields["CODE_FUNC"]
+    raw.valueType = fields["BINDING_VALUE_TYPE"]
+    switch fields["BINDING_VALUE_PRESENT"] {
+    case "1": raw.valuePresent = true
+    case "0": raw.valuePresent = false
+    case nil: break
+    default: return .failure("BINDING_VALUE_PRESENT must be 1 or 0")
+    }
+    raw.value = fields["BINDING_VALUE"]
+    raw.label = fields["BINDING_LABEL"]
+    raw.process = fields["SYSLOG_IDENTIFIER"]
+    raw.host = fields["_HOSTNAME"]
+    raw.run = fields["BINDING_RUN"]
+    return validate(raw)
+  }
+
+  /// logfmt pairs of the standard-error sink.
+  static func decodeLogfmt(_ pairs: [(String, String)]) -> Result<MisuseEvent, MalformedReason> {
+    var raw = RawFields()
+    for (key, text) in pairs {
+      func integer() -> Result<Int, MalformedReason> {
+        guard let number = Int(text) else { return .failure(#""\#(key)" must be an integer"#) }
+        return .success(number)
+      }
+      do {
+        switch key {
+        case "v": raw.schema = try integer().get()
+        case "ts": raw.ts = text
+        case "level": raw.level = text
+        case "kind": raw.kind = text
+        case "message_id": raw.messageID = text
+        case "msg": raw.message = text
+        case "file": raw.file = text
+        case "line": raw.line = try integer().get()
+        case "function": raw.function = text
+        case "value_type": raw.valueType = text
+        case "value_present":
+          switch text {
+          case "true": raw.valuePresent = true
+          case "false": raw.valuePresent = false
+          default: return .failure(#""value_present" must be true or false"#)
+          }
+        case "value": raw.value = text
+        case "label": raw.label = text
+        case "process": raw.process = text
+        case "pid": raw.pid = try integer().get()
+        case "host": raw.host = text
+        case "run": raw.run = text
+        case "seq": raw.seq = try integer().get()
+        case "suppressed": raw.suppressed = try integer().get()
+        default: continue
+        }
+      } catch {
+        return .failure(error)
+      }
+    }
+    return validate(raw)
+  }
+}

@@ -1,0 +1,101 @@
+public import BindingDiagnostics
+
+/// What one input line is.
+public enum LineClass: Sendable, Equatable {
+  /// A valid event: contract JSON Lines, standard-error logfmt, or a `journalctl -o json` entry.
+  case event(MisuseEvent)
+  /// A line that looks like an event but is not a valid one, and why.
+  case malformed(MalformedReason)
+  /// Any other line (an app's own output, a journal entry that is not ours).
+  case other
+  /// An empty or all-blank line.
+  case blank
+}
+
+/// Recognises events line by line in a mixed stream, as `shared/spec/cli.md` says:
+/// a line starting (after blanks) with `{` is JSON (the contract's or journalctl's), a line with
+/// `v=` and `kind=` keys is logfmt, anything else is `other`.
+public struct LineClassifier {
+  private var fast = ContractFastParser()
+
+  /// A classifier; it keeps small caches between lines, so reuse one per stream.
+  public init() {}
+
+  /// Classifies one line (without its `\n`).
+  /// - Parameter line: The line's bytes.
+  public mutating func classify(_ line: UnsafeBufferPointer<UInt8>) -> LineClass {
+    guard let start = line.firstIndex(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0d }) else {
+      return .blank
+    }
+    if line[start] == UInt8(ascii: "{") {
+      if start == 0, let event = fast.parse(line) { return .event(event) }
+      return LineClassifier.classifyJSON(line)
+    }
+    return LineClassifier.classifyText(line)
+  }
+
+  /// Classifies a line with the exact parsers only (no fast path): the reference the fast
+  /// path is tested against.
+  /// - Parameter line: The line's bytes.
+  public static func classifyExactly(_ line: UnsafeBufferPointer<UInt8>) -> LineClass {
+    guard let start = line.firstIndex(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0d }) else {
+      return .blank
+    }
+    return line[start] == UInt8(ascii: "{") ? classifyJSON(line) : classifyText(line)
+  }
+
+  private static func classifyJSON(_ line: UnsafeBufferPointer<UInt8>) -> LineClass {
+    let value: JSONValue
+    switch JSONParser.parse(line) {
+    case .failure(.syntax(let reason)): return .malformed("\(reason)")
+    case .success(let parsed): value = parsed
+    }
+    guard case .object(let members) = value else { return .malformed("not a JSON object") }
+    if value["BINDING_SCHEMA"] != nil {
+      var fields: [String: String] = [:]
+      for (key, member) in members where fields[key] == nil {
+        if let text = journalText(member) { fields[key] = text }
+      }
+      return result(EventDecoder.decodeJournal(fields))
+    }
+    if value["v"] == nil, value["__CURSOR"] != nil || value["__REALTIME_TIMESTAMP"] != nil {
+      return .other
+    }
+    return result(EventDecoder.decodeContract(members))
+  }
+
+  private static func classifyText(_ line: UnsafeBufferPointer<UInt8>) -> LineClass {
+    guard LogfmtLineParser.looksLikeEvent(line) else { return .other }
+    guard String(validating: line, as: UTF8.self) != nil else { return .malformed("invalid UTF-8") }
+    guard let pairs = LogfmtLineParser.pairs(line) else { return .malformed("not valid logfmt") }
+    return result(EventDecoder.decodeLogfmt(pairs))
+  }
+
+  private static func result(_ decoded: Result<MisuseEvent, MalformedReason>) -> LineClass {
+    switch decoded {
+    case .success(let event): .event(event)
+    case .failure(let reason): .malformed(reason)
+    }
+  }
+
+  /// A journalctl JSON field value as text: a string, an array of bytes (binary or unprintable
+  /// data), or an array of several values (the first is used). `null` (an over-long field
+  /// journalctl left out) gives `nil`.
+  private static func journalText(_ value: JSONValue) -> String? {
+    switch value {
+    case .string(let text): return text
+    case .number(let text): return text
+    case .array(let elements):
+      if let first = elements.first, case .number = first {
+        var bytes: [UInt8] = []
+        for element in elements {
+          guard let byte = element.integer, (0...255).contains(byte) else { return nil }
+          bytes.append(UInt8(byte))
+        }
+        return String(decoding: bytes, as: UTF8.self)
+      }
+      return elements.first.flatMap(journalText)
+    default: return nil
+    }
+  }
+}

@@ -1,0 +1,110 @@
+import BindingDiagnostics
+
+/// The `--format json` summary of `shared/spec/cli.md`: one object, stable key names.
+public struct JSONRenderer: Sendable {
+  /// At most this many groups (all when `nil`).
+  public var top: Int?
+
+  /// A renderer.
+  /// - Parameter top: The group limit, or `nil` for all.
+  public init(top: Int? = nil) {
+    self.top = top
+  }
+
+  /// The summary as one JSON object and a newline.
+  /// - Parameter summary: The summary.
+  public func render(_ summary: Summary) -> String {
+    var out = [UInt8]()
+    out.append(contentsOf: #"{"schema":1,"events":"#.utf8)
+    out.appendDecimal(summary.events)
+    out.append(contentsOf: #","records":"#.utf8)
+    out.appendDecimal(summary.records)
+    out.append(contentsOf: #","malformed":"#.utf8)
+    out.appendDecimal(summary.malformed)
+    out.append(contentsOf: #","other":"#.utf8)
+    out.appendDecimal(summary.other)
+    out.append(contentsOf: #","lost":"#.utf8)
+    out.appendDecimal(summary.lost)
+    out.append(contentsOf: #","duplicates":"#.utf8)
+    out.appendDecimal(summary.duplicates)
+    out.append(contentsOf: #","first":"#.utf8)
+    appendTimestamp(summary.first, &out)
+    out.append(contentsOf: #","last":"#.utf8)
+    appendTimestamp(summary.last, &out)
+    out.append(contentsOf: #","group_by":["#.utf8)
+    for (index, field) in summary.groupBy.enumerated() {
+      if index > 0 { out.append(UInt8(ascii: ",")) }
+      out.appendJSONString(field.rawValue)
+    }
+    out.append(contentsOf: #"],"groups":["#.utf8)
+    for (index, group) in summary.groups.prefix(top ?? Int.max).enumerated() {
+      if index > 0 { out.append(UInt8(ascii: ",")) }
+      out.append(contentsOf: #"{"key":{"#.utf8)
+      for (position, field) in summary.groupBy.enumerated() {
+        if position > 0 { out.append(UInt8(ascii: ",")) }
+        out.appendJSONString(field.rawValue)
+        out.append(UInt8(ascii: ":"))
+        switch group.key[position] {
+        case .text(let text): out.appendJSONString(text)
+        case .number(let number): out.appendDecimal(number)
+        }
+      }
+      out.append(contentsOf: #"},"events":"#.utf8)
+      out.appendDecimal(group.events)
+      out.append(contentsOf: #","records":"#.utf8)
+      out.appendDecimal(group.records)
+      out.append(contentsOf: #","first":"#.utf8)
+      appendTimestamp(group.first, &out)
+      out.append(contentsOf: #","last":"#.utf8)
+      appendTimestamp(group.last, &out)
+      appendStrings("processes", group.processes, &out)
+      appendStrings("hosts", group.hosts, &out)
+      appendStrings("value_types", group.valueTypes, &out)
+      out.append(contentsOf: #","levels":{"#.utf8)
+      var firstLevel = true
+      for level in MisuseLevel.allCases.reversed() {
+        guard let count = group.levels[level] else { continue }
+        if !firstLevel { out.append(UInt8(ascii: ",")) }
+        firstLevel = false
+        out.appendJSONString(level.rawValue)
+        out.append(UInt8(ascii: ":"))
+        out.appendDecimal(count)
+      }
+      out.append(contentsOf: "}}".utf8)
+    }
+    out.append(contentsOf: #"],"lost_runs":["#.utf8)
+    for (index, run) in summary.lostRuns.enumerated() {
+      if index > 0 { out.append(UInt8(ascii: ",")) }
+      out.append(contentsOf: #"{"run":"#.utf8)
+      out.appendJSONString(run.run)
+      out.append(contentsOf: #","process":"#.utf8)
+      out.appendJSONString(run.process)
+      out.append(contentsOf: #","lost":"#.utf8)
+      out.appendDecimal(run.lost)
+      out.append(UInt8(ascii: "}"))
+    }
+    out.append(contentsOf: "]}\n".utf8)
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  private func appendTimestamp(_ timestamp: Timestamp?, _ out: inout [UInt8]) {
+    guard let timestamp else {
+      out.append(contentsOf: "null".utf8)
+      return
+    }
+    out.append(UInt8(ascii: "\""))
+    timestamp.appendRFC3339(to: &out)
+    out.append(UInt8(ascii: "\""))
+  }
+
+  private func appendStrings(_ key: String, _ values: [String], _ out: inout [UInt8]) {
+    out.append(UInt8(ascii: ","))
+    out.appendJSONString(key)
+    out.append(contentsOf: ":[".utf8)
+    for (index, value) in values.enumerated() {
+      if index > 0 { out.append(UInt8(ascii: ",")) }
+      out.appendJSONString(value)
+    }
+    out.append(UInt8(ascii: "]"))
+  }
+}
