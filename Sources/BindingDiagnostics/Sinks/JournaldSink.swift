@@ -35,6 +35,16 @@ public final class JournaldSink: DiagnosticsSink {
     }
   }
 
+  /// Why a journald sink would be unavailable here, or `nil` when libsystemd loads and a
+  /// journald listens; says nothing on standard error.
+  /// - Parameter socketPath: journald's socket.
+  public static func unavailability(socketPath: String = "/run/systemd/journal/socket") -> String? {
+    switch JournalWriter.availability(socketPath: socketPath) {
+    case .success: nil
+    case .failure(let error): error.description
+    }
+  }
+
   /// Whether events reach journald.
   public var isAvailable: Bool { unavailableReason == nil }
 

@@ -64,28 +64,44 @@ public struct InputReader {
   ///   - aggregator: Where events and line counts go.
   /// - Returns: The read error, if reading failed part-way.
   public func read(fd: Int32, name: String, into aggregator: inout Aggregator) -> Result<Void, SystemError> {
+    classifyLines(fd: fd, name: name) { kind, _ in
+      aggregator.add(kind)
+      return true
+    }
+  }
+
+  /// Classifies each line of `fd` as it arrives (a pipe is handed over line by line), reporting
+  /// malformed ones to ``onMalformed`` too, until the end or until `body` returns `false`.
+  /// - Parameters:
+  ///   - fd: The descriptor.
+  ///   - name: The name used in malformed-line reports.
+  ///   - body: Receives each line's class and number.
+  /// - Returns: The read error, if reading failed part-way.
+  public func classifyLines(
+    fd: Int32, name: String, _ body: (LineClass, Int) -> Bool
+  ) -> Result<Void, SystemError> {
     var classifier = LineClassifier()
     var bytesRead = 0
     var nextProgress = 64 << 20
     let reader = LineReader(fd: fd, maxLineBytes: maxLineBytes)
     let result = reader.forEachLine { line, number in
+      let kind: LineClass
       switch line {
       case .tooLong:
-        aggregator.add(.malformed("line longer than \(maxLineBytes) bytes"))
-        onMalformed(MalformedLine(source: name, line: number, reason: "line longer than \(maxLineBytes) bytes"))
+        kind = .malformed("line longer than \(maxLineBytes) bytes")
+        bytesRead += maxLineBytes
       case .text(let bytes):
         bytesRead += bytes.count + 1
-        let kind = classifier.classify(bytes)
-        if case .malformed(let reason) = kind {
-          onMalformed(MalformedLine(source: name, line: number, reason: reason.text))
-        }
-        aggregator.add(kind)
-        if let onProgress, bytesRead >= nextProgress {
-          onProgress(name, bytesRead)
-          nextProgress += 64 << 20
-        }
+        kind = classifier.classify(bytes)
       }
-      return true
+      if case .malformed(let reason) = kind {
+        onMalformed(MalformedLine(source: name, line: number, reason: reason.text))
+      }
+      if let onProgress, bytesRead >= nextProgress {
+        onProgress(name, bytesRead)
+        nextProgress += 64 << 20
+      }
+      return body(kind, number)
     }
     return result.map { _ in () }
   }

@@ -1,0 +1,79 @@
+public import BindingDiagnostics
+
+/// The journald message catalog for the built-in kinds (`bindiag catalog`), the source of
+/// `config/binding-diagnostics.catalog`.
+public enum MessageCatalog {
+  /// One catalog entry.
+  public struct Entry: Sendable {
+    /// The kind it explains.
+    public var kind: MisuseKind
+    /// The `Subject:` line.
+    public var subject: String
+    /// The body: what happened and how to fix it.
+    public var body: String
+  }
+
+  /// The entries, one per built-in kind.
+  public static let entries: [Entry] = [
+    Entry(
+      kind: .mappedBoolSetTrue,
+      subject: "A Binding<Bool> mapped from an optional was set to true at @CODE_FILE@:@CODE_LINE@",
+      body: """
+        A flag made with mappedToBool() (or Binding<Bool>(mappedTo:)) at @CODE_FILE@:@CODE_LINE@
+        reads "is the @BINDING_VALUE_TYPE@ present?". Writing false clears the optional, but writing
+        true cannot invent a value, so the write had no effect: whatever the view meant to present
+        was not presented.
+
+        This usually means a control (a Toggle, a button calling `isPresented = true`) writes to a
+        flag that only the optional should drive. Set the optional itself to a value to present, or
+        use mappedToBool(default:) so that true stores a default value.
+        """),
+    Entry(
+      kind: .unwrappedReadAfterNil,
+      subject: "A binding unwrapped from an optional was read after it became nil at @CODE_FILE@:@CODE_LINE@",
+      body: """
+        A Binding made with Binding(unwrapping:) at @CODE_FILE@:@CODE_LINE@ was read after its
+        @BINDING_VALUE_TYPE@ became nil. SwiftUI's own failable initializer would have crashed here;
+        BindingDiagnostics returned the last non-nil value instead.
+
+        A view is still alive (often during a dismissal animation) after the value it shows was
+        cleared. Stop showing the view before clearing the optional, or read the optional directly
+        where nil is a valid state.
+        """),
+    Entry(
+      kind: .unwrappedWriteAfterNil,
+      subject: "A binding unwrapped from an optional was written after it became nil at @CODE_FILE@:@CODE_LINE@",
+      body: """
+        A Binding made with Binding(unwrapping:) at @CODE_FILE@:@CODE_LINE@ was written after its
+        @BINDING_VALUE_TYPE@ became nil. SwiftUI's own failable initializer would have crashed here;
+        BindingDiagnostics dropped the write, so the user's edit was lost.
+
+        A control (a TextField, a Stepper) kept editing a value that had already been removed.
+        Disable or dismiss the control when the optional becomes nil, or write to the optional.
+        """),
+  ]
+
+  /// The catalog file's text.
+  public static var text: String {
+    var out = """
+      # journald message catalog for BindingDiagnostics: one entry per built-in misuse kind.
+      # Install: cp binding-diagnostics.catalog /usr/lib/systemd/catalog/ && journalctl --update-catalog
+      # Then `journalctl -x MESSAGE_ID=<id>` explains each report.
+
+      """
+    for entry in entries {
+      out += """
+
+        -- \(entry.kind.messageID)
+        Subject: \(entry.subject)
+        Defined-By: BindingDiagnostics
+        Documentation: man:journalctl(1)
+        Documentation: file:///usr/share/doc/binding-diagnostics/README.md
+
+        \(entry.body)
+
+        """
+    }
+    return out
+  }
+}

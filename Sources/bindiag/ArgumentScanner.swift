@@ -1,0 +1,58 @@
+/// Walks command-line arguments with argument-parser's conventions: `--name value`,
+/// `--name=value`, `-x value`, `--` ends options, `-` alone is a positional (standard input).
+struct ArgumentScanner {
+  enum Token {
+    case option(String, inline: String?)
+    case positional(String)
+  }
+
+  private let arguments: [String]
+  private let command: Command
+  private var index = 0
+  private var optionsEnded = false
+
+  init(_ arguments: [String], command: Command) {
+    self.arguments = arguments
+    self.command = command
+  }
+
+  mutating func next() -> Token? {
+    guard index < arguments.count else { return nil }
+    let argument = arguments[index]
+    index += 1
+    if optionsEnded || argument == "-" || !argument.hasPrefix("-") { return .positional(argument) }
+    if argument == "--" {
+      optionsEnded = true
+      return next()
+    }
+    if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+      return .option(String(argument[..<equals]), inline: String(argument[argument.index(after: equals)...]))
+    }
+    return .option(argument, inline: nil)
+  }
+
+  /// The value of `option`: inline after `=`, or the next argument.
+  mutating func value(_ option: String, inline: String?) throws(UsageError) -> String {
+    if let inline { return inline }
+    guard index < arguments.count else {
+      throw UsageError("Missing value for '\(option)'", command: command)
+    }
+    index += 1
+    return arguments[index - 1]
+  }
+
+  /// A whole number at least `minimum`.
+  mutating func integer(_ option: String, inline: String?, minimum: Int = 0) throws(UsageError) -> Int {
+    let text = try value(option, inline: inline)
+    guard let number = Int(text), number >= minimum else {
+      throw UsageError(
+        "The value '\(text)' is invalid for '\(option)': expected a whole number of at least \(minimum)",
+        command: command)
+    }
+    return number
+  }
+
+  func unknown(_ option: String) -> UsageError {
+    UsageError("Unknown option '\(option)'", command: command)
+  }
+}

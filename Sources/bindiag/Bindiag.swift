@@ -1,0 +1,72 @@
+import BindingDiagnostics
+import BindingDiagnosticsReport
+
+/// The command dispatcher: `bindiag <command> [options]`, `summary` by default.
+enum Bindiag {
+  static let version = "1.0.0"
+
+  /// Runs the command line and returns the exit code.
+  static func run(_ arguments: [String]) -> Int32 {
+    var arguments = arguments
+    let command: Command
+    if let first = arguments.first, let named = Command(rawValue: first) {
+      command = named
+      arguments.removeFirst()
+    } else if arguments.first == "--version" {
+      Output.out("bindiag \(version)\n")
+      return ExitCode.success
+    } else {
+      command = .summary
+    }
+    do throws(UsageError) {
+      switch command {
+      case .help:
+        return Help.run(arguments)
+      case .summary, .check:
+        var options = try ReportOptions.parse(arguments, command: command)
+        if options.help { return Help.print(command) }
+        return SummaryCommand.run(&options)
+      case .follow:
+        var options = try ReportOptions.parse(arguments, command: command)
+        if options.help { return Help.print(command) }
+        return FollowCommand.run(&options)
+      case .demo:
+        let options = try DemoOptions.parse(arguments)
+        if options.help { return Help.print(command) }
+        return DemoCommand.run(options)
+      case .catalog:
+        if arguments.contains("-h") || arguments.contains("--help") { return Help.print(command) }
+        if let extra = arguments.first { throw UsageError("Unexpected argument '\(extra)'", command: .catalog) }
+        Output.out(MessageCatalog.text)
+        return ExitCode.success
+      }
+    } catch {
+      return Output.usageError(error.message, usage: Help.usage(error.command))
+    }
+  }
+}
+
+/// The commands.
+enum Command: String, CaseIterable {
+  case summary, check, follow, demo, catalog, help
+}
+
+/// Exit codes of `shared/spec/cli.md`.
+enum ExitCode {
+  static let success: Int32 = 0
+  static let failure: Int32 = 1
+  static let thresholdCrossed: Int32 = 3
+  static let usage: Int32 = 64
+  static let malformedStrict: Int32 = 65
+}
+
+/// A usage error: the message, and which command's usage to show.
+struct UsageError: Error {
+  let message: String
+  let command: Command?
+
+  init(_ message: String, command: Command?) {
+    self.message = message
+    self.command = command
+  }
+}

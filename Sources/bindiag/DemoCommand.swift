@@ -1,0 +1,78 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+import BindingDiagnostics
+import BindingDiagnosticsReport
+
+/// `demo`: run the scripted app with real sinks, print its events, summarise them, and say
+/// how to dig further.
+enum DemoCommand {
+  static func run(_ options: DemoOptions) -> Int32 {
+    let directory: String
+    if let chosen = options.directory {
+      guard mkdir(chosen, 0o750) == 0 || errno == EEXIST else {
+        Output.err("Error: cannot create '\(chosen)': \(String(cString: strerror(errno)))\n")
+        return ExitCode.failure
+      }
+      directory = chosen
+    } else {
+      var template = Array("/tmp/bindiag-demo-XXXXXX".utf8CString)
+      guard let made = mkdtemp(&template) else {
+        Output.err("Error: cannot create a temporary directory: \(String(cString: strerror(errno)))\n")
+        return ExitCode.failure
+      }
+      directory = String(cString: made)
+    }
+    let path = directory + "/events.jsonl"
+    let file: JSONLinesFileSink
+    switch JSONLinesFileSink.open(path: path) {
+    case .success(let sink): file = sink
+    case .failure(let error):
+      Output.err("Error: cannot open '\(path)': \(error)\n")
+      return ExitCode.failure
+    }
+    var sinks: [any DiagnosticsSink] = [StandardErrorSink(format: .logfmt, fileDescriptor: 1), file]
+    let journalReason = JournaldSink.unavailability()
+    if journalReason == nil { sinks.append(JournaldSink()) }
+
+    Output.out("Running the demo app; its misuse events, as the standard-error sink writes them:\n\n")
+    // The demo is an app: it bootstraps the process-wide pipeline like one.
+    DiagnosticsSystem.bootstrap(DiagnosticsConfiguration(sink: MultiplexSink(sinks)))
+    DemoApp.run()
+    DiagnosticsSystem.flush()
+    let run = DiagnosticsSystem.current.run
+
+    var aggregator = Aggregator()
+    let reader = InputReader()
+    if case .failure(let error) = reader.read(path: path, into: &aggregator) {
+      Output.err("Error: cannot read '\(path)': \(error.message)\n")
+      return ExitCode.failure
+    }
+    let summary = aggregator.summary()
+    Output.out("\nSummary of \(path):\n\n")
+    Output.out(TableRenderer().render(summary))
+    var hints = """
+
+      \(summary.events) misuses happened (the script commits \(DemoApp.expectedEvents)); \(summary.records) records stand for them.
+      Dig further:
+        bindiag summary --group-by kind,process \(path)
+        bindiag check --max-events 0 \(path); echo "exit $?"
+        jq -c 'select(.suppressed > 0) | {kind, file, line, suppressed}' \(path)
+
+      """
+    if journalReason == nil {
+      hints += """
+          journalctl BINDING_RUN=\(run) -o verbose
+          journalctl MESSAGE_ID=\(MisuseKind.mappedBoolSetTrue.messageID) --since today
+          bindiag summary --journal --since -1h
+
+        """
+    } else {
+      hints += "  (journald not used: \(journalReason!))\n"
+    }
+    Output.out(hints)
+    return summary.events == DemoApp.expectedEvents ? ExitCode.success : ExitCode.failure
+  }
+}

@@ -1,0 +1,160 @@
+/// Help and usage texts; `-h`, `--help` and `help COMMAND` print the same text to stdout.
+enum Help {
+  static func run(_ arguments: [String]) -> Int32 {
+    guard let name = arguments.first else {
+      Output.out(overview)
+      return ExitCode.success
+    }
+    guard let command = Command(rawValue: name) else {
+      return Output.usageError("Unknown command '\(name)'", usage: usage(nil))
+    }
+    return print(command)
+  }
+
+  static func print(_ command: Command) -> Int32 {
+    Output.out(text(command))
+    return ExitCode.success
+  }
+
+  static func usage(_ command: Command?) -> String {
+    guard let command else {
+      return "Usage: bindiag <command> [<options>]\n  See 'bindiag --help' for more information.\n"
+    }
+    return "Usage: \(synopsis(command))\n  See 'bindiag help \(command.rawValue)' for more information.\n"
+  }
+
+  static func synopsis(_ command: Command) -> String {
+    switch command {
+    case .summary: "bindiag summary [<options>] [<file> ...]"
+    case .check: "bindiag check [<options>] [--max-events <n>] [--max-lost <n>] [<file> ...]"
+    case .follow: "bindiag follow [<options>] [--count <n>] [<file> ...]"
+    case .demo: "bindiag demo [--dir <dir>]"
+    case .catalog: "bindiag catalog"
+    case .help: "bindiag help [<command>]"
+    }
+  }
+
+  static let overview = """
+    OVERVIEW: Summarise binding misuse reports from files, pipes and the journal.
+
+    USAGE: bindiag <command> [<options>]
+
+    COMMANDS:
+      summary (default)       Aggregate events and print a summary.
+      check                   Like summary, but exit 3 when a threshold is crossed.
+      follow                  Live view: print events as they are appended or logged.
+      demo                    Run a scripted app that misuses bindings, then summarise it.
+      catalog                 Print the journald message catalog for the built-in kinds.
+      help                    Show help for a command.
+
+    OPTIONS:
+      --version               Show the version.
+      -h, --help              Show help information.
+
+      See 'bindiag help <command>' for detailed help.
+
+    """
+
+  static let inputOptions = """
+    INPUTS:
+      <file> ...              JSON Lines files (rotated siblings too), logfmt from standard
+                              error, or `journalctl -o json` output; '-' or none: standard input.
+      --journal               Read the system journal (entries with BINDING_SCHEMA=1).
+      --journal-dir <dir>     Read the journal files of a directory instead.
+
+    FILTERS:
+      --since <time>          Events at or after <time>: RFC 3339, -30m, -1h, -7d, today (UTC).
+      --until <time>          Events at or before <time>.
+      --kind <kind>           Only this kind (repeatable).
+      --file <substring>      Only call sites whose file contains <substring>.
+      --process <name>        Only this process.
+      --host <name>           Only this host.
+      --level <level>         Only this level or more severe.
+
+    """
+
+  static func text(_ command: Command) -> String {
+    switch command {
+    case .summary, .check:
+      let name = command == .summary ? "summary" : "check"
+      let what =
+        command == .summary
+        ? "Aggregate misuse events and print a summary (exit 0 even when misuses were found)."
+        : "Summarise, then exit 3 when events or lost records exceed the thresholds."
+      var text = """
+        OVERVIEW: \(what)
+
+        USAGE: \(synopsis(command))
+
+
+        """
+      text += inputOptions
+      text += """
+        OUTPUT:
+          -f, --format <format>   table (default), json, markdown or csv.
+          --group-by <fields>     site (default: kind,file,line), kind, type, process, host,
+                                  function, file, line; several joined by commas.
+          --top <n>               Groups shown (default 20 in table and markdown, all in json
+                                  and csv; 0 for all).
+          --max-line-bytes <n>    Longer lines are malformed (default 1048576).
+          --strict                Exit 65 when any line is malformed.
+
+        """
+      if command == .check {
+        text += """
+          THRESHOLDS:
+            --max-events <n>        Most events allowed (default 0).
+            --max-lost <n>          Most lost records allowed (default 0).
+
+          """
+      }
+      text += """
+        EXIT CODES: 0 success, 1 unreadable input or journal unavailable, \(command == .check ? "3 threshold crossed, " : "")64 usage error, 65 malformed lines with --strict.
+
+        EXAMPLES:
+          bindiag \(name) app.jsonl app.jsonl.1
+          app 2>&1 >/dev/null | bindiag \(name) --format markdown
+          bindiag \(name) --journal --since -1h --group-by kind,host
+
+        """
+      return text
+    case .follow:
+      return """
+        OVERVIEW: Print events as they arrive: appended to files, written to standard input, or
+        logged to the journal. Files are followed across rotation.
+
+        USAGE: \(synopsis(command))
+
+
+        """ + inputOptions + """
+        OPTIONS:
+          --count <n>             Stop after <n> events.
+          --max-line-bytes <n>    Longer lines are malformed (default 1048576).
+
+        """
+    case .demo:
+      return """
+        OVERVIEW: Run a scripted app (several views, threads, all three kinds) that misuses
+        bindings through the public API, print its events, then summarise them.
+
+        USAGE: \(synopsis(command))
+
+        OPTIONS:
+          --dir <dir>             Where to write events.jsonl (default: a new temporary directory).
+          -h, --help              Show help information.
+
+        """
+    case .catalog:
+      return """
+        OVERVIEW: Print the journald message catalog for all built-in kinds. Install it with:
+          bindiag catalog > /usr/lib/systemd/catalog/binding-diagnostics.catalog
+          journalctl --update-catalog
+
+        USAGE: \(synopsis(command))
+
+        """
+    case .help:
+      return overview
+    }
+  }
+}

@@ -1,0 +1,41 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Writing to standard output and standard error, whole strings per `write(2)`.
+enum Output {
+  static func out(_ text: String) {
+    write(1, text)
+  }
+
+  static func err(_ text: String) {
+    write(2, text)
+  }
+
+  /// `Error: …` and the usage on standard error; returns 64.
+  static func usageError(_ message: String, usage: String) -> Int32 {
+    err("Error: \(message)\n\(usage)")
+    return ExitCode.usage
+  }
+
+  /// Whether `fd` is a terminal.
+  static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
+  private static func write(_ fd: Int32, _ text: String) {
+    var text = text
+    text.withUTF8 { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+        if written < 0 {
+          if errno == EINTR { continue }
+          return
+        }
+        offset += written
+      }
+    }
+  }
+}
+

@@ -1,0 +1,138 @@
+import BindingDiagnostics
+import BindingDiagnosticsReport
+
+/// The options of `summary`, `check` and `follow`.
+struct ReportOptions {
+  enum Format: String, CaseIterable {
+    case table, json, markdown, csv
+  }
+
+  var command: Command
+  var files: [String] = []
+  var journal = false
+  var journalDirectory: String?
+  var format: Format = .table
+  var groupBy: [GroupField] = [.kind, .file, .line]
+  var top: Int?
+  var filter = EventFilter()
+  var maxLineBytes = 1 << 20
+  var strict = false
+  var maxEvents = 0
+  var maxLost = 0
+  var count: Int?
+  var help = false
+
+  static func parse(_ arguments: [String], command: Command) throws(UsageError) -> ReportOptions {
+    var options = ReportOptions(command: command)
+    var scanner = ArgumentScanner(arguments, command: command)
+    let now = Timestamp.now()
+    while let token = scanner.next() {
+      switch token {
+      case .positional(let file):
+        options.files.append(file)
+      case .option(let name, let inline):
+        switch name {
+        case "-h", "--help":
+          options.help = true
+        case "--journal":
+          options.journal = true
+        case "--journal-dir":
+          options.journalDirectory = try scanner.value(name, inline: inline)
+        case "-f", "--format":
+          let text = try scanner.value(name, inline: inline)
+          guard let format = Format(rawValue: text) else {
+            throw UsageError(
+              "The value '\(text)' is invalid for '\(name)': expected table, json, markdown or csv",
+              command: command)
+          }
+          options.format = format
+        case "--group-by":
+          let text = try scanner.value(name, inline: inline)
+          switch GroupField.parseList(text) {
+          case .success(let fields): options.groupBy = fields
+          case .failure(let reason):
+            throw UsageError("The value '\(text)' is invalid for '--group-by': \(reason)", command: command)
+          }
+        case "--top":
+          let top = try scanner.integer(name, inline: inline)
+          options.top = top == 0 ? Int.max : top
+        case "--since", "--until":
+          let text = try scanner.value(name, inline: inline)
+          guard let time = TimeArgument.parse(text, now: now) else {
+            throw UsageError(
+              "The value '\(text)' is invalid for '\(name)': expected an RFC 3339 time, -30m, -1h, -7d or today",
+              command: command)
+          }
+          if name == "--since" { options.filter.since = time } else { options.filter.until = time }
+        case "--kind":
+          let kind = try scanner.value(name, inline: inline)
+          guard MisuseKind.isKebabCase(kind) else {
+            throw UsageError("The value '\(kind)' is invalid for '--kind': expected a kebab-case kind", command: command)
+          }
+          options.filter.kinds.insert(kind)
+        case "--file":
+          options.filter.fileSubstring = try scanner.value(name, inline: inline)
+        case "--process":
+          options.filter.process = try scanner.value(name, inline: inline)
+        case "--host":
+          options.filter.host = try scanner.value(name, inline: inline)
+        case "--level":
+          let text = try scanner.value(name, inline: inline)
+          guard let level = MisuseLevel(rawValue: text) else {
+            throw UsageError(
+              "The value '\(text)' is invalid for '--level': expected one of \(MisuseLevel.allCases.map(\.rawValue).joined(separator: ", "))",
+              command: command)
+          }
+          options.filter.minimumLevel = level
+        case "--max-line-bytes":
+          options.maxLineBytes = try scanner.integer(name, inline: inline, minimum: 64)
+        case "--strict":
+          options.strict = true
+        case "--max-events" where command == .check:
+          options.maxEvents = try scanner.integer(name, inline: inline)
+        case "--max-lost" where command == .check:
+          options.maxLost = try scanner.integer(name, inline: inline)
+        case "--count" where command == .follow:
+          options.count = try scanner.integer(name, inline: inline, minimum: 1)
+        default:
+          throw scanner.unknown(name)
+        }
+      }
+    }
+    if options.journal && options.journalDirectory != nil {
+      throw UsageError("'--journal' and '--journal-dir' cannot be used together", command: command)
+    }
+    if (options.journal || options.journalDirectory != nil) && !options.files.isEmpty {
+      throw UsageError("Files cannot be named together with '--journal' or '--journal-dir'", command: command)
+    }
+    return options
+  }
+
+  /// Reads from the journal (local or a directory).
+  var readsJournal: Bool { journal || journalDirectory != nil }
+}
+
+/// `--since`/`--until` values: RFC 3339, `-30s`, `-30m`, `-1h`, `-7d`, `today` (UTC midnight), `now`.
+enum TimeArgument {
+  static func parse(_ text: String, now: Timestamp) -> Timestamp? {
+    if let time = Timestamp(rfc3339: text) { return time }
+    if text == "now" { return now }
+    if text == "today" {
+      let day: Int64 = 86_400_000_000
+      let micros = now.microsecondsSinceEpoch
+      return Timestamp(microsecondsSinceEpoch: micros - ((micros % day) + day) % day)
+    }
+    guard text.hasPrefix("-"), let unit = text.last, let amount = Int64(text.dropFirst().dropLast()),
+      amount >= 0
+    else { return nil }
+    let seconds: Int64
+    switch unit {
+    case "s": seconds = amount
+    case "m": seconds = amount * 60
+    case "h": seconds = amount * 3600
+    case "d": seconds = amount * 86_400
+    default: return nil
+    }
+    return Timestamp(microsecondsSinceEpoch: now.microsecondsSinceEpoch - seconds * 1_000_000)
+  }
+}
