@@ -69,6 +69,7 @@ enum Help {
       --file <substring>      Only call sites whose file contains <substring>.
       --process <name>        Only this process.
       --host <name>           Only this host.
+      --run <id>              Only this run (one process start, 16 hex digits).
       --level <level>         Only this level or more severe.
 
     """

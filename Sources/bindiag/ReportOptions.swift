@@ -76,6 +76,8 @@ struct ReportOptions {
           options.filter.process = try scanner.value(name, inline: inline)
         case "--host":
           options.filter.host = try scanner.value(name, inline: inline)
+        case "--run":
+          options.filter.run = try scanner.value(name, inline: inline)
         case "--level":
           let text = try scanner.value(name, inline: inline)
           guard let level = MisuseLevel(rawValue: text) else {

@@ -16,6 +16,8 @@ public struct EventFilter: Sendable {
   public var host: String?
   /// Minimum level.
   public var minimumLevel: MisuseLevel?
+  /// Run id to keep (one process start).
+  public var run: String?
 
   /// A filter that keeps everything.
   public init() {}
@@ -30,12 +32,13 @@ public struct EventFilter: Sendable {
     if let process, event.process != process { return false }
     if let host, event.host != host { return false }
     if let minimumLevel, event.level < minimumLevel { return false }
+    if let run, event.run != run { return false }
     return true
   }
 
   /// Whether the filter keeps everything.
   public var isEmpty: Bool {
     since == nil && until == nil && kinds.isEmpty && fileSubstring == nil && process == nil
-      && host == nil && minimumLevel == nil
+      && host == nil && minimumLevel == nil && run == nil
   }
 }

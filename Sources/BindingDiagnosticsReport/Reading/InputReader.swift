@@ -160,6 +160,7 @@ public struct InputReader {
     matches += filter.kinds.sorted().map { "BINDING_KIND=\($0)" }
     if let process = filter.process { matches.append("SYSLOG_IDENTIFIER=\(process)") }
     if let host = filter.host { matches.append("_HOSTNAME=\(host)") }
+    if let run = filter.run { matches.append("BINDING_RUN=\(run)") }
     return matches
   }
 
