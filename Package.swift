@@ -27,9 +27,12 @@ let package = Package(
       dependencies: ["BindingDiagnostics"],
       path: "Tests/Helpers/misuse-helper"
     ),
+    .target(name: "TestSupport", path: "Tests/Support"),
     .testTarget(
       name: "BindingDiagnosticsTests",
-      dependencies: ["BindingDiagnostics", "BindingDiagnosticsTesting", "misuse-helper"]
+      dependencies: [
+        "BindingDiagnostics", "BindingDiagnosticsTesting", "TestSupport", "misuse-helper",
+      ]
     ),
     .testTarget(
       name: "BindingDiagnosticsReportTests",
@@ -37,7 +40,7 @@ let package = Package(
     ),
     .testTarget(
       name: "bindiagTests",
-      dependencies: ["bindiag", "BindingDiagnostics"]
+      dependencies: ["bindiag", "BindingDiagnostics", "BindingDiagnosticsTesting", "TestSupport"]
     ),
   ],
   swiftLanguageModes: [.v6]

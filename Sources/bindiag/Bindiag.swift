@@ -12,6 +12,8 @@ enum Bindiag {
     if let first = arguments.first, let named = Command(rawValue: first) {
       command = named
       arguments.removeFirst()
+    } else if arguments == ["-h"] || arguments == ["--help"] {
+      return Help.run([])
     } else if arguments.first == "--version" {
       Output.out("bindiag \(version)\n")
       return ExitCode.success

@@ -1,5 +1,6 @@
 import BindingDiagnostics
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct ConfigurationTests {
@@ -125,17 +126,3 @@ import Testing
   }
 }
 
-/// Writes `text` to a new file under the temporary directory and returns its path.
-func temporaryFile(_ text: String, name: String = "config.json") throws -> String {
-  let directory = try temporaryDirectory()
-  let path = directory + "/" + name
-  try text.write(toFile: path, atomically: true, encoding: .utf8)
-  return path
-}
-
-/// A new, empty directory under the temporary directory.
-func temporaryDirectory() throws -> String {
-  let path = NSTemporaryDirectory() + "binding-tests-" + UUID().uuidString
-  try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-  return path
-}

@@ -1,5 +1,6 @@
 import BindingDiagnostics
 import Foundation
+import TestSupport
 import Testing
 
 /// Parses contract JSON Lines with Foundation's JSONSerialization (independent of our encoder).

@@ -1,6 +1,7 @@
 import BindingDiagnostics
 import BindingDiagnosticsTesting
 import Foundation
+import TestSupport
 import Testing
 
 /// Whether a journald listens here; the reason shown when journald tests are skipped.

@@ -111,7 +111,8 @@ struct JSONParser {
     }
     while true {
       skipBlanks()
-      guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+      guard index < bytes.count else { throw .syntax("unexpected end of line") }
+      guard bytes[index] == UInt8(ascii: "\"") else {
         throw .syntax("expected a key at byte \(index + 1)")
       }
       let key = try string()

@@ -1,19 +1,19 @@
-import Foundation
+public import Foundation
 
 /// What a finished child process printed and how it ended.
-struct ProcessOutput: Sendable {
-  var stdout: String
-  var stderr: String
-  var status: Int32
+public struct ProcessOutput: Sendable {
+  public var stdout: String
+  public var stderr: String
+  public var status: Int32
 }
 
 /// The built products' directory: the one holding this test bundle.
-func productsDirectory() -> URL {
+public func productsDirectory() -> URL {
   URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
 }
 
 /// Runs a built product (or any executable path) to completion.
-func runProduct(
+public func runProduct(
   _ name: String, _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil
 ) throws -> ProcessOutput {
   let executable = name.hasPrefix("/") ? URL(fileURLWithPath: name) : productsDirectory().appendingPathComponent(name)
@@ -47,7 +47,7 @@ func runProduct(
 }
 
 /// Starts `count` copies of a product at once and waits for all of them.
-func runConcurrently(
+public func runConcurrently(
   _ name: String, count: Int, arguments: [String], environment: [String: String]
 ) throws -> [ProcessOutput] {
   let results = LockedResults(count: count)
@@ -70,9 +70,24 @@ final class LockedResults: @unchecked Sendable {
 }
 
 /// The lines of a file, without the final empty piece.
-func lines(ofFile path: String) throws -> [String] {
+public func lines(ofFile path: String) throws -> [String] {
   let text = try String(contentsOfFile: path, encoding: .utf8)
   var lines = text.components(separatedBy: "\n")
   if lines.last == "" { lines.removeLast() }
   return lines
+}
+
+/// Writes `text` to a new file under the temporary directory and returns its path.
+public func temporaryFile(_ text: String, name: String = "config.json") throws -> String {
+  let directory = try temporaryDirectory()
+  let path = directory + "/" + name
+  try text.write(toFile: path, atomically: true, encoding: .utf8)
+  return path
+}
+
+/// A new, empty directory under the temporary directory.
+public func temporaryDirectory() throws -> String {
+  let path = NSTemporaryDirectory() + "binding-tests-" + UUID().uuidString
+  try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  return path
 }

@@ -1,0 +1,36 @@
+import BindingDiagnostics
+import Foundation
+import TestSupport
+
+/// Runs the built `bindiag`.
+func bindiag(_ arguments: String..., stdin: String? = nil) throws -> ProcessOutput {
+  try runProduct("bindiag", arguments, stdin: stdin.map { Data($0.utf8) })
+}
+
+/// Runs the built `bindiag` with an argument array.
+func bindiag(arguments: [String], stdin: Data? = nil) throws -> ProcessOutput {
+  try runProduct("bindiag", arguments, stdin: stdin)
+}
+
+/// An event of the fixtures, every field chosen.
+func fixtureEvent(
+  seq: Int, kind: MisuseKind = .mappedBoolSetTrue, file: String = "App/ContentView.swift",
+  line: Int = 42, at time: String = "2026-11-30T04:12:33.123456Z", suppressed: Int = 0,
+  process: String = "Demo", host: String = "build-01", run: String = "0123456789abcdef"
+) -> MisuseEvent {
+  MisuseEvent(
+    timestamp: Timestamp(rfc3339: time)!, level: kind.defaultLevel, kind: kind,
+    message: "A misuse.", file: file, line: line, function: "body",
+    valueType: "Swift.Optional<Swift.String>", valuePresent: true, value: "<private>",
+    process: process, pid: 4242, host: host, run: run, seq: seq, suppressed: suppressed)
+}
+
+/// Contract JSON Lines for `events`.
+func jsonLines(_ events: [MisuseEvent]) -> String {
+  events.map { String(decoding: JSONLinesEncoder().encode($0), as: UTF8.self) }.joined()
+}
+
+/// Writes `text` to a new file and returns its path.
+func writeFixture(_ text: String, name: String = "events.jsonl") throws -> String {
+  try temporaryFile(text, name: name)
+}
