@@ -13,6 +13,7 @@ extension Binding where Value == Bool {
   ///   - fileID: Captured call site.
   ///   - line: Captured call site.
   ///   - function: Captured call site.
+  @inlinable
   public init<Wrapped>(
     mappedTo base: Binding<Wrapped?>, label: String? = nil, fileID: StaticString = #fileID,
     line: UInt = #line, function: StaticString = #function
@@ -39,6 +40,7 @@ extension Binding {
   ///   - line: Captured call site.
   ///   - function: Captured call site.
   /// - Returns: A flag reading `self != nil`; see ``Binding/init(mappedTo:label:fileID:line:function:)``.
+  @inlinable
   public func mappedToBool<Wrapped>(
     label: String? = nil, fileID: StaticString = #fileID, line: UInt = #line,
     function: StaticString = #function
@@ -50,6 +52,7 @@ extension Binding {
   /// (and keeps a present value), so no write is a misuse.
   /// - Parameter defaultValue: The value stored on `true`, evaluated only then.
   /// - Returns: The flag.
+  @inlinable
   public func mappedToBool<Wrapped>(
     default defaultValue: @autoclosure @escaping () -> Wrapped
   ) -> Binding<Bool> where Value == Wrapped? {
@@ -76,6 +79,7 @@ extension Binding {
   ///   - fileID: Captured call site.
   ///   - line: Captured call site.
   ///   - function: Captured call site.
+  @inlinable
   public init?(
     unwrapping base: Binding<Value?>, label: String? = nil, fileID: StaticString = #fileID,
     line: UInt = #line, function: StaticString = #function
@@ -108,7 +112,8 @@ extension Binding {
 
 /// The last non-`nil` value an unwrapped binding saw; shared by its getter and setter, which,
 /// like the binding, are not `Sendable` and stay where the binding is used.
-private final class LastValue<Value> {
-  var value: Value
-  init(_ value: Value) { self.value = value }
+@usableFromInline
+final class LastValue<Value> {
+  @usableFromInline var value: Value
+  @usableFromInline init(_ value: Value) { self.value = value }
 }

@@ -8,29 +8,33 @@
   @propertyWrapper
   @dynamicMemberLookup
   public struct Binding<Value> {
-    private let getValue: () -> Value
-    private let setValue: (Value) -> Void
+    @usableFromInline let getValue: () -> Value
+    @usableFromInline let setValue: (Value) -> Void
 
     /// A binding that reads with `get` and writes with `set`.
     /// - Parameters:
     ///   - get: Returns the current value.
     ///   - set: Stores a new value.
+    @inlinable
     public init(get: @escaping () -> Value, set: @escaping (Value) -> Void) {
       self.getValue = get
       self.setValue = set
     }
 
     /// The value the binding refers to; setting it writes through without mutating the binding.
+    @inlinable
     public var wrappedValue: Value {
       get { getValue() }
       nonmutating set { setValue(newValue) }
     }
 
     /// The binding itself, as `$property` gives it.
+    @inlinable
     public var projectedValue: Binding<Value> { self }
 
     /// Wraps an existing binding, as `@Binding var x: T` initialised with `$x` does.
     /// - Parameter projectedValue: The binding.
+    @inlinable
     public init(projectedValue: Binding<Value>) {
       self = projectedValue
     }

@@ -1,18 +1,19 @@
 /// The misuse reports of the mappings, kept out of line so the correct paths stay small.
+@usableFromInline
 enum MappingReports {
-  @inline(never)
+  @usableFromInline @inline(never)
   static func setTrue<Wrapped>(
     current: Wrapped?, label: String?, fileID: StaticString, line: UInt, function: StaticString
   ) {
     DiagnosticsSystem.current.report(
       .mappedBoolSetTrue,
       message: "A Binding<Bool> mapped from an optional was set to true; the write had no effect.",
-      valueType: String(reflecting: Wrapped?.self), valuePresent: current != nil,
+      valueType: TypeNames.name(of: Wrapped?.self), valuePresent: current != nil,
       value: current.map { $0 as Any }, label: label,
       site: CallSite(fileID: fileID, line: line, function: function))
   }
 
-  @inline(never)
+  @usableFromInline @inline(never)
   static func afterNil<Wrapped>(
     _ kind: MisuseKind, last: Wrapped, label: String?, fileID: StaticString, line: UInt,
     function: StaticString
@@ -22,7 +23,7 @@ enum MappingReports {
       ? "A binding unwrapped from an optional was read after it became nil; the last value was returned."
       : "A binding unwrapped from an optional was written after it became nil; the write was dropped."
     DiagnosticsSystem.current.report(
-      kind, message: message, valueType: String(reflecting: Wrapped?.self), valuePresent: false,
+      kind, message: message, valueType: TypeNames.name(of: Wrapped?.self), valuePresent: false,
       value: last as Any, label: label,
       site: CallSite(fileID: fileID, line: line, function: function))
   }

@@ -9,10 +9,11 @@ public struct JSONLinesEncoder: Sendable {
   /// The record for `event`, ending in `\n`.
   /// - Parameter event: The event to encode.
   public func encode(_ event: MisuseEvent) -> [UInt8] {
-    var out = [UInt8]()
-    out.reserveCapacity(320 + event.message.utf8.count + (event.value?.utf8.count ?? 0))
-    encode(event, into: &out)
-    return out
+    [UInt8](unsafeUninitializedCapacity: JSONLinesEncoder.bound(event)) { buffer, count in
+      var writer = ByteWriter(buffer.baseAddress!)
+      write(event, &writer)
+      count = writer.count
+    }
   }
 
   /// Appends the record for `event`, `\n` included, to `out`.
@@ -20,101 +21,88 @@ public struct JSONLinesEncoder: Sendable {
   ///   - event: The event to encode.
   ///   - out: The buffer to append to.
   public func encode(_ event: MisuseEvent, into out: inout [UInt8]) {
-    out.append(contentsOf: #"{"v":"#.utf8)
-    out.appendDecimal(event.schema)
-    out.append(contentsOf: #","ts":""#.utf8)
-    event.timestamp.appendRFC3339(to: &out)
-    out.append(contentsOf: #"","level":""#.utf8)
-    out.append(contentsOf: event.level.rawValue.utf8)
-    out.append(contentsOf: #"","kind":"#.utf8)
-    out.appendJSONString(event.kind.code)
-    out.append(contentsOf: #","message_id":"#.utf8)
-    out.appendJSONString(event.kind.messageID)
-    out.append(contentsOf: #","msg":"#.utf8)
-    out.appendJSONString(event.message)
-    out.append(contentsOf: #","file":"#.utf8)
-    out.appendJSONString(event.file)
-    out.append(contentsOf: #","line":"#.utf8)
-    out.appendDecimal(event.line)
-    out.append(contentsOf: #","function":"#.utf8)
-    out.appendJSONString(event.function)
-    out.append(contentsOf: #","value_type":"#.utf8)
-    out.appendJSONString(event.valueType)
-    out.append(contentsOf: #","value_present":"#.utf8)
-    out.append(contentsOf: (event.valuePresent ? "true" : "false").utf8)
+    out.append(contentsOf: encode(event))
+  }
+
+  /// The most bytes a record for `event` can take.
+  static func bound(_ event: MisuseEvent) -> Int {
+    let bytes =
+      event.kind.code.utf8.count + event.kind.messageID.utf8.count + event.message.utf8.count
+      + event.file.utf8.count + event.function.utf8.count + event.valueType.utf8.count
+      + event.process.utf8.count + event.host.utf8.count + event.run.utf8.count
+      + (event.value?.utf8.count ?? 0) + (event.label?.utf8.count ?? 0)
+    // Every string byte may become `\u00XX`; keys, numbers, quotes and the time fit in 400.
+    return 400 + bytes * 6
+  }
+
+  private func write(_ event: MisuseEvent, _ out: inout ByteWriter) {
+    out.literal(#"{"v":"#)
+    out.decimal(event.schema)
+    out.literal(#","ts":""#)
+    event.timestamp.write(to: &out)
+    out.literal(#"","level":""#)
+    out.string(event.level.rawValue)
+    out.literal(#"","kind":"#)
+    out.jsonString(event.kind.code)
+    out.literal(#","message_id":"#)
+    out.jsonString(event.kind.messageID)
+    out.literal(#","msg":"#)
+    out.jsonString(event.message)
+    out.literal(#","file":"#)
+    out.jsonString(event.file)
+    out.literal(#","line":"#)
+    out.decimal(event.line)
+    out.literal(#","function":"#)
+    out.jsonString(event.function)
+    out.literal(#","value_type":"#)
+    out.jsonString(event.valueType)
+    out.literal(event.valuePresent ? #","value_present":true"# : #","value_present":false"#)
     if let value = event.value {
-      out.append(contentsOf: #","value":"#.utf8)
-      out.appendJSONString(value)
+      out.literal(#","value":"#)
+      out.jsonString(value)
     }
     if let label = event.label {
-      out.append(contentsOf: #","label":"#.utf8)
-      out.appendJSONString(label)
+      out.literal(#","label":"#)
+      out.jsonString(label)
     }
-    out.append(contentsOf: #","process":"#.utf8)
-    out.appendJSONString(event.process)
-    out.append(contentsOf: #","pid":"#.utf8)
-    out.appendDecimal(event.pid)
-    out.append(contentsOf: #","host":"#.utf8)
-    out.appendJSONString(event.host)
-    out.append(contentsOf: #","run":"#.utf8)
-    out.appendJSONString(event.run)
-    out.append(contentsOf: #","seq":"#.utf8)
-    out.appendDecimal(event.seq)
-    out.append(contentsOf: #","suppressed":"#.utf8)
-    out.appendDecimal(event.suppressed)
-    out.append(contentsOf: "}\n".utf8)
+    out.literal(#","process":"#)
+    out.jsonString(event.process)
+    out.literal(#","pid":"#)
+    out.decimal(event.pid)
+    out.literal(#","host":"#)
+    out.jsonString(event.host)
+    out.literal(#","run":"#)
+    out.jsonString(event.run)
+    out.literal(#","seq":"#)
+    out.decimal(event.seq)
+    out.literal(#","suppressed":"#)
+    out.decimal(event.suppressed)
+    out.literal("}\n")
   }
 }
 
 extension Array where Element == UInt8 {
   /// Appends the decimal digits of `value`.
   package mutating func appendDecimal(_ value: Int) {
-    if value < 0 {
-      append(UInt8(ascii: "-"))
-      appendDecimal(magnitude: value.magnitude)
-    } else {
-      appendDecimal(magnitude: UInt(value))
-    }
-  }
-
-  private mutating func appendDecimal(magnitude: UInt) {
-    var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-      UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-      (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    var count = 0
-    var rest = magnitude
-    Swift.withUnsafeMutableBytes(of: &digits) { buffer in
-      repeat {
-        buffer[19 - count] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
-        rest /= 10
-        count += 1
-      } while rest > 0
-      append(contentsOf: buffer[(20 - count)...])
-    }
+    appendWriting(upTo: 20) { $0.decimal(value) }
   }
 
   /// Appends `text` as a quoted JSON string: `"` and `\` escaped, control characters as `\u00XX`.
   package mutating func appendJSONString(_ text: String) {
-    append(UInt8(ascii: "\""))
-    var text = text
-    text.withUTF8 { utf8 in
-      var runStart = 0
-      for index in 0..<utf8.count {
-        let byte = utf8[index]
-        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
-          continue
-        }
-        append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-        runStart = index + 1
-        switch byte {
-        case UInt8(ascii: "\""): append(contentsOf: #"\""#.utf8)
-        case UInt8(ascii: "\\"): append(contentsOf: #"\\"#.utf8)
-        default: appendUnicodeEscape(byte)
-        }
-      }
-      append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+    appendWriting(upTo: ByteWriter.jsonBound(text)) { $0.jsonString(text) }
+  }
+
+  /// Appends what `body` writes, at most `bound` bytes, straight into the array's storage.
+  mutating func appendWriting(upTo bound: Int, _ body: (inout ByteWriter) -> Void) {
+    let start = count
+    append(contentsOf: repeatElement(0, count: bound))
+    var written = 0
+    withUnsafeMutableBufferPointer { buffer in
+      var writer = ByteWriter(buffer.baseAddress! + start)
+      body(&writer)
+      written = writer.count
     }
-    append(UInt8(ascii: "\""))
+    removeLast(bound - written)
   }
 
   /// Appends `\u00XX` for a byte below 0x80, or `\uXXXX` for a scalar below 0x10000.

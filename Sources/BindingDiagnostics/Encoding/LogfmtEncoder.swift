@@ -58,36 +58,47 @@ public struct LogfmtEncoder: Sendable {
 }
 
 extension Array where Element == UInt8 {
-  /// Appends `text` as a logfmt value: bare when safe, else quoted and escaped.
+  /// Appends `text` as a logfmt value: bare when safe, else quoted and escaped. Works on the
+  /// UTF-8 bytes: C1 controls are `C2 80`…`C2 9F`, U+2028/U+2029 are `E2 80 A8`/`E2 80 A9`.
   package mutating func appendLogfmtValue(_ text: String) {
-    var needsQuotes = text.isEmpty
-    if !needsQuotes {
-      for scalar in text.unicodeScalars where LogfmtEscaping.needsQuoting(scalar) {
-        needsQuotes = true
-        break
+    var text = text
+    text.withUTF8 { utf8 in
+      var needsQuotes = utf8.isEmpty
+      var index = 0
+      while !needsQuotes && index < utf8.count {
+        needsQuotes = LogfmtEscaping.specialLength(utf8, at: index) != nil
+          || utf8[index] == UInt8(ascii: " ") || utf8[index] == UInt8(ascii: "=")
+        index += 1
       }
-    }
-    guard needsQuotes else {
-      append(contentsOf: text.utf8)
-      return
-    }
-    append(UInt8(ascii: "\""))
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": append(contentsOf: #"\""#.utf8)
-      case "\\": append(contentsOf: #"\\"#.utf8)
-      case "\n": append(contentsOf: #"\n"#.utf8)
-      case "\r": append(contentsOf: #"\r"#.utf8)
-      case "\t": append(contentsOf: #"\t"#.utf8)
-      default:
-        if LogfmtEscaping.isControl(scalar) {
-          appendUnicodeEscape(scalar.value)
-        } else {
-          append(contentsOf: String(scalar).utf8)
+      guard needsQuotes else {
+        append(contentsOf: utf8)
+        return
+      }
+      append(UInt8(ascii: "\""))
+      var runStart = 0
+      index = 0
+      while index < utf8.count {
+        guard let length = LogfmtEscaping.specialLength(utf8, at: index) else {
+          index += 1
+          continue
         }
+        append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+        switch utf8[index] {
+        case UInt8(ascii: "\""): append(contentsOf: #"\""#.utf8)
+        case UInt8(ascii: "\\"): append(contentsOf: #"\\"#.utf8)
+        case 0x0a: append(contentsOf: #"\n"#.utf8)
+        case 0x0d: append(contentsOf: #"\r"#.utf8)
+        case 0x09: append(contentsOf: #"\t"#.utf8)
+        case 0xc2: appendUnicodeEscape(UInt32(utf8[index + 1]))
+        case 0xe2: appendUnicodeEscape(UInt32(0x2000) | UInt32(utf8[index + 2] & 0x3f))
+        default: appendUnicodeEscape(UInt32(utf8[index]))
+        }
+        index += length
+        runStart = index
       }
+      append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+      append(UInt8(ascii: "\""))
     }
-    append(UInt8(ascii: "\""))
   }
 }
 
@@ -99,8 +110,20 @@ package enum LogfmtEscaping {
     return value < 0x20 || (0x7f...0x9f).contains(value) || value == 0x2028 || value == 0x2029
   }
 
-  /// Whether a value holding `scalar` must be quoted.
-  package static func needsQuoting(_ scalar: Unicode.Scalar) -> Bool {
-    scalar == " " || scalar == "=" || scalar == "\"" || scalar == "\\" || isControl(scalar)
+  /// The byte length of an escaped sequence at `index` (a quote, a backslash, a C0 control or
+  /// DEL, a C1 control, U+2028 or U+2029), or `nil` for a byte written as it is.
+  @inline(__always)
+  package static func specialLength(_ utf8: UnsafeBufferPointer<UInt8>, at index: Int) -> Int? {
+    let byte = utf8[index]
+    if byte < 0x20 || byte == 0x7f || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+      return 1
+    }
+    if byte == 0xc2, index + 1 < utf8.count, (0x80...0x9f).contains(utf8[index + 1]) { return 2 }
+    if byte == 0xe2, index + 2 < utf8.count, utf8[index + 1] == 0x80,
+      utf8[index + 2] == 0xa8 || utf8[index + 2] == 0xa9
+    {
+      return 3
+    }
+    return nil
   }
 }

@@ -40,6 +40,11 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
   /// Appends the contract form to `bytes` without building an intermediate string.
   package func appendRFC3339(to bytes: inout [UInt8]) {
+    bytes.appendWriting(upTo: 27) { write(to: &$0) }
+  }
+
+  /// Writes the contract form, 27 bytes.
+  func write(to out: inout ByteWriter) {
     let micros = microsecondsSinceEpoch
     var seconds = micros / 1_000_000
     var fraction = micros % 1_000_000
@@ -54,30 +59,23 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
       days -= 1
     }
     let (year, month, day) = Timestamp.civil(fromDays: days)
-    func digits(_ value: Int64, _ count: Int) {
-      var divisor: Int64 = 1
-      for _ in 1..<count { divisor *= 10 }
-      var rest = value
-      while divisor > 0 {
-        bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: (rest / divisor) % 10))
-        rest %= divisor
-        divisor /= 10
-      }
-    }
-    digits(year, 4)
-    bytes.append(UInt8(ascii: "-"))
-    digits(month, 2)
-    bytes.append(UInt8(ascii: "-"))
-    digits(day, 2)
-    bytes.append(UInt8(ascii: "T"))
-    digits(secondOfDay / 3600, 2)
-    bytes.append(UInt8(ascii: ":"))
-    digits(secondOfDay / 60 % 60, 2)
-    bytes.append(UInt8(ascii: ":"))
-    digits(secondOfDay % 60, 2)
-    bytes.append(UInt8(ascii: "."))
-    digits(fraction, 6)
-    bytes.append(UInt8(ascii: "Z"))
+    out.twoDigits(year / 100 % 100)
+    out.twoDigits(year % 100)
+    out.byte(UInt8(ascii: "-"))
+    out.twoDigits(month)
+    out.byte(UInt8(ascii: "-"))
+    out.twoDigits(day)
+    out.byte(UInt8(ascii: "T"))
+    out.twoDigits(secondOfDay / 3600)
+    out.byte(UInt8(ascii: ":"))
+    out.twoDigits(secondOfDay / 60 % 60)
+    out.byte(UInt8(ascii: ":"))
+    out.twoDigits(secondOfDay % 60)
+    out.byte(UInt8(ascii: "."))
+    out.twoDigits(fraction / 10_000)
+    out.twoDigits(fraction / 100 % 100)
+    out.twoDigits(fraction % 100)
+    out.byte(UInt8(ascii: "Z"))
   }
 
   /// Parses RFC 3339: `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; `t`/space accepted for `T`.

@@ -11,14 +11,29 @@ import Foundation
 /// locked (the writer thread holds it while it writes in synchronous mode, and releases it
 /// while it writes a batch in asynchronous mode, when only it touches `file`).
 final class FileWriter: @unchecked Sendable {
+  /// Records waiting for the writer: their bytes back to back, and where each one ends.
+  private struct Batch {
+    var bytes: [UInt8] = []
+    var ends: [Int] = []
+
+    var count: Int { ends.count }
+
+    mutating func removeAll() {
+      bytes.removeAll(keepingCapacity: true)
+      ends.removeAll(keepingCapacity: true)
+    }
+  }
+
   private let path: String
   private let options: JSONLinesFileSink.Options
   private let condition = NSCondition()
-  private var queue: [[UInt8]] = []
+  private var queue = Batch()
+  private var spare = Batch()
   private var flushRequested: UInt64 = 0
   private var flushCompleted: UInt64 = 0
   private var stopping = false
   private var running = false
+  private var writerIdle = false
   private var stats = JSONLinesFileSink.Statistics()
 
   // Owned by the writer (the thread, or the caller under `condition` in synchronous mode).
@@ -30,6 +45,9 @@ final class FileWriter: @unchecked Sendable {
 
   /// Bytes written by one `write(2)` at the most (always whole records).
   private static let chunkBytes = 1 << 20
+  /// How long the writer lets records gather after it wakes, so that a busy app pays for one
+  /// wake-up per batch instead of one per record.
+  private static let gatherSeconds = 0.001
 
   init(path: String, options: JSONLinesFileSink.Options, file: LogFile?) {
     self.path = path
@@ -50,29 +68,37 @@ final class FileWriter: @unchecked Sendable {
     thread.start()
   }
 
-  /// Enqueues (or, synchronously, writes) one record; drops and counts it when the queue is full.
+  /// Enqueues (or, synchronously, writes) one record; drops and counts it when the queue is
+  /// full. The caller waits for the lock only: it wakes the writer at most once per batch.
   func submit(_ record: [UInt8]) {
     condition.lock()
     defer { condition.unlock() }
     if options.synchronous {
-      write([record])
+      var batch = Batch()
+      batch.bytes = record
+      batch.ends = [record.count]
+      write(batch)
       return
     }
     guard queue.count < options.queueCapacity, !stopping else {
       stats.dropped += 1
       return
     }
-    queue.append(record)
-    if queue.count == 1 { condition.signal() }
+    queue.bytes.append(contentsOf: record)
+    queue.ends.append(queue.bytes.count)
+    if writerIdle {
+      writerIdle = false
+      condition.signal()
+    }
   }
 
   func flush() {
     condition.lock()
     defer { condition.unlock() }
     if options.synchronous || !running {
-      if !queue.isEmpty {
+      if queue.count > 0 {
         let batch = queue
-        queue = []
+        queue = Batch()
         write(batch)
       }
       if options.fsync != .never, let file { _ = FileDescriptorIO.sync(file.fd) }
@@ -80,7 +106,7 @@ final class FileWriter: @unchecked Sendable {
     }
     flushRequested += 1
     let ticket = flushRequested
-    condition.signal()
+    condition.broadcast()
     while flushCompleted < ticket && running { condition.wait() }
   }
 
@@ -111,14 +137,22 @@ final class FileWriter: @unchecked Sendable {
   private func run() {
     condition.lock()
     while true {
-      while queue.isEmpty && flushRequested == flushCompleted && !stopping { condition.wait() }
-      let batch = queue
-      queue = []
+      while queue.count == 0 && flushRequested == flushCompleted && !stopping {
+        writerIdle = true
+        condition.wait()
+      }
+      writerIdle = false
+      if flushRequested == flushCompleted && !stopping && queue.count < options.queueCapacity / 2 {
+        // Let a burst gather; a flush or stop request cuts the wait short.
+        _ = condition.wait(until: Date(timeIntervalSinceNow: FileWriter.gatherSeconds))
+      }
+      swap(&queue, &spare)
       let ticket = flushRequested
       let stop = stopping
       // Write with the lock released, so callers only ever wait for the enqueue.
       condition.unlock()
-      let outcome = writeBatch(batch)
+      let outcome = writeBatch(spare)
+      spare.removeAll()
       if ticket != flushCompleted, options.fsync == .flush, let file {
         _ = FileDescriptorIO.sync(file.fd)
       }
@@ -130,7 +164,7 @@ final class FileWriter: @unchecked Sendable {
       stats.reopens += outcome.reopens
       flushCompleted = ticket
       condition.broadcast()
-      if stop && queue.isEmpty { break }
+      if stop && queue.count == 0 { break }
     }
     running = false
     condition.broadcast()
@@ -138,14 +172,13 @@ final class FileWriter: @unchecked Sendable {
   }
 
   /// Synchronous mode: writes under the lock and counts at once.
-  private func write(_ batch: [[UInt8]]) {
+  private func write(_ batch: Batch) {
     let outcome = writeBatch(batch)
     stats.written += outcome.written
     stats.dropped += outcome.dropped
     stats.failed += outcome.failed
     stats.rotations += outcome.rotations
     stats.reopens += outcome.reopens
-    if options.fsync == .always, let file { _ = FileDescriptorIO.sync(file.fd) }
   }
 
   private struct Outcome {
@@ -158,9 +191,9 @@ final class FileWriter: @unchecked Sendable {
 
   /// Writes whole records in chunks of at most ``chunkBytes``, one `write(2)` each, rotating
   /// and reopening as needed. Only the writer calls it.
-  private func writeBatch(_ batch: [[UInt8]]) -> Outcome {
+  private func writeBatch(_ batch: Batch) -> Outcome {
     var outcome = Outcome()
-    guard !batch.isEmpty else { return outcome }
+    guard batch.count > 0 else { return outcome }
     let now = RateLimiter.monotonicNanoseconds()
     if failing && now < nextRetry {
       outcome.dropped = batch.count
@@ -172,31 +205,32 @@ final class FileWriter: @unchecked Sendable {
       return outcome
     }
     var index = 0
-    var chunk = [UInt8]()
-    chunk.reserveCapacity(min(FileWriter.chunkBytes, batch.reduce(0) { $0 + $1.count }))
     while index < batch.count {
       guard let current = file else {
         outcome.dropped += batch.count - index
         break
       }
+      let start = index == 0 ? 0 : batch.ends[index - 1]
       var room = FileWriter.chunkBytes
       if let maxBytes = options.maxBytes, current.isRegular {
         let size = current.size()
-        if size > 0 && size + batch[index].count > maxBytes {
+        if size > 0 && size + (batch.ends[index] - start) > maxBytes {
           rotate(outcome: &outcome)
           continue
         }
-        room = min(room, max(maxBytes - size, batch[index].count))
+        room = min(room, max(maxBytes - size, batch.ends[index] - start))
       }
-      chunk.removeAll(keepingCapacity: true)
-      let first = index
-      while index < batch.count && (chunk.isEmpty || chunk.count + batch[index].count <= room) {
-        chunk.append(contentsOf: batch[index])
-        index += 1
+      // Whole records up to `room` bytes (at least one).
+      var last = index
+      while last + 1 < batch.count && batch.ends[last + 1] - start <= room { last += 1 }
+      let end = batch.ends[last]
+      let result = batch.bytes.withUnsafeBytes {
+        FileDescriptorIO.writeAll(current.fd, UnsafeRawBufferPointer(rebasing: $0[start..<end]))
       }
-      switch FileDescriptorIO.writeAll(current.fd, chunk) {
+      switch result {
       case .success:
-        outcome.written += index - first
+        outcome.written += last - index + 1
+        index = last + 1
         if failing {
           failing = false
           backoff = 100_000_000
@@ -204,7 +238,7 @@ final class FileWriter: @unchecked Sendable {
         }
       case .failure(let error):
         outcome.failed += 1
-        outcome.dropped += batch.count - first
+        outcome.dropped += batch.count - index
         enterFailure(error)
         index = batch.count
       }

@@ -102,7 +102,7 @@ public enum DiagnosticsSystem {
     fileID: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
   ) {
     current.report(
-      kind, message: message, valueType: String(reflecting: valueType), valuePresent: valuePresent,
+      kind, message: message, valueType: TypeNames.name(of: valueType), valuePresent: valuePresent,
       value: value(), level: level, label: label,
       site: CallSite(fileID: fileID, line: line, function: function))
   }

@@ -1,0 +1,118 @@
+/// Writes bytes through a raw pointer into memory the caller sized with an upper bound: the
+/// encoders' hot path, free of per-append capacity checks.
+struct ByteWriter {
+  private(set) var pointer: UnsafeMutablePointer<UInt8>
+  private let start: UnsafeMutablePointer<UInt8>
+
+  init(_ start: UnsafeMutablePointer<UInt8>) {
+    self.start = start
+    self.pointer = start
+  }
+
+  /// Bytes written so far.
+  var count: Int { start.distance(to: pointer) }
+
+  @inline(__always) mutating func byte(_ value: UInt8) {
+    pointer.initialize(to: value)
+    pointer += 1
+  }
+
+  @inline(__always) mutating func literal(_ text: StaticString) {
+    let count = text.utf8CodeUnitCount
+    pointer.update(from: text.utf8Start, count: count)
+    pointer += count
+  }
+
+  @inline(__always) mutating func bytes(_ source: UnsafeBufferPointer<UInt8>) {
+    guard let base = source.baseAddress else { return }
+    pointer.update(from: base, count: source.count)
+    pointer += source.count
+  }
+
+  mutating func string(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes($0) }
+  }
+
+  /// Decimal digits of `value`.
+  mutating func decimal(_ value: Int) {
+    var magnitude = value.magnitude
+    if value < 0 { byte(UInt8(ascii: "-")) }
+    var digits = 1
+    var probe = magnitude
+    while probe >= 10 {
+      probe /= 10
+      digits += 1
+    }
+    var position = pointer + digits - 1
+    repeat {
+      position.initialize(to: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10))
+      position -= 1
+      magnitude /= 10
+    } while magnitude > 0
+    pointer += digits
+  }
+
+  /// Exactly two digits of `value` (0…99).
+  @inline(__always) mutating func twoDigits(_ value: Int64) {
+    byte(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10))
+    byte(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10))
+  }
+
+  /// `\u` and four hex digits.
+  mutating func unicodeEscape(_ scalar: UInt32) {
+    literal(#"\u"#)
+    for shift in stride(from: 12, through: 0, by: -4) {
+      byte(Hex.digits[Int((scalar >> UInt32(shift)) & 0xf)])
+    }
+  }
+
+  /// A quoted JSON string: `"` and `\` escaped, control characters as `\u00XX`. Eight bytes
+  /// at a time are checked at once (SWAR) and copied whole when none needs escaping.
+  mutating func jsonString(_ text: String) {
+    byte(UInt8(ascii: "\""))
+    var text = text
+    text.withUTF8 { utf8 in
+      guard let base = utf8.baseAddress else { return }
+      let count = utf8.count
+      var index = 0
+      while index + 8 <= count {
+        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+        if !ByteWriter.needsEscape(word) {
+          pointer.update(from: base + index, count: 8)
+          pointer += 8
+          index += 8
+          continue
+        }
+        for offset in 0..<8 { jsonByte(base[index + offset]) }
+        index += 8
+      }
+      while index < count {
+        jsonByte(base[index])
+        index += 1
+      }
+    }
+    byte(UInt8(ascii: "\""))
+  }
+
+  @inline(__always) private mutating func jsonByte(_ value: UInt8) {
+    switch value {
+    case UInt8(ascii: "\""): literal(#"\""#)
+    case UInt8(ascii: "\\"): literal(#"\\"#)
+    case ..<0x20: unicodeEscape(UInt32(value))
+    default: byte(value)
+    }
+  }
+
+  /// Whether any byte of `word` is below 0x20, a `"` or a `\`.
+  @inline(__always) static func needsEscape(_ word: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    func hasZero(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
+    let below = (word &- ones &* 0x20) & ~word & highs != 0
+    return below || hasZero(word ^ (ones &* 0x22)) || hasZero(word ^ (ones &* 0x5c))
+  }
+
+  /// The most bytes `jsonString` writes for `text`: every byte escaped as `\u00XX`, plus quotes.
+  static func jsonBound(_ text: String) -> Int { text.utf8.count * 6 + 2 }
+}
