@@ -8,13 +8,25 @@ public struct Aggregator {
     var records = 0
     var first = Timestamp(microsecondsSinceEpoch: .max)
     var last = Timestamp(microsecondsSinceEpoch: .min)
-    var processes: Set<String> = []
-    var hosts: Set<String> = []
-    var valueTypes: Set<String> = []
-    var levels: [MisuseLevel: Int] = [:]
+    var processes = SmallSet()
+    var hosts = SmallSet()
+    var valueTypes = SmallSet()
+    var levels = [Int](repeating: 0, count: MisuseLevel.allCases.count)
     var histogram = TimeHistogram()
     var function: String?
     var functionsDiffer = false
+  }
+
+  /// Distinct strings, at most 64, skipping the set lookup when a value repeats the last one.
+  private struct SmallSet {
+    var values: Set<String> = []
+    var last: String?
+
+    mutating func insert(_ value: String) {
+      if value == last { return }
+      last = value
+      if values.count < 64 { values.insert(value) }
+    }
   }
 
   private struct RunState {
@@ -27,7 +39,9 @@ public struct Aggregator {
   /// Which events count.
   public let filter: EventFilter
   private var groups: [[GroupKeyPart]: GroupState] = [:]
-  private var runs: [String: RunState] = [:]
+  private var runIndex: [String: Int] = [:]
+  private var runs: [RunState] = []
+  private var lastRun: (name: String, index: Int)?
   private var lastKey: [GroupKeyPart] = []
   private var lastSite: (kind: String, file: String, line: Int)?
   private(set) var events = 0
@@ -62,7 +76,19 @@ public struct Aggregator {
   /// sees every record, filtered or not.
   /// - Parameter event: The event.
   public mutating func add(_ event: MisuseEvent) {
-    let fresh = runs[event.run, default: RunState(process: event.process)].seqs.insert(event.seq)
+    let index: Int
+    if let lastRun, lastRun.name == event.run {
+      index = lastRun.index
+    } else if let known = runIndex[event.run] {
+      index = known
+      lastRun = (event.run, known)
+    } else {
+      index = runs.count
+      runs.append(RunState(process: event.process))
+      runIndex[event.run] = index
+      lastRun = (event.run, index)
+    }
+    let fresh = runs[index].seqs.insert(event.seq)
     guard fresh else {
       duplicates += 1
       return
@@ -71,23 +97,25 @@ public struct Aggregator {
     events += event.events
     records += 1
     let key = self.key(for: event)
-    var state = groups[key] ?? GroupState()
-    groups[key] = nil  // keep the state uniquely referenced while it changes
+    // One hash lookup: the state is changed in place through the dictionary's modify accessor.
+    Aggregator.apply(event, to: &groups[key, default: GroupState()])
+  }
+
+  private static func apply(_ event: MisuseEvent, to state: inout GroupState) {
     state.events += event.events
     state.records += 1
     state.first = min(state.first, event.timestamp)
     state.last = max(state.last, event.timestamp)
-    if state.processes.count < 64 { state.processes.insert(event.process) }
-    if state.hosts.count < 64 { state.hosts.insert(event.host) }
-    if state.valueTypes.count < 64 { state.valueTypes.insert(event.valueType) }
-    state.levels[event.level, default: 0] += event.events
+    state.processes.insert(event.process)
+    state.hosts.insert(event.host)
+    state.valueTypes.insert(event.valueType)
+    state.levels[event.level.index] += event.events
     state.histogram.add(event.timestamp.microsecondsSinceEpoch, count: event.events)
     if state.function == nil {
       state.function = event.function
-    } else if state.function != event.function {
+    } else if !state.functionsDiffer, state.function != event.function {
       state.functionsDiffer = true
     }
-    groups[key] = state
   }
 
   /// The key of `event`, reusing the previous one for the common default grouping when the
@@ -118,8 +146,12 @@ public struct Aggregator {
     var built = groups.map { key, state in
       Summary.Group(
         key: key, events: state.events, records: state.records, first: state.first, last: state.last,
-        processes: state.processes.sorted(), hosts: state.hosts.sorted(),
-        valueTypes: state.valueTypes.sorted(), levels: state.levels,
+        processes: state.processes.values.sorted(), hosts: state.hosts.values.sorted(),
+        valueTypes: state.valueTypes.values.sorted(),
+        levels: Dictionary(
+          uniqueKeysWithValues: MisuseLevel.allCases.compactMap { level in
+            state.levels[level.index] > 0 ? (level, state.levels[level.index]) : nil
+          }),
         histogram: state.histogram.bins(Summary.histogramBins, start: start, end: end),
         function: state.functionsDiffer ? nil : state.function)
     }
@@ -129,7 +161,8 @@ public struct Aggregator {
     }
     var lostRuns: [Summary.LostRun] = []
     var lost = 0
-    for (run, state) in runs {
+    for (run, index) in runIndex {
+      let state = runs[index]
       let missing = state.seqs.lost
       lost += missing
       if missing > 0 { lostRuns.append(Summary.LostRun(run: run, process: state.process, lost: missing)) }
@@ -140,4 +173,9 @@ public struct Aggregator {
       lost: lost, duplicates: duplicates, first: first, last: last, groups: built,
       lostRuns: lostRuns, runs: runs.count)
   }
+}
+
+extension MisuseLevel {
+  /// 0 for `trace` … 6 for `critical`.
+  fileprivate var index: Int { MisuseLevel.allCases.firstIndex(of: self)! }
 }

@@ -6,7 +6,12 @@ struct TimeHistogram: Sendable {
   private(set) var buckets: [Int64: Int] = [:]
 
   mutating func add(_ micros: Int64, count: Int) {
-    buckets[floorDivide(micros, width), default: 0] += count
+    let index = floorDivide(micros, width)
+    if let existing = buckets.index(forKey: index) {
+      buckets.values[existing] += count
+      return
+    }
+    buckets[index] = count
     while buckets.count > TimeHistogram.maxBuckets {
       width *= 2
       var merged: [Int64: Int] = [:]

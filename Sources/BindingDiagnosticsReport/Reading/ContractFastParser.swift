@@ -4,7 +4,7 @@ public import BindingDiagnostics
 /// no blanks, no escapes. It reads the bytes once, builds strings only when a field changes
 /// from the previous line, and gives up (`nil`) at the first deviation, leaving the line to
 /// the exact parser. Whatever it accepts, the exact parser accepts identically (tested).
-struct ContractFastParser {
+struct ContractFastParser: Sendable {
   private var kind = StringCache()
   private var messageID = StringCache()
   private var message = StringCache()
@@ -16,6 +16,7 @@ struct ContractFastParser {
   private var process = StringCache()
   private var host = StringCache()
   private var run = StringCache()
+  private var lastKind: MisuseKind?
 
   /// The event on `line`, or `nil` to defer to the exact parser (including for lines the exact
   /// parser will call malformed).
@@ -53,6 +54,7 @@ struct ContractFastParser {
     raw.ts = ""
     raw.timestamp = timestamp
     raw.level = level.rawValue
+    raw.parsedLevel = level
     raw.kind = kind
     raw.messageID = messageID
     raw.message = message
@@ -67,6 +69,24 @@ struct ContractFastParser {
     raw.run = run
     raw.seq = seq
     raw.suppressed = suppressed
+    // Formats are checked once per distinct string; the caches remember the verdict.
+    if !(self.kind.checked && self.messageID.checked && self.run.checked) {
+      guard MisuseKind.isKebabCase(kind), EventDecoder.isLowercaseHex(messageID, count: 32),
+        EventDecoder.isLowercaseHex(run, count: 16)
+      else { return nil }
+      self.kind.checked = true
+      self.messageID.checked = true
+      self.run.checked = true
+    }
+    raw.formatsChecked = true
+    if let lastKind, lastKind.code == kind, lastKind.messageID == messageID {
+      raw.resolvedKind = lastKind
+    } else {
+      let resolved = MisuseKind(
+        code: kind, messageID: messageID, defaultLevel: EventDecoder.defaultLevel(of: kind))
+      lastKind = resolved
+      raw.resolvedKind = resolved
+    }
     return try? EventDecoder.validate(raw).get()
   }
 
@@ -121,20 +141,38 @@ struct ContractFastParser {
     }
 
     /// A string with no escapes and no control characters; the opening quote is at `index`.
+    /// Eight bytes are checked at a time (SWAR) for a quote, a backslash, a control character
+    /// or a non-ASCII byte; only a word holding one is looked at byte by byte.
     mutating func string(_ cache: inout StringCache) -> String? {
       guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
       index += 1
       let start = index
-      var high: UInt8 = 0
+      let base = bytes.baseAddress!
+      var ascii = true
+      let ones: UInt64 = 0x0101_0101_0101_0101
+      let highs: UInt64 = 0x8080_8080_8080_8080
+      while index + 8 <= bytes.count {
+        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+        let quote = word ^ (ones &* 0x22)
+        let slash = word ^ (ones &* 0x5c)
+        let special =
+          ((word &- ones &* 0x20) & ~word) | ((quote &- ones) & ~quote) | ((slash &- ones) & ~slash)
+          | word
+        if special & highs == 0 {
+          index += 8
+          continue
+        }
+        break
+      }
       while index < bytes.count {
         let byte = bytes[index]
         if byte == UInt8(ascii: "\"") {
           let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
           index += 1
-          return cache.string(slice, ascii: high < 0x80)
+          return cache.string(slice, ascii: ascii)
         }
         if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
-        high |= byte
+        if byte >= 0x80 { ascii = false }
         index += 1
       }
       return nil

@@ -11,6 +11,12 @@ enum EventDecoder {
     var ts: String?
     /// The time, when the reader already parsed `ts`.
     var timestamp: Timestamp?
+    /// Whether the reader already checked the formats of `kind`, `message_id` and `run`.
+    var formatsChecked = false
+    /// The level, when the reader already parsed `level`.
+    var parsedLevel: MisuseLevel?
+    /// The kind, when the reader already built it from `kind` and `message_id`.
+    var resolvedKind: MisuseKind?
     var level: String?
     var kind: String?
     var messageID: String?
@@ -39,13 +45,15 @@ enum EventDecoder {
       return .failure(#""ts" is not an RFC 3339 time"#)
     }
     guard let levelText = raw.level else { return .failure(#"missing key "level""#) }
-    guard let level = MisuseLevel(rawValue: levelText) else {
+    guard let level = raw.parsedLevel ?? MisuseLevel(rawValue: levelText) else {
       return .failure(#"unknown level "\#(levelText)""#)
     }
     guard let code = raw.kind else { return .failure(#"missing key "kind""#) }
-    guard MisuseKind.isKebabCase(code) else { return .failure(#""kind" is not kebab-case"#) }
+    guard raw.formatsChecked || MisuseKind.isKebabCase(code) else {
+      return .failure(#""kind" is not kebab-case"#)
+    }
     guard let messageID = raw.messageID else { return .failure(#"missing key "message_id""#) }
-    guard isLowercaseHex(messageID, count: 32) else {
+    guard raw.formatsChecked || isLowercaseHex(messageID, count: 32) else {
       return .failure(#""message_id" must be 32 lowercase hex digits"#)
     }
     guard let message = raw.message else { return .failure(#"missing key "msg""#) }
@@ -59,19 +67,31 @@ enum EventDecoder {
     guard let pid = raw.pid else { return .failure(#"missing key "pid""#) }
     guard let host = raw.host else { return .failure(#"missing key "host""#) }
     guard let run = raw.run else { return .failure(#"missing key "run""#) }
-    guard isLowercaseHex(run, count: 16) else { return .failure(#""run" must be 16 lowercase hex digits"#) }
+    guard raw.formatsChecked || isLowercaseHex(run, count: 16) else {
+      return .failure(#""run" must be 16 lowercase hex digits"#)
+    }
     guard let seq = raw.seq else { return .failure(#"missing key "seq""#) }
     guard seq >= 1 else { return .failure(#""seq" must be at least 1"#) }
     guard let suppressed = raw.suppressed else { return .failure(#"missing key "suppressed""#) }
     guard suppressed >= 0 else { return .failure(#""suppressed" must not be negative"#) }
-    let defaultLevel = MisuseKind.builtIn.first { $0.code == code }?.defaultLevel ?? .warning
+    let kind = raw.resolvedKind ?? MisuseKind(code: code, messageID: messageID, defaultLevel: defaultLevel(of: code))
     return .success(
       MisuseEvent(
         schema: schema, timestamp: timestamp, level: level,
-        kind: MisuseKind(code: code, messageID: messageID, defaultLevel: defaultLevel),
+        kind: kind,
         message: message, file: file, line: line, function: function, valueType: valueType,
         valuePresent: valuePresent, value: raw.value, label: raw.label, process: process, pid: pid,
         host: host, run: run, seq: seq, suppressed: suppressed))
+  }
+
+  /// The built-in kinds' levels; app-defined kinds read back as `.warning` by default.
+  static func defaultLevel(of code: String) -> MisuseLevel {
+    switch code {
+    case MisuseKind.mappedBoolSetTrue.code: MisuseKind.mappedBoolSetTrue.defaultLevel
+    case MisuseKind.unwrappedReadAfterNil.code: MisuseKind.unwrappedReadAfterNil.defaultLevel
+    case MisuseKind.unwrappedWriteAfterNil.code: MisuseKind.unwrappedWriteAfterNil.defaultLevel
+    default: .warning
+    }
   }
 
   static func isLowercaseHex(_ text: String, count: Int) -> Bool {

@@ -4,6 +4,8 @@
   import Darwin
 #endif
 public import BindingDiagnostics
+import Dispatch
+import Synchronization
 
 /// Reads files, standard input and the journal into an ``Aggregator``.
 public struct InputReader {
@@ -64,10 +66,122 @@ public struct InputReader {
   ///   - aggregator: Where events and line counts go.
   /// - Returns: The read error, if reading failed part-way.
   public func read(fd: Int32, name: String, into aggregator: inout Aggregator) -> Result<Void, SystemError> {
-    classifyLines(fd: fd, name: name) { kind, _ in
+    var info = stat()
+    if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size >= InputReader.parallelThreshold {
+      return readInParallel(fd: fd, name: name, into: &aggregator)
+    }
+    return classifyLines(fd: fd, name: name) { kind, _ in
       aggregator.add(kind)
       return true
     }
+  }
+
+  /// Files at least this large are classified on worker threads while this one aggregates.
+  static let parallelThreshold = 8 << 20
+
+  /// Lines of one chunk, classified on a worker thread.
+  ///
+  /// `@unchecked Sendable`: the worker writes `classes` and then signals `done`; the reading
+  /// thread reads `classes` only after waiting on `done`.
+  private final class Chunk: @unchecked Sendable {
+    var bytes: [UInt8] = []
+    /// Where each line ends in `bytes`; `nil` for a line that was too long to keep.
+    var ends: [Int?] = []
+    let firstLine: Int
+    var classes: [LineClass] = []
+    let done = DispatchSemaphore(value: 0)
+
+    init(firstLine: Int) {
+      self.firstLine = firstLine
+      bytes.reserveCapacity(InputReader.chunkBytes + 4096)
+    }
+
+    func classify(maxLineBytes: Int, pool: ClassifierPool) {
+      var classifier = pool.take()
+      defer { pool.give(classifier) }
+      classes.reserveCapacity(ends.count)
+      var start = 0
+      bytes.withUnsafeBufferPointer { buffer in
+        for end in ends {
+          guard let end else {
+            classes.append(.malformed("line longer than \(maxLineBytes) bytes"))
+            continue
+          }
+          classes.append(classifier.classify(UnsafeBufferPointer(rebasing: buffer[start..<end])))
+          start = end
+        }
+      }
+    }
+  }
+
+  static let chunkBytes = 2 << 20
+
+  /// Classifiers kept warm between chunks: their caches already hold the stream's values.
+  private final class ClassifierPool: Sendable {
+    private let free = Mutex<[LineClassifier]>([])
+
+    func take() -> LineClassifier {
+      free.withLock { $0.popLast() } ?? LineClassifier()
+    }
+
+    func give(_ classifier: LineClassifier) {
+      free.withLock { $0.append(classifier) }
+    }
+  }
+
+  /// Splits the input into chunks of whole lines on this thread, classifies them on worker
+  /// threads (at most four chunks in flight, so memory stays bounded), and aggregates the
+  /// results here in input order, so counts and malformed-line reports match a serial read.
+  private func readInParallel(fd: Int32, name: String, into aggregator: inout Aggregator) -> Result<
+    Void, SystemError
+  > {
+    var inFlight: [Chunk] = []
+    var current = Chunk(firstLine: 1)
+    var bytesRead = 0
+    var nextProgress = 64 << 20
+    let maxLineBytes = self.maxLineBytes
+    let pool = ClassifierPool()
+    func finishOldest() {
+      let chunk = inFlight.removeFirst()
+      chunk.done.wait()
+      for (offset, kind) in chunk.classes.enumerated() {
+        if case .malformed(let reason) = kind {
+          onMalformed(MalformedLine(source: name, line: chunk.firstLine + offset, reason: reason.text))
+        }
+        aggregator.add(kind)
+      }
+    }
+    func submit(_ chunk: Chunk) {
+      inFlight.append(chunk)
+      DispatchQueue.global().async {
+        chunk.classify(maxLineBytes: maxLineBytes, pool: pool)
+        chunk.done.signal()
+      }
+      if inFlight.count >= 4 { finishOldest() }
+    }
+    let result = LineReader(fd: fd, maxLineBytes: maxLineBytes).forEachLine { line, number in
+      switch line {
+      case .tooLong:
+        current.ends.append(nil)
+        bytesRead += maxLineBytes
+      case .text(let bytes):
+        current.bytes.append(contentsOf: bytes)
+        current.ends.append(current.bytes.count)
+        bytesRead += bytes.count + 1
+      }
+      if current.bytes.count >= InputReader.chunkBytes {
+        submit(current)
+        current = Chunk(firstLine: number + 1)
+      }
+      if let onProgress, bytesRead >= nextProgress {
+        onProgress(name, bytesRead)
+        nextProgress += 64 << 20
+      }
+      return true
+    }
+    if !current.ends.isEmpty { submit(current) }
+    while !inFlight.isEmpty { finishOldest() }
+    return result.map { _ in () }
   }
 
   /// Classifies each line of `fd` as it arrives (a pipe is handed over line by line), reporting

@@ -15,7 +15,7 @@ public enum LineClass: Sendable, Equatable {
 /// Recognises events line by line in a mixed stream, as `shared/spec/cli.md` says:
 /// a line starting (after blanks) with `{` is JSON (the contract's or journalctl's), a line with
 /// `v=` and `kind=` keys is logfmt, anything else is `other`.
-public struct LineClassifier {
+public struct LineClassifier: Sendable {
   private var fast = ContractFastParser()
 
   /// A classifier; it keeps small caches between lines, so reuse one per stream.

@@ -1,17 +1,41 @@
-/// Remembers the last byte string seen for one field and its `String`, so the reader builds a
-/// `String` only when a field's value changes from one line to the next.
-struct StringCache {
-  private var bytes: [UInt8] = []
-  private var text = ""
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
-  /// The string for `slice`, reusing the last one when the bytes are the same.
+/// Remembers recent byte strings of one field and their `String`s (16 slots, picked by a cheap
+/// hash of length and edge bytes), so the reader builds a `String`, and checks its format, only
+/// when a value is new: runs, hosts and processes interleave, but come from a small set.
+struct StringCache: Sendable {
+  private struct Slot: Sendable {
+    var bytes: [UInt8] = []
+    var text = ""
+    var checked = false
+  }
+
+  private var slots = [Slot](repeating: Slot(), count: 16)
+  private var current = 0
+
+  /// Whether the string last returned passed the caller's format check.
+  var checked: Bool {
+    get { slots[current].checked }
+    set { slots[current].checked = newValue }
+  }
+
+  /// The string for `slice`, reusing a remembered one when the bytes are the same.
   /// `nil` when the bytes are not valid UTF-8 (checked only for non-ASCII input).
   mutating func string(_ slice: UnsafeBufferPointer<UInt8>, ascii: Bool) -> String? {
-    if slice.count == bytes.count,
-      slice.isEmpty
-        || bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, slice.baseAddress!, slice.count) == 0 })
+    let count = slice.count
+    var hash = count
+    if count > 0 { hash = hash &* 31 &+ Int(slice[0]) &* 7 &+ Int(slice[count - 1]) &+ Int(slice[count / 2]) &* 13 }
+    let index = hash & 15
+    current = index
+    if slots[index].bytes.count == count,
+      count == 0
+        || slots[index].bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, slice.baseAddress!, count) == 0 })
     {
-      return text
+      return slots[index].text
     }
     let decoded: String
     if ascii {
@@ -20,14 +44,7 @@ struct StringCache {
       guard let validated = String(validating: slice, as: UTF8.self) else { return nil }
       decoded = validated
     }
-    bytes = Array(slice)
-    text = decoded
+    slots[index] = Slot(bytes: Array(slice), text: decoded, checked: false)
     return decoded
   }
 }
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
