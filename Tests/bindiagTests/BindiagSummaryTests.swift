@@ -221,3 +221,31 @@ import Testing
     #expect(json.stdout.components(separatedBy: #"{"key":"#).count - 1 == 30)
   }
 }
+
+@Suite struct BindiagLargeInputTests {
+  /// Files of 8 MiB and more are classified on worker threads: the result, malformed-line
+  /// reports included, must equal the serial read of the same bytes through a pipe.
+  @Test func parallelAndSerialReadsAgree() throws {
+    var text = ""
+    var seq = 0
+    var lines = 0
+    while text.utf8.count < 20 << 20 {
+      seq += 1
+      lines += 1
+      if lines % 5000 == 0 {
+        text += "{\"v\":1,broken}\n"
+        continue
+      }
+      if lines % 7777 == 0 { seq += 1 }  // a lost record now and then
+      text += jsonLines([fixtureEvent(seq: seq, line: seq % 37, suppressed: seq % 3, process: seq % 2 == 0 ? "A" : "B")])
+    }
+    let path = try writeFixture(text, name: "large.jsonl")
+    let parallel = try bindiag("summary", "--format", "json", path)
+    let serial = try bindiag(arguments: ["summary", "--format", "json"], stdin: Data(text.utf8))
+    #expect(parallel.status == 0 && serial.status == 0)
+    #expect(parallel.stdout == serial.stdout)
+    #expect(parallel.stderr == serial.stderr.replacingOccurrences(of: "<stdin>", with: path))
+    #expect(parallel.stdout.contains(#""malformed":\#(lines / 5000)"#))
+    #expect(!parallel.stdout.contains(#""lost":0,"#))
+  }
+}

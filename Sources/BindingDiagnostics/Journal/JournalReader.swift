@@ -18,9 +18,10 @@ package enum JournalReader {
     case files([String])
   }
 
-  /// One entry: every field as raw bytes (values may hold any byte), and when it was written.
+  /// One entry: the query's fields as raw bytes (values may hold any byte), in the query's
+  /// order (`nil` where the entry lacks one), and when it was written.
   package struct Entry: Sendable {
-    package var fields: [String: [UInt8]]
+    package var values: [[UInt8]?]
     package var realtime: UInt64
   }
 
@@ -33,10 +34,15 @@ package enum JournalReader {
     package var since: UInt64?
     /// Keep waiting for new entries (`sd_journal_wait`) after the end.
     package var follow: Bool
+    /// The fields to read from each entry (`sd_journal_get_data`), in this order.
+    package var fields: [String]
 
-    package init(source: Source, matches: [String], since: UInt64? = nil, follow: Bool = false) {
+    package init(
+      source: Source, matches: [String], fields: [String], since: UInt64? = nil, follow: Bool = false
+    ) {
       self.source = source
       self.matches = matches
+      self.fields = fields
       self.since = since
       self.follow = follow
     }
@@ -73,11 +79,13 @@ package enum JournalReader {
     let query: Query
     let handler: (Entry) -> Bool
     var result: Result<Void, JournalError> = .success(())
+    let fieldNames: [[CChar]]
 
     init(library: LibSystemd, query: Query, handler: @escaping (Entry) -> Bool) {
       self.library = library
       self.query = query
       self.handler = handler
+      self.fieldNames = query.fields.map { Array($0.utf8CString) }
     }
 
     func run() {
@@ -136,17 +144,20 @@ package enum JournalReader {
     private func entry(_ handle: OpaquePointer?) -> Entry {
       var realtime: UInt64 = 0
       _ = library.getRealtime(handle, &realtime)
-      var fields: [String: [UInt8]] = [:]
-      library.restartData(handle)
-      var data: UnsafeRawPointer?
-      var length = 0
-      while library.enumerateData(handle, &data, &length) > 0, let data {
-        let bytes = UnsafeRawBufferPointer(start: data, count: length)
-        guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else { continue }
-        let name = String(decoding: bytes[..<equals], as: UTF8.self)
-        fields[name] = Array(bytes[(equals + 1)...])
+      var values: [[UInt8]?] = []
+      values.reserveCapacity(fieldNames.count)
+      for name in fieldNames {
+        var data: UnsafeRawPointer?
+        var length = 0
+        guard library.getData(handle, name, &data, &length) >= 0, let data else {
+          values.append(nil)
+          continue
+        }
+        // The data is `NAME=value`; keep the value.
+        let prefix = name.count  // "NAME" and its NUL: the length of "NAME="
+        values.append(length >= prefix ? Array(UnsafeRawBufferPointer(start: data + prefix, count: length - prefix)) : [])
       }
-      return Entry(fields: fields, realtime: realtime)
+      return Entry(values: values, realtime: realtime)
     }
   }
 }

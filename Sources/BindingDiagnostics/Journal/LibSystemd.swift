@@ -27,6 +27,10 @@ struct LibSystemd: @unchecked Sendable {
   typealias EnumerateData = @convention(c) (
     OpaquePointer?, UnsafeMutablePointer<UnsafeRawPointer?>?, UnsafeMutablePointer<Int>?
   ) -> Int32
+  typealias GetData = @convention(c) (
+    OpaquePointer?, UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafeRawPointer?>?,
+    UnsafeMutablePointer<Int>?
+  ) -> Int32
   typealias SetThreshold = @convention(c) (OpaquePointer?, Int) -> Int32
   typealias Wait = @convention(c) (OpaquePointer?, UInt64) -> Int32
 
@@ -46,6 +50,7 @@ struct LibSystemd: @unchecked Sendable {
   let getRealtime: GetUsec
   let restartData: @convention(c) (OpaquePointer?) -> Void
   let enumerateData: EnumerateData
+  let getData: GetData
   let setDataThreshold: SetThreshold
   let wait: Wait
 
@@ -83,6 +88,7 @@ struct LibSystemd: @unchecked Sendable {
           restartData: try symbol(
             "sd_journal_restart_data", as: (@convention(c) (OpaquePointer?) -> Void).self),
           enumerateData: try symbol("sd_journal_enumerate_data", as: EnumerateData.self),
+          getData: try symbol("sd_journal_get_data", as: GetData.self),
           setDataThreshold: try symbol("sd_journal_set_data_threshold", as: SetThreshold.self),
           wait: try symbol("sd_journal_wait", as: Wait.self)))
     } catch {

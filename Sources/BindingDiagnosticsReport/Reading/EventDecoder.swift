@@ -149,47 +149,61 @@ enum EventDecoder {
     return validate(raw)
   }
 
-  /// Journal fields (journald's names), with journald's own `_PID`, `_HOSTNAME` and, when
-  /// `BINDING_TS` is missing, `__REALTIME_TIMESTAMP`.
-  static func decodeJournal(_ fields: [String: String]) -> Result<MisuseEvent, MalformedReason> {
-    func integer(_ name: String) -> Result<Int?, MalformedReason> {
-      guard let text = fields[name] else { return .success(nil) }
-      guard let number = Int(text) else { return .failure("\(name) must be an integer") }
+  /// The journal fields an event is read from, in the order ``decodeJournal(_:realtime:)``
+  /// takes their values.
+  static let journalFields = [
+    "BINDING_SCHEMA", "BINDING_TS", "BINDING_LEVEL", "BINDING_KIND", "MESSAGE_ID", "MESSAGE",
+    "CODE_FILE", "CODE_LINE", "CODE_FUNC", "BINDING_VALUE_TYPE", "BINDING_VALUE_PRESENT",
+    "BINDING_VALUE", "BINDING_LABEL", "SYSLOG_IDENTIFIER", "_PID", "_HOSTNAME", "BINDING_RUN",
+    "BINDING_SEQ", "BINDING_SUPPRESSED",
+  ]
+
+  /// Journal field values in ``journalFields`` order, with journald's own `_PID`, `_HOSTNAME`
+  /// and, when `BINDING_TS` is missing, the entry's realtime (µs).
+  static func decodeJournal(_ values: [String?], realtime: Int64?) -> Result<MisuseEvent, MalformedReason> {
+    func integer(_ index: Int) -> Result<Int?, MalformedReason> {
+      guard let text = values[index] else { return .success(nil) }
+      guard let number = Int(text) else { return .failure("\(journalFields[index]) must be an integer") }
       return .success(number)
     }
     var raw = RawFields()
     do {
-      raw.schema = try integer("BINDING_SCHEMA").get()
-      raw.line = try integer("CODE_LINE").get()
-      raw.pid = try integer("_PID").get()
-      raw.seq = try integer("BINDING_SEQ").get()
-      raw.suppressed = try integer("BINDING_SUPPRESSED").get()
+      raw.schema = try integer(0).get()
+      raw.line = try integer(7).get()
+      raw.pid = try integer(14).get()
+      raw.seq = try integer(17).get()
+      raw.suppressed = try integer(18).get()
     } catch {
       return .failure(error)
     }
-    raw.ts = fields["BINDING_TS"]
-    if raw.ts == nil, let realtime = fields["__REALTIME_TIMESTAMP"].flatMap({ Int64($0) }) {
+    raw.ts = values[1]
+    if raw.ts == nil, let realtime {
       raw.ts = Timestamp(microsecondsSinceEpoch: realtime).rfc3339
     }
-    raw.level = fields["BINDING_LEVEL"]
-    raw.kind = fields["BINDING_KIND"]
-    raw.messageID = fields["MESSAGE_ID"]
-    raw.message = fields["MESSAGE"]
-    raw.file = fields["CODE_FILE"]
-    raw.function = fields["CODE_FUNC"]
-    raw.valueType = fields["BINDING_VALUE_TYPE"]
-    switch fields["BINDING_VALUE_PRESENT"] {
+    raw.level = values[2]
+    raw.kind = values[3]
+    raw.messageID = values[4]
+    raw.message = values[5]
+    raw.file = values[6]
+    raw.function = values[8]
+    raw.valueType = values[9]
+    switch values[10] {
     case "1": raw.valuePresent = true
     case "0": raw.valuePresent = false
     case nil: break
     default: return .failure("BINDING_VALUE_PRESENT must be 1 or 0")
     }
-    raw.value = fields["BINDING_VALUE"]
-    raw.label = fields["BINDING_LABEL"]
-    raw.process = fields["SYSLOG_IDENTIFIER"]
-    raw.host = fields["_HOSTNAME"]
-    raw.run = fields["BINDING_RUN"]
+    raw.value = values[11]
+    raw.label = values[12]
+    raw.process = values[13]
+    raw.host = values[15]
+    raw.run = values[16]
     return validate(raw)
+  }
+
+  /// Journal fields by name (as `journalctl -o json` gives them).
+  static func decodeJournal(_ fields: [String: String]) -> Result<MisuseEvent, MalformedReason> {
+    decodeJournal(journalFields.map { fields[$0] }, realtime: fields["__REALTIME_TIMESTAMP"].flatMap { Int64($0) })
   }
 
   /// logfmt pairs of the standard-error sink.

@@ -231,7 +231,7 @@ public struct InputReader {
   > {
     var query = JournalReader.Query(
       source: directory.map { .directory($0) } ?? .local,
-      matches: InputReader.journalMatches(aggregator.filter),
+      matches: InputReader.journalMatches(aggregator.filter), fields: EventDecoder.journalFields,
       since: aggregator.filter.since.map { UInt64(max(0, $0.microsecondsSinceEpoch)) })
     query.follow = false
     let box = AggregatorBox(aggregator)
@@ -263,6 +263,7 @@ public struct InputReader {
   ) -> Result<Void, JournalError> {
     let query = JournalReader.Query(
       source: directory.map { .directory($0) } ?? .local, matches: journalMatches(filter),
+      fields: EventDecoder.journalFields,
       since: filter.since.map { UInt64(max(0, $0.microsecondsSinceEpoch)) }
         ?? UInt64(max(0, Timestamp.now().microsecondsSinceEpoch)),
       follow: true)
@@ -279,12 +280,8 @@ public struct InputReader {
   }
 
   static func classify(_ entry: JournalReader.Entry) -> LineClass {
-    var fields: [String: String] = [:]
-    for (name, bytes) in entry.fields { fields[name] = String(decoding: bytes, as: UTF8.self) }
-    if fields["BINDING_TS"] == nil {
-      fields["__REALTIME_TIMESTAMP"] = String(entry.realtime)
-    }
-    switch EventDecoder.decodeJournal(fields) {
+    let values = entry.values.map { $0.map { String(decoding: $0, as: UTF8.self) } }
+    switch EventDecoder.decodeJournal(values, realtime: Int64(entry.realtime)) {
     case .success(let event): return .event(event)
     case .failure(let reason): return .malformed(reason)
     }

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Benchmarks, each beside a peer measured in the same run, printed as ratios.
+#   Benchmarks/run.sh            everything (about 3 minutes; jq over 1M records is the slow part)
+#   Benchmarks/run.sh quick      200 000 records only, no 1M jq run
+# Needs: a release build (done here), python3, jq, gcc; journald for the journal rows.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode=${1:-full}
+out=${BENCH_DIR:-/tmp/bindiag-bench}
+mkdir -p "$out"
+swift build -c release >/dev/null
+bin=.build/release
+
+# seconds and peak RSS (KiB) of the best of N runs of a command (stdout discarded).
+best() {
+  local runs=$1; shift
+  local best_s="" best_kb=""
+  for _ in $(seq 1 "$runs"); do
+    local line
+    /usr/bin/time -o "$out/time.txt" -f "%e %M" "$@" >/dev/null 2>&1 || true
+    line=$(tail -1 "$out/time.txt")
+    local s=${line% *} kb=${line#* }
+    if [ -z "$best_s" ] || awk "BEGIN{exit !($s < $best_s)}"; then best_s=$s; best_kb=$kb; fi
+  done
+  echo "$best_s $best_kb"
+}
+ratio() { awk "BEGIN{ if ($2 == 0) print \"n/a\"; else printf \"%.1f\", $1 / $2 }"; }
+row() { printf '%-58s %14s %14s %10s\n' "$@"; }
+
+echo "== Core (issue 2): correct path of a mapping and the cost of a misuse"
+core=$($bin/BindingBenchmarks mapping; $bin/BindingBenchmarks misuse 2>/dev/null)
+get() { echo "$core" | awk -v k="$1" '$1 == k {print $2}'; }
+row "measure" "ours" "peer" "ratio"
+row "mapping get+set(false) vs hand-written Binding, ns/op" "$(get mapping.correct_path)" "$(get handwritten.correct_path)" "$(ratio "$(get mapping.correct_path)" "$(get handwritten.correct_path)")"
+row "one misuse into a null sink (rate limit off), ns" "$(get misuse.null_sink)" "-" "-"
+row "one misuse folded by the rate limiter, ns" "$(get misuse.rate_limited_fold)" "-" "-"
+row "one misuse into the stderr sink (to /dev/null), ns" "$(get misuse.stderr_sink)" "-" "-"
+
+echo
+echo "== JSON Lines file sink (issue 3), 1 000 000 records vs Python logging + JSON formatter, 200 000"
+rm -f "$out/sink.jsonl" "$out/peer.jsonl"
+sink=$($bin/BindingBenchmarks jsonl "$out/sink.jsonl" 1000000)
+peer=$(python3 Benchmarks/peers/logging_peer.py "$out/peer.jsonl" 200000)
+ours_rate=$(echo "$sink" | awk '$1 == "jsonl.sustained" {print $2}')
+ours_call=$(echo "$sink" | awk '$1 == "jsonl.caller_side" {print $2}')
+peer_rate=$(echo "$peer" | awk '{print $2}')
+peer_call=$(echo "$peer" | awk '{print $4}')
+row "measure" "ours" "python" "ours/peer"
+row "sustained records/s" "$ours_rate" "$peer_rate" "$(ratio "$ours_rate" "$peer_rate")"
+row "caller side ns per misuse (peer: per logger.error)" "$ours_call" "$peer_call" "$(ratio "$peer_call" "$ours_call")x less"
+row "records on disk / dropped" "$(wc -l <"$out/sink.jsonl")" "$(echo "$sink" | awk '$1 == "jsonl.dropped" {print $2}')" "-"
+
+if [ -S /run/systemd/journal/socket ]; then
+  echo
+  echo "== journald sink and reader (issue 4), 50 000 entries"
+  cc -O2 -o "$out/sendv_peer" Benchmarks/peers/sendv_peer.c -ldl
+  journal=$($bin/BindingBenchmarks journald 50000)
+  run=$(echo "$journal" | awk '$1 == "journald.run" {print $2}')
+  ours=$(echo "$journal" | awk '$1 == "journald.sink" {print $2}')
+  peer_run=$(printf '%016x' $((RANDOM * 32768 + RANDOM)))
+  peer=$("$out/sendv_peer" 50000 "$peer_run" | awk '{print $2}')
+  row "measure" "ours" "peer" "ours/peer"
+  row "sink entries/s vs raw sd_journal_sendv from C" "$ours" "$peer" "$(ratio "$ours" "$peer")"
+  sleep 1
+  read -r b_s _ <<<"$(best 3 $bin/bindiag summary --journal --run "$run" --format json)"
+  read -r j_s _ <<<"$(best 3 journalctl --no-pager -o json BINDING_RUN="$run")"
+  row "reader: bindiag --journal vs journalctl -o json, s" "$b_s" "$j_s" "$(ratio "$j_s" "$b_s")x faster"
+  read -r p_s _ <<<"$(best 1 bash -c "journalctl --no-pager -o json BINDING_RUN=$run | jq -n -c 'reduce inputs as \$e ({}; .[\$e.BINDING_KIND + \"|\" + \$e.CODE_FILE + \"|\" + \$e.CODE_LINE] += 1)'")"
+  row "summary --journal vs journalctl -o json | jq grouping, s" "$b_s" "$p_s" "$(ratio "$p_s" "$b_s")x faster"
+fi
+
+echo
+echo "== bindiag summary (issue 5): generated records, fixed seed 42"
+sizes="200000 1000000"
+[ "$mode" = quick ] && sizes="200000"
+for n in $sizes; do
+  file="$out/events-$n.jsonl"
+  [ -s "$file" ] || $bin/BindingBenchmarks generate "$n" 42 >"$file"
+  read -r ours ours_kb <<<"$(best 3 $bin/bindiag summary --format json "$file")"
+  read -r wc_s _ <<<"$(best 3 wc -l "$file")"
+  read -r py _ <<<"$(best 1 python3 Benchmarks/peers/group_python.py "$file")"
+  row "measure ($n records, $(( $(stat -c %s "$file") / 1048576 )) MiB)" "bindiag" "peer" "peer/ours"
+  row "  vs wc -l (the I/O floor), s" "$ours" "$wc_s" "$(ratio "$wc_s" "$ours")"
+  row "  vs Python json grouping, s" "$ours" "$py" "$(ratio "$py" "$ours")"
+  if [ "$n" = 200000 ] || [ "$mode" = full ]; then
+    read -r jq_s _ <<<"$(best 1 jq -n -c -f Benchmarks/peers/group.jq "$file")"
+    row "  vs jq grouping, s" "$ours" "$jq_s" "$(ratio "$jq_s" "$ours")"
+  fi
+  row "  bindiag peak memory, MiB" "$(( ours_kb / 1024 ))" "-" "-"
+done
