@@ -19,7 +19,9 @@ enum FollowCommand {
         Output.out(format(event))
         printed += 1
       case .malformed(let reason):
-        Output.err("warning: \(source):\(line): malformed: \(reason)\n")
+        Output.err(
+          "warning: \(DisplayText.escapingControls(source)):\(line): malformed: "
+            + DisplayText.escapingControls(reason.text) + "\n")
       default:
         break
       }
@@ -71,7 +73,7 @@ enum FollowCommand {
     var line = "\(time)  \(level) \(event.kind.code)  \(event.file):\(event.line)  \(event.process)[\(event.pid)]@\(event.host)"
     if let label = event.label { line += "  label=\(label)" }
     if event.suppressed > 0 { line += "  ×\(event.events)" }
-    return line.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7f ? " " : String($0) }.joined() + "\n"
+    return DisplayText.escapingControls(line) + "\n"
   }
 }
 

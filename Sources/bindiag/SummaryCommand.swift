@@ -12,7 +12,9 @@ enum SummaryCommand {
     var reader = InputReader(maxLineBytes: options.maxLineBytes) { line in
       malformedSeen += 1
       if malformedSeen <= malformedShown {
-        Output.err("warning: \(line.source):\(line.line): malformed: \(line.reason)\n")
+        Output.err(
+          "warning: \(DisplayText.escapingControls(line.source)):\(line.line): malformed: "
+            + DisplayText.escapingControls(line.reason) + "\n")
       }
     }
     let showProgress = Output.isTerminal(2)

@@ -249,3 +249,16 @@ import Testing
     #expect(!parallel.stdout.contains(#""lost":0,"#))
   }
 }
+
+@Suite struct BindiagHostileInputTests {
+  @Test func controlCharactersInTheInputCannotReachTheTerminal() throws {
+    var event = fixtureEvent(seq: 1, file: "App/\u{1b}[31mRed\nView.swift")
+    event.process = "evil\u{1b}]0;title\u{7}"
+    let badLevel = #"{"v":1,"ts":"2026-11-30T04:12:33.123456Z","level":"x\u001b[2J\nwarning: forged"}"#
+    let result = try bindiag("summary", stdin: jsonLines([event]) + badLevel + "\n")
+    #expect(!result.stdout.contains("\u{1b}"))
+    #expect(!result.stderr.contains("\u{1b}"))
+    #expect(result.stdout.contains(#"App/\u001b[31mRed\u000aView.swift:42"#))
+    #expect(result.stderr == #"warning: <stdin>:2: malformed: unknown level "x\u001b[2J\u000awarning: forged""# + "\n")
+  }
+}

@@ -46,7 +46,7 @@ public struct MarkdownRenderer: Sendable {
   /// Escapes what would break a table cell: `|`, backticks and line breaks.
   static func escape(_ text: String) -> String {
     var out = ""
-    for character in text {
+    for character in DisplayText.escapingControls(text) {
       switch character {
       case "|": out += "\\|"
       case "`": out += "'"

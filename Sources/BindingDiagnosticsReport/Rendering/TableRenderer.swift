@@ -37,7 +37,7 @@ public struct TableRenderer: Sendable {
       let shown = summary.groups.prefix(top ?? Int.max)
       for group in shown {
         var row = [TableRenderer.number(group.events), TableRenderer.number(group.records)]
-        row += columns.map { $0.value(group) }
+        row += columns.map { DisplayText.escapingControls($0.value(group)) }
         row += [
           TableRenderer.short(group.first), TableRenderer.short(group.last), String(group.processes.count),
           TableRenderer.sparkline(group.histogram),
@@ -67,7 +67,9 @@ public struct TableRenderer: Sendable {
     }
     lines.append("")
     if summary.lost > 0 {
-      let worst = summary.lostRuns.prefix(5).map { "\($0.process) run \($0.run): \($0.lost)" }
+      let worst = summary.lostRuns.prefix(5).map {
+        "\(DisplayText.escapingControls($0.process)) run \($0.run): \($0.lost)"
+      }
       let more = summary.lostRuns.count > 5 ? ", …" : ""
       lines.append(
         "Lost records: \(TableRenderer.number(summary.lost)) in \(summary.lostRuns.count) "
