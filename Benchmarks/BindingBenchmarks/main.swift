@@ -95,10 +95,13 @@ func runMisuse() {
     return measure(iterations: 200_000) { count in for _ in 0..<count { flag.wrappedValue = true } }
   }
   report("misuse.rate_limited_fold", limitedCost, "ns/event")
-  let stderrSink = Diagnostics(configuration: DiagnosticsConfiguration(sink: StandardErrorSink(), rateLimit: nil))
+  let stderrSink = Diagnostics(
+    configuration: DiagnosticsConfiguration(sink: StandardErrorSink(), rateLimit: nil))
   let stderrCost = DiagnosticsSystem.withDiagnostics(stderrSink) {
     let flag = base.mappedToBool()
-    return measure(rounds: 3, iterations: 100_000) { count in for _ in 0..<count { flag.wrappedValue = true } }
+    return measure(rounds: 3, iterations: 100_000) { count in
+      for _ in 0..<count { flag.wrappedValue = true }
+    }
   }
   report("misuse.stderr_sink", stderrCost, "ns/event")
 }
@@ -164,10 +167,14 @@ func runGenerate(count: Int, seed: UInt64) {
     return z ^ (z >> 31)
   }
   let files = (0..<12).map { "App/Features/Feature\($0)/Views/Screen\($0)View.swift" }
-  let sites = (0..<40).map { index in (file: files[index % 12], line: 20 + index * 7, function: "body") }
+  let sites = (0..<40).map { index in
+    (file: files[index % 12], line: 20 + index * 7, function: "body")
+  }
   let processes = ["Mail", "Calendar", "Notes", "Photos"]
   let hosts = ["mac-build-01", "mac-build-02", "ci-runner-7"]
-  let types = ["Swift.Optional<Swift.String>", "Swift.Optional<App.Item>", "Swift.Optional<Swift.Int>"]
+  let types = [
+    "Swift.Optional<Swift.String>", "Swift.Optional<App.Item>", "Swift.Optional<Swift.Int>",
+  ]
   let runs = (0..<16).map { _ in String(next(), radix: 16).leftPad(16) }
   var seqs = [Int](repeating: 0, count: runs.count)
   let encoder = JSONLinesEncoder()
@@ -208,7 +215,9 @@ func writeOut(_ bytes: [UInt8]) {
 }
 
 extension String {
-  func leftPad(_ width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+  func leftPad(_ width: Int) -> String {
+    String(repeating: "0", count: max(0, width - count)) + self
+  }
 }
 
 let arguments = CommandLine.arguments
@@ -217,7 +226,8 @@ case "mapping": runMapping()
 case "misuse": runMisuse()
 case "jsonl" where arguments.count == 4: runJSONLines(path: arguments[2], count: Int(arguments[3])!)
 case "journald" where arguments.count == 3: runJournald(count: Int(arguments[2])!)
-case "generate" where arguments.count == 4: runGenerate(count: Int(arguments[2])!, seed: UInt64(arguments[3])!)
+case "generate" where arguments.count == 4:
+  runGenerate(count: Int(arguments[2])!, seed: UInt64(arguments[3])!)
 default:
   print("usage: BindingBenchmarks mapping | misuse | jsonl PATH N | journald N | generate N SEED")
   exit(64)

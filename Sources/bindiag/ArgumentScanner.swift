@@ -26,7 +26,8 @@ struct ArgumentScanner {
       return next()
     }
     if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-      return .option(String(argument[..<equals]), inline: String(argument[argument.index(after: equals)...]))
+      return .option(
+        String(argument[..<equals]), inline: String(argument[argument.index(after: equals)...]))
     }
     return .option(argument, inline: nil)
   }
@@ -42,7 +43,9 @@ struct ArgumentScanner {
   }
 
   /// A whole number at least `minimum`.
-  mutating func integer(_ option: String, inline: String?, minimum: Int = 0) throws(UsageError) -> Int {
+  mutating func integer(_ option: String, inline: String?, minimum: Int = 0) throws(UsageError)
+    -> Int
+  {
     let text = try value(option, inline: inline)
     guard let number = Int(text), number >= minimum else {
       throw UsageError(

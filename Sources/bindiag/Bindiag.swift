@@ -38,7 +38,9 @@ enum Bindiag {
         return DemoCommand.run(options)
       case .catalog:
         if arguments.contains("-h") || arguments.contains("--help") { return Help.print(command) }
-        if let extra = arguments.first { throw UsageError("Unexpected argument '\(extra)'", command: .catalog) }
+        if let extra = arguments.first {
+          throw UsageError("Unexpected argument '\(extra)'", command: .catalog)
+        }
         Output.out(MessageCatalog.text)
         return ExitCode.success
       }

@@ -43,7 +43,8 @@ enum DemoApp {
   /// A detail view still on screen while its selection is cleared (a dismissal animation):
   /// two reads and one edit after `nil`.
   static func detailView(_ model: Model) {
-    let selection = Binding<String?>(get: { model.selectedMessage }, set: { model.selectedMessage = $0 })
+    let selection = Binding<String?>(
+      get: { model.selectedMessage }, set: { model.selectedMessage = $0 })
     guard let message = Binding(unwrapping: selection, label: "message-detail") else { return }
     _ = message.wrappedValue
     model.selectedMessage = nil
@@ -75,7 +76,9 @@ enum DemoApp {
 
   /// An app-defined kind reported through the same pipeline.
   static func customKind() {
-    guard let kind = MisuseKind(code: "sheet-presented-twice", defaultLevel: .notice) else { return }
+    guard let kind = MisuseKind(code: "sheet-presented-twice", defaultLevel: .notice) else {
+      return
+    }
     DiagnosticsSystem.report(
       kind, message: "A sheet was presented while another was still up.", valueType: String.self,
       valuePresent: true, value: "compose", label: "compose-sheet")

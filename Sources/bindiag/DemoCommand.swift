@@ -1,10 +1,11 @@
+import BindingDiagnostics
+import BindingDiagnosticsReport
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import BindingDiagnostics
-import BindingDiagnosticsReport
 
 /// `demo`: run the scripted app with real sinks, print its events, summarise them, and say
 /// how to dig further.
@@ -20,7 +21,8 @@ enum DemoCommand {
     } else {
       var template = Array("/tmp/bindiag-demo-XXXXXX".utf8CString)
       guard let made = mkdtemp(&template) else {
-        Output.err("Error: cannot create a temporary directory: \(String(cString: strerror(errno)))\n")
+        Output.err(
+          "Error: cannot create a temporary directory: \(String(cString: strerror(errno)))\n")
         return ExitCode.failure
       }
       directory = String(cString: made)
@@ -33,11 +35,14 @@ enum DemoCommand {
       Output.err("Error: cannot open '\(path)': \(error)\n")
       return ExitCode.failure
     }
-    var sinks: [any DiagnosticsSink] = [StandardErrorSink(format: .logfmt, fileDescriptor: 1), file]
+    var sinks: [any DiagnosticsSink] = [
+      StandardErrorSink(format: .logfmt, fileDescriptor: 1), file,
+    ]
     let journalReason = JournaldSink.unavailability()
     if journalReason == nil { sinks.append(JournaldSink()) }
 
-    Output.out("Running the demo app; its misuse events, as the standard-error sink writes them:\n\n")
+    Output.out(
+      "Running the demo app; its misuse events, as the standard-error sink writes them:\n\n")
     // The demo is an app: it bootstraps the process-wide pipeline like one.
     DiagnosticsSystem.bootstrap(DiagnosticsConfiguration(sink: MultiplexSink(sinks)))
     DemoApp.run()

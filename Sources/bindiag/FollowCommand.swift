@@ -1,10 +1,12 @@
+import BindingDiagnostics
+import BindingDiagnosticsReport
+import Foundation
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import BindingDiagnostics
-import BindingDiagnosticsReport
 
 /// `follow`: print each new event as one line until interrupted (or `--count` events).
 enum FollowCommand {
@@ -70,11 +72,10 @@ enum FollowCommand {
   static func format(_ event: MisuseEvent) -> String {
     let time = String(event.timestamp.rfc3339.prefix(19)).replacingOccurrences(of: "T", with: " ")
     let level = event.level.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
-    var line = "\(time)  \(level) \(event.kind.code)  \(event.file):\(event.line)  \(event.process)[\(event.pid)]@\(event.host)"
+    var line =
+      "\(time)  \(level) \(event.kind.code)  \(event.file):\(event.line)  \(event.process)[\(event.pid)]@\(event.host)"
     if let label = event.label { line += "  label=\(label)" }
     if event.suppressed > 0 { line += "  ×\(event.events)" }
     return DisplayText.escapingControls(line) + "\n"
   }
 }
-
-import Foundation

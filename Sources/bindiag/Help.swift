@@ -20,7 +20,8 @@ enum Help {
     guard let command else {
       return "Usage: bindiag <command> [<options>]\n  See 'bindiag --help' for more information.\n"
     }
-    return "Usage: \(synopsis(command))\n  See 'bindiag help \(command.rawValue)' for more information.\n"
+    return
+      "Usage: \(synopsis(command))\n  See 'bindiag help \(command.rawValue)' for more information.\n"
   }
 
   static func synopsis(_ command: Command) -> String {
@@ -128,11 +129,11 @@ enum Help {
 
 
         """ + inputOptions + """
-        OPTIONS:
-          --count <n>             Stop after <n> events.
-          --max-line-bytes <n>    Longer lines are malformed (default 1048576).
+          OPTIONS:
+            --count <n>             Stop after <n> events.
+            --max-line-bytes <n>    Longer lines are malformed (default 1048576).
 
-        """
+          """
     case .demo:
       return """
         OVERVIEW: Run a scripted app (several views, threads, all three kinds) that misuses

@@ -51,7 +51,8 @@ struct ReportOptions {
           switch GroupField.parseList(text) {
           case .success(let fields): options.groupBy = fields
           case .failure(let reason):
-            throw UsageError("The value '\(text)' is invalid for '--group-by': \(reason)", command: command)
+            throw UsageError(
+              "The value '\(text)' is invalid for '--group-by': \(reason)", command: command)
           }
         case "--top":
           let top = try scanner.integer(name, inline: inline)
@@ -67,7 +68,9 @@ struct ReportOptions {
         case "--kind":
           let kind = try scanner.value(name, inline: inline)
           guard MisuseKind.isKebabCase(kind) else {
-            throw UsageError("The value '\(kind)' is invalid for '--kind': expected a kebab-case kind", command: command)
+            throw UsageError(
+              "The value '\(kind)' is invalid for '--kind': expected a kebab-case kind",
+              command: command)
           }
           options.filter.kinds.insert(kind)
         case "--file":
@@ -105,7 +108,8 @@ struct ReportOptions {
       throw UsageError("'--journal' and '--journal-dir' cannot be used together", command: command)
     }
     if (options.journal || options.journalDirectory != nil) && !options.files.isEmpty {
-      throw UsageError("Files cannot be named together with '--journal' or '--journal-dir'", command: command)
+      throw UsageError(
+        "Files cannot be named together with '--journal' or '--journal-dir'", command: command)
     }
     return options
   }
@@ -124,7 +128,8 @@ enum TimeArgument {
       let micros = now.microsecondsSinceEpoch
       return Timestamp(microsecondsSinceEpoch: micros - ((micros % day) + day) % day)
     }
-    guard text.hasPrefix("-"), let unit = text.last, let amount = Int64(text.dropFirst().dropLast()),
+    guard text.hasPrefix("-"), let unit = text.last,
+      let amount = Int64(text.dropFirst().dropLast()),
       amount >= 0
     else { return nil }
     let seconds: Int64

@@ -25,7 +25,9 @@ enum SummaryCommand {
     }
     var failed = false
     if options.readsJournal {
-      if case .failure(let error) = reader.readJournal(directory: options.journalDirectory, into: &aggregator) {
+      if case .failure(let error) = reader.readJournal(
+        directory: options.journalDirectory, into: &aggregator)
+      {
         Output.err("Error: journal not available: \(error)\n")
         return ExitCode.failure
       }
@@ -51,7 +53,9 @@ enum SummaryCommand {
     }
     if failed { return ExitCode.failure }
     if options.strict && summary.malformed > 0 {
-      Output.err("Error: \(summary.malformed) malformed \(summary.malformed == 1 ? "line" : "lines") (--strict)\n")
+      Output.err(
+        "Error: \(summary.malformed) malformed \(summary.malformed == 1 ? "line" : "lines") (--strict)\n"
+      )
       return ExitCode.malformedStrict
     }
     if options.command == .check {

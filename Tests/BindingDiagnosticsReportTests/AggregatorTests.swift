@@ -54,7 +54,8 @@ import Testing
     #expect(summary.groups.count == expectedEvents.count)
     // Sorted by events descending, then key ascending.
     for (a, b) in zip(summary.groups, summary.groups.dropFirst()) {
-      #expect(a.events > b.events || (a.events == b.events && a.key.lexicographicallyPrecedes(b.key)))
+      #expect(
+        a.events > b.events || (a.events == b.events && a.key.lexicographicallyPrecedes(b.key)))
     }
   }
 
@@ -103,7 +104,8 @@ import Testing
     let expected = events.filter {
       $0.timestamp >= filter.since! && $0.timestamp <= filter.until!
         && ["mapped-bool-set-true", "unwrapped-write-after-nil"].contains($0.kind.code)
-        && $0.file.contains("App/") && $0.process == "Demo" && $0.host == "h2" && $0.level >= .warning
+        && $0.file.contains("App/") && $0.process == "Demo" && $0.host == "h2"
+        && $0.level >= .warning
     }
     let summary = aggregator.summary()
     #expect(!expected.isEmpty)
@@ -126,7 +128,10 @@ import Testing
     }
     let summary = aggregator.summary()
     #expect(
-      Dictionary(uniqueKeysWithValues: summary.groups.map { ($0.key.map(\.description).joined(separator: "|"), $0.events) })
+      Dictionary(
+        uniqueKeysWithValues: summary.groups.map {
+          ($0.key.map(\.description).joined(separator: "|"), $0.events)
+        })
         == expected)
   }
 
@@ -140,6 +145,9 @@ import Testing
     let summary = Aggregator().summary()
     #expect(summary.first == nil && summary.last == nil)
     #expect(summary.groups.isEmpty)
-    #expect(JSONRenderer().render(summary) == #"{"schema":1,"events":0,"records":0,"malformed":0,"other":0,"lost":0,"duplicates":0,"first":null,"last":null,"group_by":["kind","file","line"],"groups":[],"lost_runs":[]}"# + "\n")
+    #expect(
+      JSONRenderer().render(summary)
+        == #"{"schema":1,"events":0,"records":0,"malformed":0,"other":0,"lost":0,"duplicates":0,"first":null,"last":null,"group_by":["kind","file","line"],"groups":[],"lost_runs":[]}"#
+        + "\n")
   }
 }

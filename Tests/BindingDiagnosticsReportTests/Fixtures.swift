@@ -17,19 +17,28 @@ struct SeededGenerator: RandomNumberGenerator {
 /// A random but valid event.
 func randomEvent(_ random: inout SeededGenerator, seq: Int = 1, run: String? = nil) -> MisuseEvent {
   let kinds = MisuseKind.builtIn
-  let texts = ["plain", "with space", "quote\"d", "back\\slash", "new\nline", "tab\t", "ünïcode 😀", "", "a=b", "\u{1}\u{7f}"]
+  let texts = [
+    "plain", "with space", "quote\"d", "back\\slash", "new\nline", "tab\t", "ünïcode 😀", "", "a=b",
+    "\u{1}\u{7f}",
+  ]
   func text() -> String { texts.randomElement(using: &random)! }
   let kind = kinds.randomElement(using: &random)!
   return MisuseEvent(
-    timestamp: Timestamp(microsecondsSinceEpoch: 1_796_000_000_000_000 + Int64.random(in: 0..<86_400_000_000, using: &random)),
+    timestamp: Timestamp(
+      microsecondsSinceEpoch: 1_796_000_000_000_000
+        + Int64.random(in: 0..<86_400_000_000, using: &random)),
     level: MisuseLevel.allCases.randomElement(using: &random)!, kind: kind,
-    message: "msg " + text(), file: ["App/A.swift", "App/B.swift", "Feature/" + text()].randomElement(using: &random)!,
+    message: "msg " + text(),
+    file: ["App/A.swift", "App/B.swift", "Feature/" + text()].randomElement(using: &random)!,
     line: Int.random(in: 0..<500, using: &random), function: "body" + text(),
     valueType: "Swift.Optional<Swift.String>", valuePresent: Bool.random(using: &random),
-    value: Bool.random(using: &random) ? nil : text(), label: Bool.random(using: &random) ? nil : text(),
-    process: ["Demo", "Other App"].randomElement(using: &random)!, pid: Int.random(in: 1..<99_999, using: &random),
+    value: Bool.random(using: &random) ? nil : text(),
+    label: Bool.random(using: &random) ? nil : text(),
+    process: ["Demo", "Other App"].randomElement(using: &random)!,
+    pid: Int.random(in: 1..<99_999, using: &random),
     host: ["h1", "h2"].randomElement(using: &random)!,
-    run: run ?? String(format16(random.next())), seq: seq, suppressed: Int.random(in: 0..<3, using: &random))
+    run: run ?? String(format16(random.next())), seq: seq,
+    suppressed: Int.random(in: 0..<3, using: &random))
 }
 
 func format16(_ value: UInt64) -> String {
@@ -45,7 +54,9 @@ func classify(_ text: String) -> LineClass {
 
 func classifyBytes(_ bytes: [UInt8]) -> (fast: LineClass, exact: LineClass) {
   var classifier = LineClassifier()
-  return bytes.withUnsafeBufferPointer { (classifier.classify($0), LineClassifier.classifyExactly($0)) }
+  return bytes.withUnsafeBufferPointer {
+    (classifier.classify($0), LineClassifier.classifyExactly($0))
+  }
 }
 
 func line(_ event: MisuseEvent) -> String {

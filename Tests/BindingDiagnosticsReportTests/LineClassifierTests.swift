@@ -73,7 +73,9 @@ import Testing
   }
 
   @Test func journalEntriesThatAreNotOursAreOther() {
-    #expect(classify(#"{"__CURSOR":"s=1","__REALTIME_TIMESTAMP":"1","MESSAGE":"sshd started"}"#) == .other)
+    #expect(
+      classify(#"{"__CURSOR":"s=1","__REALTIME_TIMESTAMP":"1","MESSAGE":"sshd started"}"#) == .other
+    )
   }
 
   @Test(arguments: [
@@ -102,7 +104,10 @@ import Testing
     #expect(exact == fast)
   }
 
-  @Test(arguments: ["[1,2]", "hello world", "Listening on port 8080", "v=1 only version", "kind=x only kind", "2026-11-30 INFO started"])
+  @Test(arguments: [
+    "[1,2]", "hello world", "Listening on port 8080", "v=1 only version", "kind=x only kind",
+    "2026-11-30 INFO started",
+  ])
   func ordinaryOutputIsOther(text: String) {
     #expect(classify(text) == .other)
   }
@@ -119,7 +124,11 @@ import Testing
     for _ in 0..<total {
       var bytes = Array(line(randomEvent(&random)).utf8)
       let cut = Int.random(in: 0..<bytes.count, using: &random)
-      bytes = Array(bytes[..<cut]) + (0..<Int.random(in: 0..<20, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+      bytes =
+        Array(bytes[..<cut])
+        + (0..<Int.random(in: 0..<20, using: &random)).map { _ in
+          UInt8.random(in: 0...255, using: &random)
+        }
       bytes.removeAll { $0 == 0x0a }
       switch classifyBytes(bytes).fast {
       case .event: counts[0] += 1
@@ -138,11 +147,15 @@ func mutate(_ bytes: inout [UInt8], _ random: inout SeededGenerator) {
   guard !bytes.isEmpty else { return }
   switch Int.random(in: 0..<9, using: &random) {
   case 0:  // a blank after a comma
-    if let comma = bytes.indices.filter({ bytes[$0] == UInt8(ascii: ",") }).randomElement(using: &random) {
+    if let comma = bytes.indices.filter({ bytes[$0] == UInt8(ascii: ",") }).randomElement(
+      using: &random)
+    {
       bytes.insert(0x20, at: comma + 1)
     }
   case 1:  // escape a plain letter inside a string as \u00XX
-    if let index = bytes.indices.filter({ bytes[$0] >= UInt8(ascii: "a") && bytes[$0] <= UInt8(ascii: "z") }).randomElement(using: &random) {
+    if let index = bytes.indices.filter({
+      bytes[$0] >= UInt8(ascii: "a") && bytes[$0] <= UInt8(ascii: "z")
+    }).randomElement(using: &random) {
       let hex = Array(String(format16(UInt64(bytes[index]))).suffix(2).utf8)
       bytes.replaceSubrange(index...index, with: Array(#"\u00"#.utf8) + hex)
     }
@@ -153,9 +166,14 @@ func mutate(_ bytes: inout [UInt8], _ random: inout SeededGenerator) {
       bytes.removeSubrange(commas[start]..<commas[start + 1])
     }
   case 3:  // a number becomes a string
-    if let index = bytes.indices.filter({ bytes[$0] == UInt8(ascii: ":") && $0 + 1 < bytes.count && (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[$0 + 1]) }).randomElement(using: &random) {
+    if let index = bytes.indices.filter({
+      bytes[$0] == UInt8(ascii: ":") && $0 + 1 < bytes.count
+        && (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[$0 + 1])
+    }).randomElement(using: &random) {
       bytes.insert(UInt8(ascii: "\""), at: index + 1)
-      if let end = bytes[(index + 2)...].firstIndex(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "}") }) {
+      if let end = bytes[(index + 2)...].firstIndex(where: {
+        $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "}")
+      }) {
         bytes.insert(UInt8(ascii: "\""), at: end)
       }
     }
@@ -166,10 +184,14 @@ func mutate(_ bytes: inout [UInt8], _ random: inout SeededGenerator) {
     bytes[index] = UInt8.random(in: 0...255, using: &random)
     if bytes[index] == 0x0a { bytes[index] = 0x20 }
   case 6:  // an unknown key at the end
-    if bytes.last == UInt8(ascii: "}") { bytes.insert(contentsOf: Array(#","extra":{"n":[1,2.5e3,null]}"#.utf8), at: bytes.count - 1) }
+    if bytes.last == UInt8(ascii: "}") {
+      bytes.insert(contentsOf: Array(#","extra":{"n":[1,2.5e3,null]}"#.utf8), at: bytes.count - 1)
+    }
   case 7:  // a number in another form
     if let range = bytes.firstRange(of: Array(#""line":"#.utf8)) {
-      bytes.insert(contentsOf: Array("1.0e1".utf8).prefix(Int.random(in: 1...5, using: &random)), at: range.upperBound)
+      bytes.insert(
+        contentsOf: Array("1.0e1".utf8).prefix(Int.random(in: 1...5, using: &random)),
+        at: range.upperBound)
     }
   default:  // swap two adjacent members
     let commas = bytes.indices.filter { bytes[$0] == UInt8(ascii: ",") }
@@ -177,7 +199,8 @@ func mutate(_ bytes: inout [UInt8], _ random: inout SeededGenerator) {
       let first = Int.random(in: 0..<(commas.count - 2), using: &random)
       let a = Array(bytes[(commas[first] + 1)..<commas[first + 1]])
       let b = Array(bytes[(commas[first + 1] + 1)..<commas[first + 2]])
-      bytes.replaceSubrange((commas[first] + 1)..<commas[first + 2], with: b + [UInt8(ascii: ",")] + a)
+      bytes.replaceSubrange(
+        (commas[first] + 1)..<commas[first + 2], with: b + [UInt8(ascii: ",")] + a)
     }
   }
 }
@@ -186,8 +209,10 @@ func mutate(_ bytes: inout [UInt8], _ random: inout SeededGenerator) {
 func sampleEvent() -> MisuseEvent {
   MisuseEvent(
     timestamp: Timestamp(rfc3339: "2026-11-30T04:12:33.123456Z")!, level: .error,
-    kind: .mappedBoolSetTrue, message: "A Binding<Bool> mapped from an optional was set to true; the write had no effect.",
-    file: "App/ContentView.swift", line: 42, function: "body", valueType: "Swift.Optional<Swift.String>",
+    kind: .mappedBoolSetTrue,
+    message: "A Binding<Bool> mapped from an optional was set to true; the write had no effect.",
+    file: "App/ContentView.swift", line: 42, function: "body",
+    valueType: "Swift.Optional<Swift.String>",
     valuePresent: true, value: "<private>", process: "Demo", pid: 4242, host: "build-01",
     run: "0123456789abcdef", seq: 7)
 }

@@ -6,7 +6,8 @@ import Testing
 @Suite struct ConcurrencyTests {
   @Test func eightThreadsOfTenThousandMisusesGiveContiguousSeq() {
     let sink = RecordingSink()
-    let diagnostics = Diagnostics(configuration: DiagnosticsConfiguration(sink: sink, rateLimit: nil))
+    let diagnostics = Diagnostics(
+      configuration: DiagnosticsConfiguration(sink: sink, rateLimit: nil))
     DispatchQueue.concurrentPerform(iterations: 8) { _ in
       DiagnosticsSystem.withDiagnostics(diagnostics) {
         final class Model {
@@ -27,7 +28,8 @@ import Testing
   @Test func rateLimitedTotalsStayExactUnderContention() {
     let sink = RecordingSink()
     let diagnostics = Diagnostics(
-      configuration: DiagnosticsConfiguration(sink: sink, rateLimit: RateLimit(burst: 5, interval: 0.01)))
+      configuration: DiagnosticsConfiguration(
+        sink: sink, rateLimit: RateLimit(burst: 5, interval: 0.01)))
     DispatchQueue.concurrentPerform(iterations: 8) { _ in
       DiagnosticsSystem.withDiagnostics(diagnostics) {
         let flag = Binding<Int?>(get: { 1 }, set: { _ in }).mappedToBool()
@@ -43,7 +45,8 @@ import Testing
 
   @Test func taskLocalOverrideReachesChildTasks() async {
     let sink = RecordingSink()
-    let diagnostics = Diagnostics(configuration: DiagnosticsConfiguration(sink: sink, rateLimit: nil))
+    let diagnostics = Diagnostics(
+      configuration: DiagnosticsConfiguration(sink: sink, rateLimit: nil))
     await DiagnosticsSystem.withDiagnostics(diagnostics) {
       await withTaskGroup(of: Void.self) { group in
         for _ in 0..<4 {

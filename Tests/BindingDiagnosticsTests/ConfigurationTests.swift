@@ -44,7 +44,10 @@ import Testing
       ["BINDING_DIAGNOSTICS": "syslog"],
       #"BINDING_DIAGNOSTICS: unknown sink "syslog" (expected stderr, stderr:json, jsonl:PATH, journald or none); using stderr"#
     ),
-    (["BINDING_DIAGNOSTICS": "jsonl:"], "BINDING_DIAGNOSTICS: jsonl needs a path (jsonl:PATH); using stderr"),
+    (
+      ["BINDING_DIAGNOSTICS": "jsonl:"],
+      "BINDING_DIAGNOSTICS: jsonl needs a path (jsonl:PATH); using stderr"
+    ),
     (
       ["BINDING_DIAGNOSTICS_PRIVACY": "secret"],
       #"BINDING_DIAGNOSTICS_PRIVACY: expected private, hash or public, got "secret"; using private"#
@@ -76,8 +79,10 @@ import Testing
 
   @Test func fileIsReadAndEnvironmentOverridesIt() throws {
     let path = try temporaryFile(
-      #"{"sinks":["stderr:json"],"privacy":"public","rate_limit":"5/2","min_level":"error","policy":"report"}"#)
-    var loaded = EnvironmentConfiguration.load(from: ["BINDING_DIAGNOSTICS_CONFIG": path], warn: false)
+      #"{"sinks":["stderr:json"],"privacy":"public","rate_limit":"5/2","min_level":"error","policy":"report"}"#
+    )
+    var loaded = EnvironmentConfiguration.load(
+      from: ["BINDING_DIAGNOSTICS_CONFIG": path], warn: false)
     #expect(loaded.warnings == [])
     #expect((loaded.configuration.sink as? StandardErrorSink)?.format == .jsonLines)
     #expect(loaded.configuration.privacy == .public)
@@ -102,7 +107,8 @@ import Testing
     let missing = "/nonexistent/binding.json"
     #expect(
       EnvironmentConfiguration.load(from: ["BINDING_DIAGNOSTICS_CONFIG": missing], warn: false)
-        .warnings == ["BINDING_DIAGNOSTICS_CONFIG=\(missing): cannot read the file; using defaults"])
+        .warnings == ["BINDING_DIAGNOSTICS_CONFIG=\(missing): cannot read the file; using defaults"]
+    )
 
     let badKeys = try temporaryFile(#"{"privacy":3,"colour":"red","sinks":[{"type":"kafka"}]}"#)
     let loaded = EnvironmentConfiguration.load(
@@ -125,4 +131,3 @@ import Testing
     #expect(loaded.warnings == [])
   }
 }
-

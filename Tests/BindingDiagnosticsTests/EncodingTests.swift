@@ -4,7 +4,8 @@ import Testing
 
 /// A fixed event for exact-output tests.
 func sampleEvent(
-  message: String = "A Binding<Bool> mapped from an optional was set to true; the write had no effect.",
+  message: String =
+    "A Binding<Bool> mapped from an optional was set to true; the write had no effect.",
   value: String? = "<private>", label: String? = nil, suppressed: Int = 0
 ) -> MisuseEvent {
   MisuseEvent(
@@ -17,7 +18,8 @@ func sampleEvent(
 
 @Suite struct EncodingTests {
   @Test func jsonLinesIsTheExactContractForm() {
-    let line = String(decoding: JSONLinesEncoder().encode(sampleEvent(label: "alert")), as: UTF8.self)
+    let line = String(
+      decoding: JSONLinesEncoder().encode(sampleEvent(label: "alert")), as: UTF8.self)
     #expect(
       line
         == #"{"v":1,"ts":"2026-11-30T04:12:33.123456Z","level":"error","kind":"mapped-bool-set-true","message_id":"2b9f53b872d7905613eeb68e53797657","msg":"A Binding<Bool> mapped from an optional was set to true; the write had no effect.","file":"App/ContentView.swift","line":42,"function":"body","value_type":"Swift.Optional<Swift.String>","value_present":true,"value":"<private>","label":"alert","process":"Demo","pid":4242,"host":"build-01","run":"0123456789abcdef","seq":7,"suppressed":0}"#
@@ -122,10 +124,12 @@ func sampleEvent(
   }
 
   @Test func parsesOffsetsAndShortFractions() {
-    #expect(Timestamp(rfc3339: "2026-11-30T05:12:33+01:00")?.rfc3339 == "2026-11-30T04:12:33.000000Z")
+    #expect(
+      Timestamp(rfc3339: "2026-11-30T05:12:33+01:00")?.rfc3339 == "2026-11-30T04:12:33.000000Z")
     #expect(Timestamp(rfc3339: "2026-11-30T04:12:33.5Z")?.rfc3339 == "2026-11-30T04:12:33.500000Z")
     #expect(
-      Timestamp(rfc3339: "2026-11-30T04:12:33.123456789Z")?.rfc3339 == "2026-11-30T04:12:33.123456Z")
+      Timestamp(rfc3339: "2026-11-30T04:12:33.123456789Z")?.rfc3339 == "2026-11-30T04:12:33.123456Z"
+    )
   }
 
   @Test(arguments: [

@@ -30,7 +30,9 @@ func seqIsContiguousPerRun(_ records: [[String: Any]]) -> Bool {
     sink.receive(sampleEvent(label: "two"))
     sink.flush()
     let data = try Data(contentsOf: URL(fileURLWithPath: path))
-    #expect(Array(data) == JSONLinesEncoder().encode(sampleEvent()) + JSONLinesEncoder().encode(sampleEvent(label: "two")))
+    #expect(
+      Array(data) == JSONLinesEncoder().encode(sampleEvent())
+        + JSONLinesEncoder().encode(sampleEvent(label: "two")))
     let attributes = try FileManager.default.attributesOfItem(atPath: path)
     #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o640)
     #expect(sink.statistics.written == 2)
@@ -44,7 +46,10 @@ func seqIsContiguousPerRun(_ records: [[String: Any]]) -> Bool {
     sink.receive(sampleEvent(value: "ünïcode 😀"))
     let python = try runProduct(
       "/usr/bin/env",
-      ["python3", "-c", "import json,sys; print(sum(1 for l in open(sys.argv[1]) if json.loads(l)['v']==1))", path])
+      [
+        "python3", "-c",
+        "import json,sys; print(sum(1 for l in open(sys.argv[1]) if json.loads(l)['v']==1))", path,
+      ])
     #expect(python.stdout == "2\n")
     let jq = try runProduct("/usr/bin/env", ["jq", "-r", ".msg", path])
     #expect(jq.status == 0)
@@ -122,7 +127,9 @@ func seqIsContiguousPerRun(_ records: [[String: Any]]) -> Bool {
   @Test func devFullSaysOnceCountsAndTheAppGoesOn() throws {
     let result = try runProduct(
       "misuse-helper", ["50"],
-      environment: ["BINDING_DIAGNOSTICS": "jsonl:/dev/full", "BINDING_DIAGNOSTICS_RATE_LIMIT": "off"])
+      environment: [
+        "BINDING_DIAGNOSTICS": "jsonl:/dev/full", "BINDING_DIAGNOSTICS_RATE_LIMIT": "off",
+      ])
     #expect(result.status == 0)
     let lines = result.stderr.split(separator: "\n")
     #expect(lines.count == 1)
@@ -154,7 +161,9 @@ func seqIsContiguousPerRun(_ records: [[String: Any]]) -> Bool {
     let path = try temporaryDirectory() + "/shared.jsonl"
     let results = try runConcurrently(
       "misuse-helper", count: 4, arguments: ["5000"],
-      environment: ["BINDING_DIAGNOSTICS": "jsonl:\(path)", "BINDING_DIAGNOSTICS_RATE_LIMIT": "off"])
+      environment: [
+        "BINDING_DIAGNOSTICS": "jsonl:\(path)", "BINDING_DIAGNOSTICS_RATE_LIMIT": "off",
+      ])
     #expect(results.allSatisfy { $0.status == 0 && $0.stderr.isEmpty })
     let records = try parseRecords(try lines(ofFile: path))
     #expect(records.count == 20_000)
@@ -166,7 +175,8 @@ func seqIsContiguousPerRun(_ records: [[String: Any]]) -> Bool {
     let directory = try temporaryDirectory()
     let path = directory + "/rotating.jsonl"
     let config = try temporaryFile(
-      #"{"sinks":[{"type":"jsonl","path":"\#(path)","max_bytes":200000,"keep":200}],"rate_limit":"off"}"#)
+      #"{"sinks":[{"type":"jsonl","path":"\#(path)","max_bytes":200000,"keep":200}],"rate_limit":"off"}"#
+    )
     let results = try runConcurrently(
       "misuse-helper", count: 4, arguments: ["5000"],
       environment: ["BINDING_DIAGNOSTICS_CONFIG": config])

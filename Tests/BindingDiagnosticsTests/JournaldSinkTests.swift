@@ -28,7 +28,8 @@ struct JournaldSinkTests {
   @Test func entriesCarryEveryContractField() throws {
     let sink = JournaldSink(fallback: RecordingSink())
     #expect(sink.isAvailable, "\(sink.unavailableReason ?? "")")
-    let diagnostics = Diagnostics(configuration: DiagnosticsConfiguration(sink: sink, rateLimit: nil))
+    let diagnostics = Diagnostics(
+      configuration: DiagnosticsConfiguration(sink: sink, rateLimit: nil))
     let alert = Box<String?>("x")
     let line = #line + 2
     DiagnosticsSystem.withDiagnostics(diagnostics) {
@@ -39,7 +40,9 @@ struct JournaldSinkTests {
     let entry = try #require(entries.first)
     #expect(entry["MESSAGE_ID"] as? String == "2b9f53b872d7905613eeb68e53797657")
     #expect(entry["PRIORITY"] as? String == "3")
-    #expect(entry["MESSAGE"] as? String == "A Binding<Bool> mapped from an optional was set to true; the write had no effect.")
+    #expect(
+      entry["MESSAGE"] as? String
+        == "A Binding<Bool> mapped from an optional was set to true; the write had no effect.")
     #expect(entry["CODE_FILE"] as? String == #fileID)
     #expect(entry["CODE_LINE"] as? String == String(line))
     #expect(entry["CODE_FUNC"] as? String == "entriesCarryEveryContractField()")
@@ -60,7 +63,8 @@ struct JournaldSinkTests {
 
   @Test func newlinesAndLargeValuesArriveIntact() throws {
     let sink = JournaldSink(fallback: RecordingSink())
-    let diagnostics = Diagnostics(configuration: DiagnosticsConfiguration(sink: sink, rateLimit: nil))
+    let diagnostics = Diagnostics(
+      configuration: DiagnosticsConfiguration(sink: sink, rateLimit: nil))
     let multiline = "first line\nsecond line\n\tindented"
     let large = String(repeating: "0123456789abcdef", count: 6400)  // 100 KiB
     let kind = try #require(MisuseKind(code: "journal-roundtrip"))

@@ -55,10 +55,11 @@ import Testing
     let sheet = Box<String?>(nil)
     var evaluated = 0
     let (events, _) = recordingMisuses {
-      let flag = sheet.binding.mappedToBool(default: {
-        evaluated += 1
-        return "new"
-      }())
+      let flag = sheet.binding.mappedToBool(
+        default: {
+          evaluated += 1
+          return "new"
+        }())
       flag.wrappedValue = true
       #expect(sheet.value == "new")
       sheet.value = "kept"
@@ -142,7 +143,8 @@ import Testing
       box.binding.mappedToBool().wrappedValue = true
     }
     #expect(loud.described == 0)
-    _ = recordingMisuses(configuration: DiagnosticsConfiguration(privacy: .public, rateLimit: nil)) {
+    _ = recordingMisuses(configuration: DiagnosticsConfiguration(privacy: .public, rateLimit: nil))
+    {
       box.binding.mappedToBool().wrappedValue = true
     }
     #expect(loud.described == 1)

@@ -1,4 +1,5 @@
 import BindingDiagnostics
+import Synchronization
 import Testing
 
 @Suite struct MisuseKindTests {
@@ -30,10 +31,12 @@ import Testing
 
   @Test func customKindsGoThroughThePipeline() throws {
     let sink = RecordingSinkProbe()
-    let diagnostics = Diagnostics(configuration: DiagnosticsConfiguration(sink: sink, rateLimit: nil))
+    let diagnostics = Diagnostics(
+      configuration: DiagnosticsConfiguration(sink: sink, rateLimit: nil))
     let kind = try #require(MisuseKind(code: "focus-lost", defaultLevel: .notice))
     DiagnosticsSystem.withDiagnostics(diagnostics) {
-      DiagnosticsSystem.report(kind, message: "Focus was lost.", valueType: Int.self, label: "field")
+      DiagnosticsSystem.report(
+        kind, message: "Focus was lost.", valueType: Int.self, label: "field")
     }
     let event = try #require(sink.recorded.first)
     #expect(event.kind.code == "focus-lost")
@@ -48,8 +51,6 @@ import Testing
     #expect(MisuseLevel.allCases.sorted() == MisuseLevel.allCases)
   }
 }
-
-import Synchronization
 
 /// A minimal sink written against the public protocol, proving third-party sinks plug in.
 final class RecordingSinkProbe: DiagnosticsSink {

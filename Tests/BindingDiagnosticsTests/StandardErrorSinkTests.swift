@@ -7,14 +7,16 @@ import Testing
   @Test(arguments: [StandardErrorSink.Format.logfmt, .jsonLines])
   func writesOneLinePerEventToTheInjectedDescriptor(format: StandardErrorSink.Format) throws {
     let pipe = Pipe()
-    let sink = StandardErrorSink(format: format, fileDescriptor: pipe.fileHandleForWriting.fileDescriptor)
+    let sink = StandardErrorSink(
+      format: format, fileDescriptor: pipe.fileHandleForWriting.fileDescriptor)
     sink.receive(sampleEvent())
     sink.receive(sampleEvent(message: "second\nline"))
     try pipe.fileHandleForWriting.close()
     let output = pipe.fileHandleForReading.readDataToEndOfFile()
     let expected =
       format == .logfmt
-      ? LogfmtEncoder().encode(sampleEvent()) + LogfmtEncoder().encode(sampleEvent(message: "second\nline"))
+      ? LogfmtEncoder().encode(sampleEvent())
+        + LogfmtEncoder().encode(sampleEvent(message: "second\nline"))
       : JSONLinesEncoder().encode(sampleEvent())
         + JSONLinesEncoder().encode(sampleEvent(message: "second\nline"))
     #expect(Array(output) == expected)

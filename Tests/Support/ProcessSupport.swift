@@ -2,8 +2,11 @@ public import Foundation
 
 /// What a finished child process printed and how it ended.
 public struct ProcessOutput: Sendable {
+  /// Everything the process wrote to standard output.
   public var stdout: String
+  /// Everything the process wrote to standard error.
   public var stderr: String
+  /// The exit status.
   public var status: Int32
 }
 
@@ -16,7 +19,9 @@ public func productsDirectory() -> URL {
 public func runProduct(
   _ name: String, _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil
 ) throws -> ProcessOutput {
-  let executable = name.hasPrefix("/") ? URL(fileURLWithPath: name) : productsDirectory().appendingPathComponent(name)
+  let executable =
+    name.hasPrefix("/")
+    ? URL(fileURLWithPath: name) : productsDirectory().appendingPathComponent(name)
   let process = Process()
   process.executableURL = executable
   process.arguments = arguments
@@ -37,12 +42,17 @@ public func runProduct(
   let group = DispatchGroup()
   nonisolated(unsafe) var outData = Data()
   nonisolated(unsafe) var errData = Data()
-  DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
-  DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
+  DispatchQueue.global().async(group: group) {
+    outData = out.fileHandleForReading.readDataToEndOfFile()
+  }
+  DispatchQueue.global().async(group: group) {
+    errData = err.fileHandleForReading.readDataToEndOfFile()
+  }
   group.wait()
   process.waitUntilExit()
   return ProcessOutput(
-    stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
+    stdout: String(decoding: outData, as: UTF8.self),
+    stderr: String(decoding: errData, as: UTF8.self),
     status: process.terminationStatus)
 }
 

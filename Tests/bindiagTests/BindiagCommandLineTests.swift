@@ -36,20 +36,45 @@ import Testing
     #expect(result.stdout == "")
     #expect(
       result.stderr
-        == "Error: Unknown option '--colour'\nUsage: bindiag summary [<options>] [<file> ...]\n  See 'bindiag help summary' for more information.\n")
+        == "Error: Unknown option '--colour'\nUsage: bindiag summary [<options>] [<file> ...]\n  See 'bindiag help summary' for more information.\n"
+    )
     #expect(result.status == 64)
   }
 
   @Test(arguments: [
-    (["summary", "--format", "xml"], "Error: The value 'xml' is invalid for '--format': expected table, json, markdown or csv"),
+    (
+      ["summary", "--format", "xml"],
+      "Error: The value 'xml' is invalid for '--format': expected table, json, markdown or csv"
+    ),
     (["summary", "--top"], "Error: Missing value for '--top'"),
-    (["summary", "--top", "-3"], "Error: The value '-3' is invalid for '--top': expected a whole number of at least 0"),
-    (["summary", "--since", "last week"], "Error: The value 'last week' is invalid for '--since': expected an RFC 3339 time, -30m, -1h, -7d or today"),
-    (["summary", "--level", "loud"], "Error: The value 'loud' is invalid for '--level': expected one of trace, debug, info, notice, warning, error, critical"),
-    (["summary", "--group-by", "colour"], #"Error: The value 'colour' is invalid for '--group-by': unknown group field "colour" (expected site, kind, type, process, host, function, file or line)"#),
-    (["summary", "--kind", "Not Kebab"], "Error: The value 'Not Kebab' is invalid for '--kind': expected a kebab-case kind"),
-    (["summary", "--journal", "x.jsonl"], "Error: Files cannot be named together with '--journal' or '--journal-dir'"),
-    (["check", "--max-events", "x"], "Error: The value 'x' is invalid for '--max-events': expected a whole number of at least 0"),
+    (
+      ["summary", "--top", "-3"],
+      "Error: The value '-3' is invalid for '--top': expected a whole number of at least 0"
+    ),
+    (
+      ["summary", "--since", "last week"],
+      "Error: The value 'last week' is invalid for '--since': expected an RFC 3339 time, -30m, -1h, -7d or today"
+    ),
+    (
+      ["summary", "--level", "loud"],
+      "Error: The value 'loud' is invalid for '--level': expected one of trace, debug, info, notice, warning, error, critical"
+    ),
+    (
+      ["summary", "--group-by", "colour"],
+      #"Error: The value 'colour' is invalid for '--group-by': unknown group field "colour" (expected site, kind, type, process, host, function, file or line)"#
+    ),
+    (
+      ["summary", "--kind", "Not Kebab"],
+      "Error: The value 'Not Kebab' is invalid for '--kind': expected a kebab-case kind"
+    ),
+    (
+      ["summary", "--journal", "x.jsonl"],
+      "Error: Files cannot be named together with '--journal' or '--journal-dir'"
+    ),
+    (
+      ["check", "--max-events", "x"],
+      "Error: The value 'x' is invalid for '--max-events': expected a whole number of at least 0"
+    ),
     (["summary", "--max-events", "3"], "Error: Unknown option '--max-events'"),
     (["catalog", "extra"], "Error: Unexpected argument 'extra'"),
     (["help", "frobnicate"], "Error: Unknown command 'frobnicate'"),
@@ -64,7 +89,8 @@ import Testing
   @Test func catalogPrintsTheShippedCatalog() throws {
     let result = try bindiag("catalog")
     let shipped = try String(
-      contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("config/binding-diagnostics.catalog"),
       encoding: .utf8)
     #expect(result.status == 0)
@@ -75,14 +101,20 @@ import Testing
     let root = try temporaryDirectory()
     let directory = root + "/usr/lib/systemd/catalog"
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    try bindiag("catalog").stdout.write(toFile: directory + "/binding-diagnostics.catalog", atomically: true, encoding: .utf8)
-    let update = try runProduct("/usr/bin/env", ["journalctl", "--root=\(root)", "--update-catalog"])
+    try bindiag("catalog").stdout.write(
+      toFile: directory + "/binding-diagnostics.catalog", atomically: true, encoding: .utf8)
+    let update = try runProduct(
+      "/usr/bin/env", ["journalctl", "--root=\(root)", "--update-catalog"])
     #expect(update.status == 0, "\(update.stderr)")
     let list = try runProduct("/usr/bin/env", ["journalctl", "--root=\(root)", "--list-catalog"])
-    #expect(list.stdout.split(separator: "\n").map { String($0.prefix(32)) }.sorted() == [
-      "2b9f53b872d7905613eeb68e53797657", "408dfadb7955002b716d4ab50fbd4491", "bc5fac4ceaa67ee0a9571f1f145acecc",
-    ])
-    #expect(list.stdout.contains("BindingDiagnostics: A Binding<Bool> mapped from an optional was set to true"))
+    #expect(
+      list.stdout.split(separator: "\n").map { String($0.prefix(32)) }.sorted() == [
+        "2b9f53b872d7905613eeb68e53797657", "408dfadb7955002b716d4ab50fbd4491",
+        "bc5fac4ceaa67ee0a9571f1f145acecc",
+      ])
+    #expect(
+      list.stdout.contains(
+        "BindingDiagnostics: A Binding<Bool> mapped from an optional was set to true"))
   }
 
   @Test func demoRunsTheScriptedAppAndSummarisesIt() throws {
@@ -90,12 +122,20 @@ import Testing
     let result = try bindiag("demo", "--dir", directory)
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.contains("2107 misuses happened (the script commits 2107)"))
-    #expect(result.stdout.contains("bindiag summary --group-by kind,process \(directory)/events.jsonl"))
+    #expect(
+      result.stdout.contains("bindiag summary --group-by kind,process \(directory)/events.jsonl"))
     let summary = try bindiag("summary", "--format", "json", directory + "/events.jsonl")
-    let object = try #require(try JSONSerialization.jsonObject(with: Data(summary.stdout.utf8)) as? [String: Any])
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(summary.stdout.utf8)) as? [String: Any])
     #expect(object["events"] as? Int == 2107)
     #expect(object["lost"] as? Int == 0)
-    let kinds = Set(((object["groups"] as? [[String: Any]]) ?? []).compactMap { ($0["key"] as? [String: Any])?["kind"] as? String })
-    #expect(kinds.isSuperset(of: ["mapped-bool-set-true", "unwrapped-read-after-nil", "unwrapped-write-after-nil"]))
+    let kinds = Set(
+      ((object["groups"] as? [[String: Any]]) ?? []).compactMap {
+        ($0["key"] as? [String: Any])?["kind"] as? String
+      })
+    #expect(
+      kinds.isSuperset(of: [
+        "mapped-bool-set-true", "unwrapped-read-after-nil", "unwrapped-write-after-nil",
+      ]))
   }
 }

@@ -20,7 +20,8 @@ let journalPresent = FileManager.default.fileExists(atPath: "/run/systemd/journa
     Thread.sleep(forTimeInterval: 0.5)
     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
     try handle.seekToEnd()
-    try handle.write(contentsOf: Data(("not an event\n" + jsonLines([fixtureEvent(seq: 2, suppressed: 4)])).utf8))
+    try handle.write(
+      contentsOf: Data(("not an event\n" + jsonLines([fixtureEvent(seq: 2, suppressed: 4)])).utf8))
     try handle.close()
     Thread.sleep(forTimeInterval: 0.5)
     // Rotate like logrotate: move the file away, start a new one.
@@ -40,9 +41,13 @@ let journalPresent = FileManager.default.fileExists(atPath: "/run/systemd/journa
   }
 
   @Test func followReadsStandardInputAsItComes() throws {
-    let result = try bindiag(arguments: ["follow"], stdin: Data(jsonLines([fixtureEvent(seq: 1)]).utf8))
+    let result = try bindiag(
+      arguments: ["follow"], stdin: Data(jsonLines([fixtureEvent(seq: 1)]).utf8))
     #expect(result.status == 0)
-    #expect(result.stdout == "2026-11-30 04:12:33  error    mapped-bool-set-true  App/ContentView.swift:42  Demo[4242]@build-01\n")
+    #expect(
+      result.stdout
+        == "2026-11-30 04:12:33  error    mapped-bool-set-true  App/ContentView.swift:42  Demo[4242]@build-01\n"
+    )
   }
 }
 
@@ -51,7 +56,8 @@ struct BindiagJournalTests {
   /// Sends `count` misuses through a real journald sink and returns the run id.
   func sendToJournal(count: Int) -> String {
     let diagnostics = Diagnostics(
-      configuration: DiagnosticsConfiguration(sink: JournaldSink(fallback: RecordingSink()), rateLimit: nil))
+      configuration: DiagnosticsConfiguration(
+        sink: JournaldSink(fallback: RecordingSink()), rateLimit: nil))
     DiagnosticsSystem.withDiagnostics(diagnostics) {
       final class Model {
         var value: String? = "x"
@@ -69,7 +75,8 @@ struct BindiagJournalTests {
     for _ in 0..<100 {
       let result = try bindiag(arguments: arguments + ["--run", run, "--format", "json"])
       #expect(result.status == 0, "\(result.stderr)")
-      object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+      object = try #require(
+        try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
       if object["events"] as? Int == count { break }
       Thread.sleep(forTimeInterval: 0.05)
     }
@@ -90,7 +97,9 @@ struct BindiagJournalTests {
   @Test func summaryReadsAJournalDirectory() throws {
     let run = sendToJournal(count: 7)
     // A journald without systemd's flush service keeps its files in the volatile directory.
-    let directory = FileManager.default.fileExists(atPath: "/run/log/journal") ? "/run/log/journal" : "/var/log/journal"
+    let directory =
+      FileManager.default.fileExists(atPath: "/run/log/journal")
+      ? "/run/log/journal" : "/var/log/journal"
     let object = try summary(["summary", "--journal-dir", directory], run: run, count: 7)
     #expect(object["events"] as? Int == 7)
   }
@@ -98,8 +107,10 @@ struct BindiagJournalTests {
   @Test func journalctlOutputPipedInMatchesTheDirectRead() throws {
     let run = sendToJournal(count: 5)
     _ = try summary(["summary", "--journal"], run: run, count: 5)
-    let exported = try runProduct("/usr/bin/env", ["journalctl", "--no-pager", "-o", "json", "BINDING_RUN=\(run)"])
-    let piped = try bindiag(arguments: ["summary", "--format", "json"], stdin: Data(exported.stdout.utf8))
+    let exported = try runProduct(
+      "/usr/bin/env", ["journalctl", "--no-pager", "-o", "json", "BINDING_RUN=\(run)"])
+    let piped = try bindiag(
+      arguments: ["summary", "--format", "json"], stdin: Data(exported.stdout.utf8))
     let direct = try bindiag(arguments: ["summary", "--journal", "--run", run, "--format", "json"])
     #expect(piped.stdout == direct.stdout)
     #expect(piped.stdout.contains(#""events":5,"records":5,"malformed":0,"other":0,"lost":0"#))

@@ -7,7 +7,9 @@ import Testing
   let events = [
     fixtureEvent(seq: 1),
     fixtureEvent(seq: 2, suppressed: 9, process: "Other"),
-    fixtureEvent(seq: 4, kind: .unwrappedReadAfterNil, file: "App/Detail.swift", line: 7, at: "2026-11-30T05:00:00.000000Z"),
+    fixtureEvent(
+      seq: 4, kind: .unwrappedReadAfterNil, file: "App/Detail.swift", line: 7,
+      at: "2026-11-30T05:00:00.000000Z"),
   ]
 
   @Test func jsonSummaryIsExact() throws {
@@ -18,7 +20,7 @@ import Testing
     #expect(
       result.stdout
         == #"{"schema":1,"events":12,"records":3,"malformed":0,"other":0,"lost":1,"duplicates":0,"first":"2026-11-30T04:12:33.123456Z","last":"2026-11-30T05:00:00.000000Z","group_by":["kind","file","line"],"groups":[{"key":{"kind":"mapped-bool-set-true","file":"App/ContentView.swift","line":42},"events":11,"records":2,"first":"2026-11-30T04:12:33.123456Z","last":"2026-11-30T04:12:33.123456Z","processes":["Demo","Other"],"hosts":["build-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":11}},{"key":{"kind":"unwrapped-read-after-nil","file":"App/Detail.swift","line":7},"events":1,"records":1,"first":"2026-11-30T05:00:00.000000Z","last":"2026-11-30T05:00:00.000000Z","processes":["Demo"],"hosts":["build-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"warning":1}}],"lost_runs":[{"run":"0123456789abcdef","process":"Demo","lost":1}]}"#
-          + "\n")
+        + "\n")
   }
 
   @Test func defaultCommandIsSummaryAndStdinIsRead() throws {
@@ -50,11 +52,15 @@ import Testing
 
   @Test func mixedStreamsAreRecognisedLineByLine() throws {
     let logfmt = String(decoding: LogfmtEncoder().encode(fixtureEvent(seq: 5)), as: UTF8.self)
-    let journal = #"{"__CURSOR":"c","__REALTIME_TIMESTAMP":"1796011953123456","_PID":"9","_HOSTNAME":"h","SYSLOG_IDENTIFIER":"Demo","MESSAGE":"m","MESSAGE_ID":"2b9f53b872d7905613eeb68e53797657","CODE_FILE":"App/ContentView.swift","CODE_LINE":"42","CODE_FUNC":"body","BINDING_SCHEMA":"1","BINDING_LEVEL":"error","BINDING_KIND":"mapped-bool-set-true","BINDING_VALUE_TYPE":"T","BINDING_VALUE_PRESENT":"0","BINDING_RUN":"00000000000000ff","BINDING_SEQ":"1","BINDING_SUPPRESSED":"2"}"#
+    let journal =
+      #"{"__CURSOR":"c","__REALTIME_TIMESTAMP":"1796011953123456","_PID":"9","_HOSTNAME":"h","SYSLOG_IDENTIFIER":"Demo","MESSAGE":"m","MESSAGE_ID":"2b9f53b872d7905613eeb68e53797657","CODE_FILE":"App/ContentView.swift","CODE_LINE":"42","CODE_FUNC":"body","BINDING_SCHEMA":"1","BINDING_LEVEL":"error","BINDING_KIND":"mapped-bool-set-true","BINDING_VALUE_TYPE":"T","BINDING_VALUE_PRESENT":"0","BINDING_RUN":"00000000000000ff","BINDING_SEQ":"1","BINDING_SUPPRESSED":"2"}"#
     let other = #"{"__CURSOR":"d","__REALTIME_TIMESTAMP":"1","MESSAGE":"unrelated"}"#
-    let input = "app starting\n" + logfmt + "GET / 200\n\n" + journal + "\n" + other + "\n" + jsonLines([fixtureEvent(seq: 6)])
+    let input =
+      "app starting\n" + logfmt + "GET / 200\n\n" + journal + "\n" + other + "\n"
+      + jsonLines([fixtureEvent(seq: 6)])
     let result = try bindiag("summary", "--format", "json", stdin: input)
-    let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
     #expect(object["events"] as? Int == 5)
     #expect(object["records"] as? Int == 3)
     #expect(object["other"] as? Int == 3)
@@ -64,7 +70,9 @@ import Testing
 
   @Test func malformedLinesAreReportedWithFileAndLine() throws {
     let good = jsonLines([fixtureEvent(seq: 1)])
-    let path = try writeFixture(good + "{\"v\":1,\n" + "v=1 kind=mapped-bool-set-true\n" + "{\"v\":1,\"msg\":\"a\u{0}\"}\n" + "plain text\n")
+    let path = try writeFixture(
+      good + "{\"v\":1,\n" + "v=1 kind=mapped-bool-set-true\n" + "{\"v\":1,\"msg\":\"a\u{0}\"}\n"
+        + "plain text\n")
     let result = try bindiag("summary", "--format", "json", path)
     #expect(result.status == 0)
     #expect(
@@ -74,7 +82,8 @@ import Testing
         warning: \(path):4: malformed: control character in a string at byte 16
 
         """)
-    #expect(result.stdout.hasPrefix(#"{"schema":1,"events":1,"records":1,"malformed":3,"other":1,"#))
+    #expect(
+      result.stdout.hasPrefix(#"{"schema":1,"events":1,"records":1,"malformed":3,"other":1,"#))
     let strict = try bindiag("summary", "--strict", "--format", "json", path)
     #expect(strict.status == 65)
     #expect(strict.stderr.hasSuffix("Error: 3 malformed lines (--strict)\n"))
@@ -91,14 +100,19 @@ import Testing
 
   @Test func badInputNeverCrashes() throws {
     var bytes = Array(jsonLines([fixtureEvent(seq: 1)]).utf8)
-    bytes += Array(#"{"v":1,"msg":""#.utf8) + [0xff, 0xfe] + Array(#""}"#.utf8) + [0x0a]  // invalid UTF-8
+    // Invalid UTF-8 inside a JSON string: malformed.
+    bytes += Array(#"{"v":1,"msg":""#.utf8) + [0xff, 0xfe] + Array(#""}"#.utf8) + [0x0a]
     bytes += [0xff, 0xfe, 0x0a]  // invalid UTF-8 in an ordinary line: other
     bytes += Array("{\"v\":1}\u{0}\u{0}\n".utf8)  // NUL bytes
-    bytes += Array(#"{"v":1,"ts":"2026-11-30T04:12:33.123456Z","level":"error","kind":"k","message_id":"00000000000000000000000000000000","msg":"m","file":"f","line":"42"}"#.utf8) + [0x0a]
+    bytes +=
+      Array(
+        #"{"v":1,"ts":"2026-11-30T04:12:33.123456Z","level":"error","kind":"k","message_id":"00000000000000000000000000000000","msg":"m","file":"f","line":"42"}"#
+          .utf8) + [0x0a]
     bytes += Array(jsonLines([fixtureEvent(seq: 2)]).utf8.dropLast())  // no final newline
     let result = try bindiag(arguments: ["summary", "--format", "json"], stdin: Data(bytes))
     #expect(result.status == 0)
-    #expect(result.stdout.hasPrefix(#"{"schema":1,"events":2,"records":2,"malformed":3,"other":1,"#))
+    #expect(
+      result.stdout.hasPrefix(#"{"schema":1,"events":2,"records":2,"malformed":3,"other":1,"#))
     #expect(
       result.stderr == """
         warning: <stdin>:2: malformed: invalid UTF-8 in a string
@@ -118,7 +132,8 @@ import Testing
   @Test func missingFilesAndDirectoriesFailWithExit1() throws {
     let directory = try temporaryDirectory()
     let good = try writeFixture(jsonLines(events))
-    let result = try bindiag("summary", "--format", "json", directory + "/missing.jsonl", directory, good)
+    let result = try bindiag(
+      "summary", "--format", "json", directory + "/missing.jsonl", directory, good)
     #expect(result.status == 1)
     #expect(
       result.stderr == """
@@ -132,7 +147,7 @@ import Testing
 
   @Test func aHugeSingleLineIsMalformedWithBoundedMemory() throws {
     let path = try temporaryDirectory() + "/huge.jsonl"
-    FileManager.default.createFile(atPath: path, contents: nil)
+    #expect(FileManager.default.createFile(atPath: path, contents: nil))
     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
     try handle.write(contentsOf: Data(jsonLines([fixtureEvent(seq: 1)]).utf8))
     let chunk = Data(repeating: UInt8(ascii: "x"), count: 1 << 20)
@@ -142,47 +157,67 @@ import Testing
     try handle.write(contentsOf: Data(jsonLines([fixtureEvent(seq: 2)]).utf8))
     try handle.close()
     let result = try runProduct(
-      "/usr/bin/time", ["-f", "maxrss_kib=%M", productsDirectory().appendingPathComponent("bindiag").path, "summary", "--format", "json", path])
+      "/usr/bin/time",
+      [
+        "-f", "maxrss_kib=%M", productsDirectory().appendingPathComponent("bindiag").path,
+        "summary", "--format", "json", path,
+      ])
     #expect(result.stdout.hasPrefix(#"{"schema":1,"events":2,"records":2,"malformed":1,"#))
     #expect(result.stderr.contains("\(path):2: malformed: line longer than 1048576 bytes"))
-    let rss = try #require(result.stderr.split(separator: "\n").last.flatMap { Int($0.dropFirst("maxrss_kib=".count)) })
+    let rss = try #require(
+      result.stderr.split(separator: "\n").last.flatMap { Int($0.dropFirst("maxrss_kib=".count)) })
     #expect(rss < 50 * 1024, "peak memory \(rss) KiB")
   }
 
   @Test func rotatedFilesNamedTogetherAreOneStream() throws {
     let directory = try temporaryDirectory()
     let all = (1...30).map { fixtureEvent(seq: $0) }
-    try jsonLines(Array(all[0..<10])).write(toFile: directory + "/app.jsonl.2", atomically: true, encoding: .utf8)
-    try jsonLines(Array(all[10..<20])).write(toFile: directory + "/app.jsonl.1", atomically: true, encoding: .utf8)
-    try jsonLines(Array(all[20..<30])).write(toFile: directory + "/app.jsonl", atomically: true, encoding: .utf8)
-    let result = try bindiag("summary", "--format", "json", directory + "/app.jsonl", directory + "/app.jsonl.1", directory + "/app.jsonl.2")
-    #expect(result.stdout.hasPrefix(#"{"schema":1,"events":30,"records":30,"malformed":0,"other":0,"lost":0,"duplicates":0,"#))
+    try jsonLines(Array(all[0..<10])).write(
+      toFile: directory + "/app.jsonl.2", atomically: true, encoding: .utf8)
+    try jsonLines(Array(all[10..<20])).write(
+      toFile: directory + "/app.jsonl.1", atomically: true, encoding: .utf8)
+    try jsonLines(Array(all[20..<30])).write(
+      toFile: directory + "/app.jsonl", atomically: true, encoding: .utf8)
+    let result = try bindiag(
+      "summary", "--format", "json", directory + "/app.jsonl", directory + "/app.jsonl.1",
+      directory + "/app.jsonl.2")
+    #expect(
+      result.stdout.hasPrefix(
+        #"{"schema":1,"events":30,"records":30,"malformed":0,"other":0,"lost":0,"duplicates":0,"#))
   }
 
   @Test func duplicatesCountOnce() throws {
     let path = try writeFixture(jsonLines(events + events))
     let result = try bindiag("summary", "--format", "json", path)
-    #expect(result.stdout.hasPrefix(#"{"schema":1,"events":12,"records":3,"malformed":0,"other":0,"lost":1,"duplicates":3,"#))
+    #expect(
+      result.stdout.hasPrefix(
+        #"{"schema":1,"events":12,"records":3,"malformed":0,"other":0,"lost":1,"duplicates":3,"#))
   }
 
   @Test func filtersAndGroupBy() throws {
     let path = try writeFixture(jsonLines(events))
     let since = try bindiag("summary", "--format", "json", "--since", "2026-11-30T04:30:00Z", path)
     #expect(since.stdout.hasPrefix(#"{"schema":1,"events":1,"records":1,"#))
-    let until = try bindiag("summary", "--format", "json", "--until", "2026-11-30T04:30:00Z", "--process", "Other", path)
+    let until = try bindiag(
+      "summary", "--format", "json", "--until", "2026-11-30T04:30:00Z", "--process", "Other", path)
     #expect(until.stdout.hasPrefix(#"{"schema":1,"events":10,"records":1,"#))
-    let kind = try bindiag("summary", "--format", "json", "--kind", "unwrapped-read-after-nil", "--file", "Detail", path)
+    let kind = try bindiag(
+      "summary", "--format", "json", "--kind", "unwrapped-read-after-nil", "--file", "Detail", path)
     #expect(kind.stdout.hasPrefix(#"{"schema":1,"events":1,"records":1,"#))
     let level = try bindiag("summary", "--format", "json", "--level", "error", path)
     #expect(level.stdout.hasPrefix(#"{"schema":1,"events":11,"#))
     let grouped = try bindiag("summary", "--format", "json", "--group-by", "process", path)
-    #expect(grouped.stdout.contains(#""group_by":["process"],"groups":[{"key":{"process":"Other"},"events":10,"#))
+    #expect(
+      grouped.stdout.contains(
+        #""group_by":["process"],"groups":[{"key":{"process":"Other"},"events":10,"#))
     let now = Timestamp.now().microsecondsSinceEpoch
     let recent = [
       fixtureEvent(seq: 1, at: Timestamp(microsecondsSinceEpoch: now - 7_200_000_000).rfc3339),
       fixtureEvent(seq: 2, at: Timestamp(microsecondsSinceEpoch: now - 600_000_000).rfc3339),
     ]
-    let relative = try bindiag(arguments: ["summary", "--format", "json", "--since", "-1h"], stdin: Data(jsonLines(recent).utf8))
+    let relative = try bindiag(
+      arguments: ["summary", "--format", "json", "--since", "-1h"],
+      stdin: Data(jsonLines(recent).utf8))
     #expect(relative.stdout.hasPrefix(#"{"schema":1,"events":1,"#))
   }
 
@@ -190,8 +225,10 @@ import Testing
     let path = try writeFixture(jsonLines(events))
     let failing = try bindiag("check", "--format", "json", path)
     #expect(failing.status == 3)
-    #expect(failing.stderr == "check failed: 12 events (--max-events 0), 1 lost records (--max-lost 0)\n")
-    let passing = try bindiag("check", "--max-events", "12", "--max-lost", "1", "--format", "json", path)
+    #expect(
+      failing.stderr == "check failed: 12 events (--max-events 0), 1 lost records (--max-lost 0)\n")
+    let passing = try bindiag(
+      "check", "--max-events", "12", "--max-lost", "1", "--format", "json", path)
     #expect(passing.status == 0)
     #expect(passing.stderr == "")
     let clean = try bindiag("check", stdin: "")
@@ -204,11 +241,16 @@ import Testing
     let result = try bindiag("summary", "--format", format, path)
     #expect(result.status == 0)
     if format == "csv" {
-      #expect(result.stdout.hasPrefix("events,records,kind,file,line,first,last,processes,hosts,value_types,"))
-      #expect(result.stdout.contains("\r\n11,2,mapped-bool-set-true,App/ContentView.swift,42,2026-11-30T04:12:33.123456Z,"))
+      #expect(
+        result.stdout.hasPrefix(
+          "events,records,kind,file,line,first,last,processes,hosts,value_types,"))
+      #expect(
+        result.stdout.contains(
+          "\r\n11,2,mapped-bool-set-true,App/ContentView.swift,42,2026-11-30T04:12:33.123456Z,"))
     } else {
       #expect(result.stdout.hasPrefix("## Binding misuse summary\n\n**12** events in 3 records"))
-      #expect(result.stdout.contains("| 11 | 2 | `mapped-bool-set-true` | `App/ContentView.swift:42` |"))
+      #expect(
+        result.stdout.contains("| 11 | 2 | `mapped-bool-set-true` | `App/ContentView.swift:42` |"))
     }
   }
 
@@ -237,7 +279,10 @@ import Testing
         continue
       }
       if lines % 7777 == 0 { seq += 1 }  // a lost record now and then
-      text += jsonLines([fixtureEvent(seq: seq, line: seq % 37, suppressed: seq % 3, process: seq % 2 == 0 ? "A" : "B")])
+      text += jsonLines([
+        fixtureEvent(
+          seq: seq, line: seq % 37, suppressed: seq % 3, process: seq % 2 == 0 ? "A" : "B")
+      ])
     }
     let path = try writeFixture(text, name: "large.jsonl")
     let parallel = try bindiag("summary", "--format", "json", path)
@@ -254,11 +299,15 @@ import Testing
   @Test func controlCharactersInTheInputCannotReachTheTerminal() throws {
     var event = fixtureEvent(seq: 1, file: "App/\u{1b}[31mRed\nView.swift")
     event.process = "evil\u{1b}]0;title\u{7}"
-    let badLevel = #"{"v":1,"ts":"2026-11-30T04:12:33.123456Z","level":"x\u001b[2J\nwarning: forged"}"#
+    let badLevel =
+      #"{"v":1,"ts":"2026-11-30T04:12:33.123456Z","level":"x\u001b[2J\nwarning: forged"}"#
     let result = try bindiag("summary", stdin: jsonLines([event]) + badLevel + "\n")
     #expect(!result.stdout.contains("\u{1b}"))
     #expect(!result.stderr.contains("\u{1b}"))
     #expect(result.stdout.contains(#"App/\u001b[31mRed\u000aView.swift:42"#))
-    #expect(result.stderr == #"warning: <stdin>:2: malformed: unknown level "x\u001b[2J\u000awarning: forged""# + "\n")
+    #expect(
+      result.stderr
+        == #"warning: <stdin>:2: malformed: unknown level "x\u001b[2J\u000awarning: forged""# + "\n"
+    )
   }
 }

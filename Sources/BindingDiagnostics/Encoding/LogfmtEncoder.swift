@@ -36,7 +36,8 @@ public struct LogfmtEncoder: Sendable {
     out.appendDecimal(event.line)
     field(" function=", event.function, &out)
     field(" value_type=", event.valueType, &out)
-    out.append(contentsOf: (event.valuePresent ? " value_present=true" : " value_present=false").utf8)
+    out.append(
+      contentsOf: (event.valuePresent ? " value_present=true" : " value_present=false").utf8)
     if let value = event.value { field(" value=", value, &out) }
     if let label = event.label { field(" label=", label, &out) }
     field(" process=", event.process, &out)
@@ -66,7 +67,8 @@ extension Array where Element == UInt8 {
       var needsQuotes = utf8.isEmpty
       var index = 0
       while !needsQuotes && index < utf8.count {
-        needsQuotes = LogfmtEscaping.specialLength(utf8, at: index) != nil
+        needsQuotes =
+          LogfmtEscaping.specialLength(utf8, at: index) != nil
           || utf8[index] == UInt8(ascii: " ") || utf8[index] == UInt8(ascii: "=")
         index += 1
       }

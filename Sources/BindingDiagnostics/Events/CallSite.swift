@@ -12,7 +12,9 @@ public struct CallSite: Sendable, Hashable {
   ///   - fileID: `#fileID` of the caller.
   ///   - line: `#line` of the caller.
   ///   - function: `#function` of the caller.
-  public init(fileID: StaticString = #fileID, line: UInt = #line, function: StaticString = #function) {
+  public init(
+    fileID: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+  ) {
     self.fileID = fileID.description
     self.line = Int(line)
     self.function = function.description

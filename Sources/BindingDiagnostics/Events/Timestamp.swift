@@ -108,7 +108,9 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
     if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
       index += 1
       var digitsSeen = 0
-      while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+      while index < bytes.count, bytes[index] >= UInt8(ascii: "0"),
+        bytes[index] <= UInt8(ascii: "9")
+      {
         if digitsSeen < 6 { fraction = fraction * 10 + Int64(bytes[index] - UInt8(ascii: "0")) }
         digitsSeen += 1
         index += 1

@@ -36,7 +36,8 @@ enum FileDescriptorIO {
   }
 
   /// `open(2)` with `flags` and `mode`.
-  static func openFile(_ path: String, _ flags: Int32, _ mode: mode_t) -> Result<Int32, SystemError> {
+  static func openFile(_ path: String, _ flags: Int32, _ mode: mode_t) -> Result<Int32, SystemError>
+  {
     while true {
       let fd = open(path, flags, mode)
       if fd >= 0 { return .success(fd) }

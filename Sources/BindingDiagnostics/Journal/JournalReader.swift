@@ -1,9 +1,10 @@
+import Foundation
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import Foundation
 
 /// Reads journal entries through `sd_journal_*`, on a dedicated thread that owns the handle for
 /// its whole life (an `sd_journal` must never change threads).
@@ -38,7 +39,8 @@ package enum JournalReader {
     package var fields: [String]
 
     package init(
-      source: Source, matches: [String], fields: [String], since: UInt64? = nil, follow: Bool = false
+      source: Source, matches: [String], fields: [String], since: UInt64? = nil,
+      follow: Bool = false
     ) {
       self.source = source
       self.matches = matches
@@ -100,7 +102,9 @@ package enum JournalReader {
         let copies = paths.map { strdup($0) }
         defer { copies.forEach { free($0) } }
         var pointers = copies.map { UnsafePointer($0) } + [nil]
-        opened = pointers.withUnsafeMutableBufferPointer { library.openFiles(&handle, $0.baseAddress, 0) }
+        opened = pointers.withUnsafeMutableBufferPointer {
+          library.openFiles(&handle, $0.baseAddress, 0)
+        }
       }
       if case .failure(let error) = LibSystemd.check(opened, "sd_journal_open") {
         result = .failure(error)
@@ -155,7 +159,9 @@ package enum JournalReader {
         }
         // The data is `NAME=value`; keep the value.
         let prefix = name.count  // "NAME" and its NUL: the length of "NAME="
-        values.append(length >= prefix ? Array(UnsafeRawBufferPointer(start: data + prefix, count: length - prefix)) : [])
+        values.append(
+          length >= prefix
+            ? Array(UnsafeRawBufferPointer(start: data + prefix, count: length - prefix)) : [])
       }
       return Entry(values: values, realtime: realtime)
     }

@@ -19,7 +19,9 @@ enum JournalSocket {
     address.sun_family = sa_family_t(AF_UNIX)
     let bytes = Array(path.utf8)
     let capacity = MemoryLayout.size(ofValue: address.sun_path)
-    guard bytes.count < capacity else { return .failure(SystemError("connect", code: ENAMETOOLONG)) }
+    guard bytes.count < capacity else {
+      return .failure(SystemError("connect", code: ENAMETOOLONG))
+    }
     withUnsafeMutableBytes(of: &address.sun_path) { buffer in
       buffer.copyBytes(from: bytes)
       buffer[bytes.count] = 0

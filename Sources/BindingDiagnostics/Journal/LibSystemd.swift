@@ -13,24 +13,28 @@ struct LibSystemd: @unchecked Sendable {
   // `@unchecked Sendable`: only immutable C function pointers resolved once, safe to share.
   typealias SendV = @convention(c) (UnsafePointer<iovec>?, Int32) -> Int32
   typealias Open = @convention(c) (UnsafeMutablePointer<OpaquePointer?>?, Int32) -> Int32
-  typealias OpenDirectory = @convention(c) (
-    UnsafeMutablePointer<OpaquePointer?>?, UnsafePointer<CChar>?, Int32
-  ) -> Int32
-  typealias OpenFiles = @convention(c) (
-    UnsafeMutablePointer<OpaquePointer?>?, UnsafePointer<UnsafePointer<CChar>?>?, Int32
-  ) -> Int32
+  typealias OpenDirectory =
+    @convention(c) (
+      UnsafeMutablePointer<OpaquePointer?>?, UnsafePointer<CChar>?, Int32
+    ) -> Int32
+  typealias OpenFiles =
+    @convention(c) (
+      UnsafeMutablePointer<OpaquePointer?>?, UnsafePointer<UnsafePointer<CChar>?>?, Int32
+    ) -> Int32
   typealias Close = @convention(c) (OpaquePointer?) -> Void
   typealias AddMatch = @convention(c) (OpaquePointer?, UnsafeRawPointer?, Int) -> Int32
   typealias Simple = @convention(c) (OpaquePointer?) -> Int32
   typealias SeekUsec = @convention(c) (OpaquePointer?, UInt64) -> Int32
   typealias GetUsec = @convention(c) (OpaquePointer?, UnsafeMutablePointer<UInt64>?) -> Int32
-  typealias EnumerateData = @convention(c) (
-    OpaquePointer?, UnsafeMutablePointer<UnsafeRawPointer?>?, UnsafeMutablePointer<Int>?
-  ) -> Int32
-  typealias GetData = @convention(c) (
-    OpaquePointer?, UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafeRawPointer?>?,
-    UnsafeMutablePointer<Int>?
-  ) -> Int32
+  typealias EnumerateData =
+    @convention(c) (
+      OpaquePointer?, UnsafeMutablePointer<UnsafeRawPointer?>?, UnsafeMutablePointer<Int>?
+    ) -> Int32
+  typealias GetData =
+    @convention(c) (
+      OpaquePointer?, UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafeRawPointer?>?,
+      UnsafeMutablePointer<Int>?
+    ) -> Int32
   typealias SetThreshold = @convention(c) (OpaquePointer?, Int) -> Int32
   typealias Wait = @convention(c) (OpaquePointer?, UInt64) -> Int32
 

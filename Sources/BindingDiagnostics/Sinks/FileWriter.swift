@@ -1,9 +1,10 @@
+import Foundation
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import Foundation
 
 /// The queue and writer thread behind ``JSONLinesFileSink``.
 ///

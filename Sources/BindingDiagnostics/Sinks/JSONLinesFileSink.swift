@@ -1,9 +1,10 @@
+import Foundation
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import Foundation
 
 /// Appends contract JSON Lines to a file, safely shared by threads and processes.
 ///
@@ -96,7 +97,8 @@ public final class JSONLinesFileSink: DiagnosticsSink {
   > {
     switch LogFile.open(path) {
     case .failure(let error): return .failure(error)
-    case .success(let file): return .success(JSONLinesFileSink(path: path, options: options, file: file))
+    case .success(let file):
+      return .success(JSONLinesFileSink(path: path, options: options, file: file))
     }
   }
 

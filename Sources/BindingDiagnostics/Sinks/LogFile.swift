@@ -44,7 +44,8 @@ struct LogFile {
     _ = fcntl(fd, F_SETFL, O_WRONLY | O_APPEND)
     return .success(
       LogFile(
-        fd: fd, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), isRegular: type == S_IFREG))
+        fd: fd, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), isRegular: type == S_IFREG)
+    )
   }
 
   /// Whether `path` still names this file (false when moved away or deleted).

@@ -1,9 +1,10 @@
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import Synchronization
 
 /// The process-wide entry point: one bootstrap, a task-local override, and `report`.
 ///
@@ -97,7 +98,8 @@ public enum DiagnosticsSystem {
   ///   - line: Call site, captured by default.
   ///   - function: Call site, captured by default.
   public static func report(
-    _ kind: MisuseKind, message: String, valueType: Any.Type = Void.self, valuePresent: Bool = false,
+    _ kind: MisuseKind, message: String, valueType: Any.Type = Void.self,
+    valuePresent: Bool = false,
     value: @autoclosure () -> Any? = nil, level: MisuseLevel? = nil, label: String? = nil,
     fileID: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
   ) {

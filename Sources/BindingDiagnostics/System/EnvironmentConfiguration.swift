@@ -213,7 +213,8 @@ public struct EnvironmentConfiguration: Sendable {
             }
             options.queueCapacity = number
           case "fsync":
-            guard let text = value as? String, let policy = JSONLinesFileSink.FsyncPolicy(rawValue: text)
+            guard let text = value as? String,
+              let policy = JSONLinesFileSink.FsyncPolicy(rawValue: text)
             else {
               warnings.append("\(place): expected never, flush or always; ignored")
               continue
@@ -237,7 +238,8 @@ public struct EnvironmentConfiguration: Sendable {
 
     mutating func parsePrivacy(_ text: String, source: String) {
       guard ["private", "hash", "public"].contains(text) else {
-        warnings.append("\(source): expected private, hash or public, got \"\(text)\"; using private")
+        warnings.append(
+          "\(source): expected private, hash or public, got \"\(text)\"; using private")
         privacyName = "private"
         return
       }

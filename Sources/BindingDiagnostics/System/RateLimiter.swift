@@ -1,9 +1,10 @@
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import Synchronization
 
 /// Token buckets per kind and call site, with the count of events each has folded away.
 final class RateLimiter: Sendable {

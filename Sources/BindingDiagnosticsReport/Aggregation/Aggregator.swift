@@ -145,7 +145,8 @@ public struct Aggregator {
     let end = last?.microsecondsSinceEpoch ?? 0
     var built = groups.map { key, state in
       Summary.Group(
-        key: key, events: state.events, records: state.records, first: state.first, last: state.last,
+        key: key, events: state.events, records: state.records, first: state.first,
+        last: state.last,
         processes: state.processes.values.sorted(), hosts: state.hosts.values.sorted(),
         valueTypes: state.valueTypes.values.sorted(),
         levels: Dictionary(
@@ -165,7 +166,9 @@ public struct Aggregator {
       let state = runs[index]
       let missing = state.seqs.lost
       lost += missing
-      if missing > 0 { lostRuns.append(Summary.LostRun(run: run, process: state.process, lost: missing)) }
+      if missing > 0 {
+        lostRuns.append(Summary.LostRun(run: run, process: state.process, lost: missing))
+      }
     }
     lostRuns.sort { $0.lost != $1.lost ? $0.lost > $1.lost : $0.run < $1.run }
     return Summary(

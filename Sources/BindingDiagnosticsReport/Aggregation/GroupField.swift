@@ -1,4 +1,5 @@
-public import BindingDiagnostics
+import BindingDiagnostics
+import Foundation
 
 /// A field events can be grouped by (`--group-by`).
 public enum GroupField: String, Sendable, Hashable, CaseIterable {
@@ -30,7 +31,9 @@ public enum GroupField: String, Sendable, Hashable, CaseIterable {
       case "type", "value_type": expanded = [.valueType]
       case let other:
         guard let field = GroupField(rawValue: other) else {
-          return .failure("unknown group field \"\(other)\" (expected site, kind, type, process, host, function, file or line)")
+          return .failure(
+            "unknown group field \"\(other)\" (expected site, kind, type, process, host, function, file or line)"
+          )
         }
         expanded = [field]
       }
@@ -80,5 +83,3 @@ extension GroupField {
     }
   }
 }
-
-import Foundation

@@ -30,7 +30,8 @@ public enum MessageCatalog {
         """),
     Entry(
       kind: .unwrappedReadAfterNil,
-      subject: "A binding unwrapped from an optional was read after it became nil at @CODE_FILE@:@CODE_LINE@",
+      subject:
+        "A binding unwrapped from an optional was read after it became nil at @CODE_FILE@:@CODE_LINE@",
       body: """
         A Binding made with Binding(unwrapping:) at @CODE_FILE@:@CODE_LINE@ was read after its
         @BINDING_VALUE_TYPE@ became nil. SwiftUI's own failable initializer would have crashed here;
@@ -42,7 +43,8 @@ public enum MessageCatalog {
         """),
     Entry(
       kind: .unwrappedWriteAfterNil,
-      subject: "A binding unwrapped from an optional was written after it became nil at @CODE_FILE@:@CODE_LINE@",
+      subject:
+        "A binding unwrapped from an optional was written after it became nil at @CODE_FILE@:@CODE_LINE@",
       body: """
         A Binding made with Binding(unwrapping:) at @CODE_FILE@:@CODE_LINE@ was written after its
         @BINDING_VALUE_TYPE@ became nil. SwiftUI's own failable initializer would have crashed here;

@@ -1,4 +1,4 @@
-public import BindingDiagnostics
+import BindingDiagnostics
 
 /// The fast path for lines exactly as the JSON Lines sink writes them: keys in contract order,
 /// no blanks, no escapes. It reads the bytes once, builds strings only when a field changes
@@ -24,7 +24,8 @@ struct ContractFastParser: Sendable {
     var cursor = Cursor(bytes: line)
     var raw = EventDecoder.RawFields()
     guard cursor.literal(#"{"v":"#), let schema = cursor.integer(), cursor.literal(#","ts":""#),
-      let timestamp = cursor.timestamp(), cursor.literal(#"","level":""#), let level = cursor.level(),
+      let timestamp = cursor.timestamp(), cursor.literal(#"","level":""#),
+      let level = cursor.level(),
       cursor.literal(#"","kind":"#), let kind = cursor.string(&kind),
       cursor.literal(#","message_id":"#), let messageID = cursor.string(&messageID),
       cursor.literal(#","msg":"#), let message = cursor.string(&message),
@@ -201,11 +202,14 @@ struct ContractFastParser: Sendable {
         break
       }
       return MisuseLevel(
-        rawValue: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+        rawValue: String(
+          decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
     }
 
     mutating func atEndAfterBlanks() -> Bool {
-      while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0d {
+      while index < bytes.count,
+        bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0d
+      {
         index += 1
       }
       return index == bytes.count

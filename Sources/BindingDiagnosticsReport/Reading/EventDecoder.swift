@@ -1,4 +1,4 @@
-public import BindingDiagnostics
+import BindingDiagnostics
 
 /// Turns the fields of one record, in whichever wire form it came, into a validated event.
 ///
@@ -62,7 +62,9 @@ enum EventDecoder {
     guard line >= 0 else { return .failure(#""line" must not be negative"#) }
     guard let function = raw.function else { return .failure(#"missing key "function""#) }
     guard let valueType = raw.valueType else { return .failure(#"missing key "value_type""#) }
-    guard let valuePresent = raw.valuePresent else { return .failure(#"missing key "value_present""#) }
+    guard let valuePresent = raw.valuePresent else {
+      return .failure(#"missing key "value_present""#)
+    }
     guard let process = raw.process else { return .failure(#"missing key "process""#) }
     guard let pid = raw.pid else { return .failure(#"missing key "pid""#) }
     guard let host = raw.host else { return .failure(#"missing key "host""#) }
@@ -74,7 +76,9 @@ enum EventDecoder {
     guard seq >= 1 else { return .failure(#""seq" must be at least 1"#) }
     guard let suppressed = raw.suppressed else { return .failure(#"missing key "suppressed""#) }
     guard suppressed >= 0 else { return .failure(#""suppressed" must not be negative"#) }
-    let kind = raw.resolvedKind ?? MisuseKind(code: code, messageID: messageID, defaultLevel: defaultLevel(of: code))
+    let kind =
+      raw.resolvedKind
+      ?? MisuseKind(code: code, messageID: messageID, defaultLevel: defaultLevel(of: code))
     return .success(
       MisuseEvent(
         schema: schema, timestamp: timestamp, level: level,
@@ -106,7 +110,9 @@ enum EventDecoder {
   }
 
   /// A contract JSON object, keys in any order, unknown keys ignored, types checked.
-  static func decodeContract(_ members: [(String, JSONValue)]) -> Result<MisuseEvent, MalformedReason> {
+  static func decodeContract(_ members: [(String, JSONValue)]) -> Result<
+    MisuseEvent, MalformedReason
+  > {
     var raw = RawFields()
     for (key, value) in members {
       func text() -> Result<String, MalformedReason> {
@@ -130,7 +136,9 @@ enum EventDecoder {
         case "function": raw.function = try text().get()
         case "value_type": raw.valueType = try text().get()
         case "value_present":
-          guard case .bool(let flag) = value else { return .failure(#""value_present" must be a boolean"#) }
+          guard case .bool(let flag) = value else {
+            return .failure(#""value_present" must be a boolean"#)
+          }
           raw.valuePresent = flag
         case "value": raw.value = try text().get()
         case "label": raw.label = try text().get()
@@ -160,10 +168,14 @@ enum EventDecoder {
 
   /// Journal field values in ``journalFields`` order, with journald's own `_PID`, `_HOSTNAME`
   /// and, when `BINDING_TS` is missing, the entry's realtime (µs).
-  static func decodeJournal(_ values: [String?], realtime: Int64?) -> Result<MisuseEvent, MalformedReason> {
+  static func decodeJournal(_ values: [String?], realtime: Int64?) -> Result<
+    MisuseEvent, MalformedReason
+  > {
     func integer(_ index: Int) -> Result<Int?, MalformedReason> {
       guard let text = values[index] else { return .success(nil) }
-      guard let number = Int(text) else { return .failure("\(journalFields[index]) must be an integer") }
+      guard let number = Int(text) else {
+        return .failure("\(journalFields[index]) must be an integer")
+      }
       return .success(number)
     }
     var raw = RawFields()
@@ -203,7 +215,9 @@ enum EventDecoder {
 
   /// Journal fields by name (as `journalctl -o json` gives them).
   static func decodeJournal(_ fields: [String: String]) -> Result<MisuseEvent, MalformedReason> {
-    decodeJournal(journalFields.map { fields[$0] }, realtime: fields["__REALTIME_TIMESTAMP"].flatMap { Int64($0) })
+    decodeJournal(
+      journalFields.map { fields[$0] },
+      realtime: fields["__REALTIME_TIMESTAMP"].flatMap { Int64($0) })
   }
 
   /// logfmt pairs of the standard-error sink.

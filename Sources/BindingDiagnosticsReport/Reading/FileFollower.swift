@@ -1,9 +1,10 @@
+import BindingDiagnostics
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-public import BindingDiagnostics
 
 /// Follows one file as it grows, like `tail -F`: reads what was appended since the last poll,
 /// and reopens the path from its start when it is rotated (a new inode) or truncated.
@@ -72,7 +73,9 @@ public final class FileFollower {
   private func drain(into results: inout [(line: Int, class: LineClass)]) {
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
     while true {
-      let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(offset)) }
+      let count = buffer.withUnsafeMutableBytes {
+        pread(fd, $0.baseAddress, $0.count, off_t(offset))
+      }
       guard count > 0 else { return }
       offset += Int64(count)
       var start = 0

@@ -1,11 +1,12 @@
+public import BindingDiagnostics
+import Dispatch
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-public import BindingDiagnostics
-import Dispatch
-import Synchronization
 
 /// Reads files, standard input and the journal into an ``Aggregator``.
 public struct InputReader {
@@ -30,7 +31,9 @@ public struct InputReader {
   /// - Parameters:
   ///   - maxLineBytes: The longest valid line, 1 MiB by default.
   ///   - onMalformed: Receives each malformed line.
-  public init(maxLineBytes: Int = 1 << 20, onMalformed: @escaping (MalformedLine) -> Void = { _ in }) {
+  public init(
+    maxLineBytes: Int = 1 << 20, onMalformed: @escaping (MalformedLine) -> Void = { _ in }
+  ) {
     self.maxLineBytes = maxLineBytes
     self.onMalformed = onMalformed
   }
@@ -65,9 +68,13 @@ public struct InputReader {
   ///   - name: The name used in malformed-line reports.
   ///   - aggregator: Where events and line counts go.
   /// - Returns: The read error, if reading failed part-way.
-  public func read(fd: Int32, name: String, into aggregator: inout Aggregator) -> Result<Void, SystemError> {
+  public func read(fd: Int32, name: String, into aggregator: inout Aggregator) -> Result<
+    Void, SystemError
+  > {
     var info = stat()
-    if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size >= InputReader.parallelThreshold {
+    if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+      info.st_size >= InputReader.parallelThreshold
+    {
       return readInParallel(fd: fd, name: name, into: &aggregator)
     }
     return classifyLines(fd: fd, name: name) { kind, _ in
@@ -146,7 +153,8 @@ public struct InputReader {
       chunk.done.wait()
       for (offset, kind) in chunk.classes.enumerated() {
         if case .malformed(let reason) = kind {
-          onMalformed(MalformedLine(source: name, line: chunk.firstLine + offset, reason: reason.text))
+          onMalformed(
+            MalformedLine(source: name, line: chunk.firstLine + offset, reason: reason.text))
         }
         aggregator.add(kind)
       }

@@ -31,7 +31,9 @@ enum JSONValue: Equatable {
   var integer: Int? {
     guard case .number(let text) = self else { return nil }
     if let value = Int(text) { return value }
-    guard let double = Double(text), double == double.rounded(), abs(double) < 9e15 else { return nil }
+    guard let double = Double(text), double == double.rounded(), abs(double) < 9e15 else {
+      return nil
+    }
     return Int(double)
   }
 }
@@ -53,7 +55,9 @@ struct JSONParser {
       parser.skipBlanks()
       let value = try parser.value()
       parser.skipBlanks()
-      guard parser.index == bytes.count else { throw Failure.syntax("trailing characters after the object") }
+      guard parser.index == bytes.count else {
+        throw Failure.syntax("trailing characters after the object")
+      }
       return .success(value)
     } catch let failure as Failure {
       return .failure(failure)
@@ -129,7 +133,9 @@ struct JSONParser {
         index += 1
         continue
       }
-      guard bytes[index] == UInt8(ascii: "}") else { throw .syntax("expected ',' or '}' at byte \(index + 1)") }
+      guard bytes[index] == UInt8(ascii: "}") else {
+        throw .syntax("expected ',' or '}' at byte \(index + 1)")
+      }
       index += 1
       return .object(members)
     }
@@ -155,7 +161,9 @@ struct JSONParser {
         index += 1
         continue
       }
-      guard bytes[index] == UInt8(ascii: "]") else { throw .syntax("expected ',' or ']' at byte \(index + 1)") }
+      guard bytes[index] == UInt8(ascii: "]") else {
+        throw .syntax("expected ',' or ']' at byte \(index + 1)")
+      }
       index += 1
       return .array(elements)
     }
@@ -166,7 +174,9 @@ struct JSONParser {
     if bytes[index] == UInt8(ascii: "-") { index += 1 }
     func digits() -> Int {
       let begin = index
-      while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+      while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
+        index += 1
+      }
       return index - begin
     }
     let integerStart = index
@@ -181,10 +191,14 @@ struct JSONParser {
     }
     if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
       index += 1
-      if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+      if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")
+      {
+        index += 1
+      }
       guard digits() > 0 else { throw .syntax("invalid number at byte \(start + 1)") }
     }
-    return .number(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+    return .number(
+      String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
   }
 
   /// A string starting at the opening quote; escapes decoded, UTF-8 validated.
@@ -224,7 +238,9 @@ struct JSONParser {
             else { throw .syntax("unpaired surrogate in a string") }
             index += 2
             let low = try hex4()
-            guard (0xdc00...0xdfff).contains(low) else { throw .syntax("unpaired surrogate in a string") }
+            guard (0xdc00...0xdfff).contains(low) else {
+              throw .syntax("unpaired surrogate in a string")
+            }
             scalar = 0x10000 + ((scalar - 0xd800) << 10) + (low - 0xdc00)
           } else if (0xdc00...0xdfff).contains(scalar) {
             throw .syntax("unpaired surrogate in a string")

@@ -1,9 +1,10 @@
+import BindingDiagnostics
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-public import BindingDiagnostics
 
 /// Reads a descriptor line by line in large chunks, with memory bounded by the longest line
 /// allowed: a longer line is skipped as it streams past and reported as too long.
@@ -45,7 +46,8 @@ struct LineReader {
       if count == 0 {
         if used > 0 || skipping {
           lineNumber += 1
-          let line: Line = skipping ? .tooLong : .text(UnsafeBufferPointer(start: buffer, count: used))
+          let line: Line =
+            skipping ? .tooLong : .text(UnsafeBufferPointer(start: buffer, count: used))
           _ = body(line, lineNumber)
         }
         return .success(lineNumber - firstLine + 1)

@@ -12,7 +12,8 @@ enum LogfmtLineParser {
       let keyStart = index
       while index < count, line[index] != UInt8(ascii: "="), line[index] != 0x20 { index += 1 }
       guard index < count, line[index] == UInt8(ascii: "="), index > keyStart else { return nil }
-      let key = String(decoding: UnsafeBufferPointer(rebasing: line[keyStart..<index]), as: UTF8.self)
+      let key = String(
+        decoding: UnsafeBufferPointer(rebasing: line[keyStart..<index]), as: UTF8.self)
       index += 1
       var value = [UInt8]()
       if index < count, line[index] == UInt8(ascii: "\"") {
@@ -36,7 +37,9 @@ enum LogfmtLineParser {
             case UInt8(ascii: "u"):
               guard index + 5 < count,
                 let scalarValue = UInt32(
-                  String(decoding: UnsafeBufferPointer(rebasing: line[(index + 2)..<(index + 6)]), as: UTF8.self),
+                  String(
+                    decoding: UnsafeBufferPointer(rebasing: line[(index + 2)..<(index + 6)]),
+                    as: UTF8.self),
                   radix: 16),
                 let scalar = Unicode.Scalar(scalarValue)
               else { return nil }
@@ -70,9 +73,11 @@ enum LogfmtLineParser {
     while index < count {
       // A key starts the line or follows a space.
       if index == 0 || line[index - 1] == 0x20 {
-        if index + 1 < count, line[index] == UInt8(ascii: "v"), line[index + 1] == UInt8(ascii: "=") {
+        if index + 1 < count, line[index] == UInt8(ascii: "v"), line[index + 1] == UInt8(ascii: "=")
+        {
           sawV = true
-        } else if index + 4 < count, line[index] == UInt8(ascii: "k"), line[index + 1] == UInt8(ascii: "i"),
+        } else if index + 4 < count, line[index] == UInt8(ascii: "k"),
+          line[index + 1] == UInt8(ascii: "i"),
           line[index + 2] == UInt8(ascii: "n"), line[index + 3] == UInt8(ascii: "d"),
           line[index + 4] == UInt8(ascii: "=")
         {

@@ -28,12 +28,17 @@ struct StringCache: Sendable {
   mutating func string(_ slice: UnsafeBufferPointer<UInt8>, ascii: Bool) -> String? {
     let count = slice.count
     var hash = count
-    if count > 0 { hash = hash &* 31 &+ Int(slice[0]) &* 7 &+ Int(slice[count - 1]) &+ Int(slice[count / 2]) &* 13 }
+    if count > 0 {
+      hash =
+        hash &* 31 &+ Int(slice[0]) &* 7 &+ Int(slice[count - 1]) &+ Int(slice[count / 2]) &* 13
+    }
     let index = hash & 15
     current = index
     if slots[index].bytes.count == count,
       count == 0
-        || slots[index].bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, slice.baseAddress!, count) == 0 })
+        || slots[index].bytes.withUnsafeBufferPointer({
+          memcmp($0.baseAddress!, slice.baseAddress!, count) == 0
+        })
     {
       return slots[index].text
     }

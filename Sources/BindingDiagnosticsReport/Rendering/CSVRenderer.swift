@@ -1,4 +1,5 @@
-public import BindingDiagnostics
+import BindingDiagnostics
+import Foundation
 
 /// One CSV row per group (RFC 4180 quoting), with a header row.
 public struct CSVRenderer: Sendable {
@@ -37,10 +38,9 @@ public struct CSVRenderer: Sendable {
   static func quote(_ field: String) -> String {
     var field = field
     if let first = field.first, "=+-@".contains(first), Int(field) == nil { field = "'" + field }
-    guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+    guard
+      field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
     else { return field }
     return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
   }
 }
-
-import Foundation

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A Markdown summary for CI job summaries: a heading, totals, and a table of groups.
 public struct MarkdownRenderer: Sendable {
   /// At most this many groups (all when `nil`).
@@ -23,9 +25,14 @@ public struct MarkdownRenderer: Sendable {
       return lines.joined(separator: "\n") + "\n"
     }
     let columns = TableRenderer.columns(summary.groupBy)
-    let header = ["Events", "Records"] + columns.map { $0.title.capitalized } + ["First seen", "Last seen", "Processes"]
+    let header =
+      ["Events", "Records"] + columns.map { $0.title.capitalized } + [
+        "First seen", "Last seen", "Processes",
+      ]
     lines.append("| " + header.joined(separator: " | ") + " |")
-    lines.append("|" + header.enumerated().map { $0.offset < 2 ? " ---: " : " --- " }.joined(separator: "|") + "|")
+    lines.append(
+      "|" + header.enumerated().map { $0.offset < 2 ? " ---: " : " --- " }.joined(separator: "|")
+        + "|")
     let shown = summary.groups.prefix(top ?? Int.max)
     for group in shown {
       var cells = [String(group.events), String(group.records)]
@@ -57,5 +64,3 @@ public struct MarkdownRenderer: Sendable {
     return out
   }
 }
-
-import Foundation

@@ -1,4 +1,5 @@
-public import BindingDiagnostics
+import BindingDiagnostics
+import Foundation
 
 /// The human summary: an aligned table of groups with a small histogram each, then lost,
 /// duplicated, malformed and other lines called out.
@@ -32,14 +33,18 @@ public struct TableRenderer: Sendable {
     } else {
       lines.append("")
       let columns = TableRenderer.columns(summary.groupBy)
-      var header = ["EVENTS", "RECORDS"] + columns.map(\.title) + ["FIRST SEEN", "LAST SEEN", "PROCS", "OVER TIME"]
+      var header =
+        ["EVENTS", "RECORDS"] + columns.map(\.title) + [
+          "FIRST SEEN", "LAST SEEN", "PROCS", "OVER TIME",
+        ]
       var rows: [[String]] = []
       let shown = summary.groups.prefix(top ?? Int.max)
       for group in shown {
         var row = [TableRenderer.number(group.events), TableRenderer.number(group.records)]
         row += columns.map { DisplayText.escapingControls($0.value(group)) }
         row += [
-          TableRenderer.short(group.first), TableRenderer.short(group.last), String(group.processes.count),
+          TableRenderer.short(group.first), TableRenderer.short(group.last),
+          String(group.processes.count),
           TableRenderer.sparkline(group.histogram),
         ]
         rows.append(row)
@@ -73,7 +78,8 @@ public struct TableRenderer: Sendable {
       let more = summary.lostRuns.count > 5 ? ", …" : ""
       lines.append(
         "Lost records: \(TableRenderer.number(summary.lost)) in \(summary.lostRuns.count) "
-          + "\(summary.lostRuns.count == 1 ? "run" : "runs") (\(worst.joined(separator: ", "))\(more))")
+          + "\(summary.lostRuns.count == 1 ? "run" : "runs") (\(worst.joined(separator: ", "))\(more))"
+      )
     } else {
       lines.append("Lost records: 0")
     }
@@ -81,7 +87,8 @@ public struct TableRenderer: Sendable {
       lines.append("Duplicated records: \(TableRenderer.number(summary.duplicates)) (counted once)")
     }
     if summary.malformed > 0 {
-      lines.append("Malformed lines: \(TableRenderer.number(summary.malformed)) (see standard error)")
+      lines.append(
+        "Malformed lines: \(TableRenderer.number(summary.malformed)) (see standard error)")
     }
     if summary.other > 0 {
       lines.append("Other lines: \(TableRenderer.number(summary.other)) (not events, ignored)")
@@ -148,5 +155,3 @@ extension String {
     return result
   }
 }
-
-import Foundation
