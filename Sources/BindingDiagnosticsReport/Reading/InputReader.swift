@@ -86,42 +86,54 @@ public struct InputReader {
   /// Files at least this large are classified on worker threads while this one aggregates.
   static let parallelThreshold = 8 << 20
 
-  /// Lines of one chunk, classified on a worker thread.
+  /// Whole lines read straight from the file, classified on a worker thread.
   ///
   /// `@unchecked Sendable`: the worker writes `classes` and then signals `done`; the reading
-  /// thread reads `classes` only after waiting on `done`.
+  /// thread reads `classes` only after waiting on `done`, and never touches `bytes` after
+  /// handing the chunk over.
   private final class Chunk: @unchecked Sendable {
-    var bytes: [UInt8] = []
-    /// Where each line ends in `bytes`; `nil` for a line that was too long to keep.
-    var ends: [Int?] = []
-    let firstLine: Int
+    /// Whole lines, each ending in `\n` (the last one may lack it at the end of the input);
+    /// empty for a chunk that stands for one line too long to keep.
+    var bytes: [UInt8]
+    let tooLong: Bool
     var classes: [LineClass] = []
     let done = DispatchSemaphore(value: 0)
 
-    init(firstLine: Int) {
-      self.firstLine = firstLine
-      bytes.reserveCapacity(InputReader.chunkBytes + 4096)
+    init(bytes: [UInt8], tooLong: Bool = false) {
+      self.bytes = bytes
+      self.tooLong = tooLong
     }
 
     func classify(maxLineBytes: Int, pool: ClassifierPool) {
+      if tooLong {
+        classes = [.malformed("line longer than \(maxLineBytes) bytes")]
+        return
+      }
       var classifier = pool.take()
       defer { pool.give(classifier) }
-      classes.reserveCapacity(ends.count)
-      var start = 0
       bytes.withUnsafeBufferPointer { buffer in
-        for end in ends {
-          guard let end else {
-            classes.append(.malformed("line longer than \(maxLineBytes) bytes"))
-            continue
+        guard let base = buffer.baseAddress else { return }
+        var start = 0
+        while start < buffer.count {
+          let end: Int
+          if let newline = memchr(base + start, 0x0a, buffer.count - start) {
+            end = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
+          } else {
+            end = buffer.count
           }
-          classes.append(classifier.classify(UnsafeBufferPointer(rebasing: buffer[start..<end])))
-          start = end
+          if end - start > maxLineBytes {
+            classes.append(.malformed("line longer than \(maxLineBytes) bytes"))
+          } else {
+            classes.append(classifier.classify(UnsafeBufferPointer(rebasing: buffer[start..<end])))
+          }
+          start = end + 1
         }
       }
     }
   }
 
-  static let chunkBytes = 2 << 20
+  /// Bytes read per chunk.
+  static let chunkBytes = 1 << 20
 
   /// Classifiers kept warm between chunks: their caches already hold the stream's values.
   private final class ClassifierPool: Sendable {
@@ -136,14 +148,14 @@ public struct InputReader {
     }
   }
 
-  /// Splits the input into chunks of whole lines on this thread, classifies them on worker
+  /// Reads the input in chunks of whole lines on this thread, classifies them on worker
   /// threads (at most four chunks in flight, so memory stays bounded), and aggregates the
   /// results here in input order, so counts and malformed-line reports match a serial read.
   private func readInParallel(fd: Int32, name: String, into aggregator: inout Aggregator) -> Result<
     Void, SystemError
   > {
     var inFlight: [Chunk] = []
-    var current = Chunk(firstLine: 1)
+    var lineNumber = 0
     var bytesRead = 0
     var nextProgress = 64 << 20
     let maxLineBytes = self.maxLineBytes
@@ -151,10 +163,10 @@ public struct InputReader {
     func finishOldest() {
       let chunk = inFlight.removeFirst()
       chunk.done.wait()
-      for (offset, kind) in chunk.classes.enumerated() {
+      for kind in chunk.classes {
+        lineNumber += 1
         if case .malformed(let reason) = kind {
-          onMalformed(
-            MalformedLine(source: name, line: chunk.firstLine + offset, reason: reason.text))
+          onMalformed(MalformedLine(source: name, line: lineNumber, reason: reason.text))
         }
         aggregator.add(kind)
       }
@@ -167,29 +179,99 @@ public struct InputReader {
       }
       if inFlight.count >= 4 { finishOldest() }
     }
-    let result = LineReader(fd: fd, maxLineBytes: maxLineBytes).forEachLine { line, number in
-      switch line {
-      case .tooLong:
-        current.ends.append(nil)
-        bytesRead += maxLineBytes
-      case .text(let bytes):
-        current.bytes.append(contentsOf: bytes)
-        current.ends.append(current.bytes.count)
-        bytesRead += bytes.count + 1
+    // A line longer than this cannot be kept whole; it is skipped to its end.
+    let capacity = max(InputReader.chunkBytes, maxLineBytes + 1) + InputReader.chunkBytes
+    var carry: [UInt8] = []
+    var skipping = false
+    var failure: SystemError?
+    reading: while true {
+      // A fresh buffer: what was carried over, then up to a chunk more from the input.
+      let target = min(capacity, carry.count + InputReader.chunkBytes)
+      var endOfInput = false
+      var readError: Int32 = 0
+      var buffer = [UInt8](unsafeUninitializedCapacity: target) { storage, count in
+        let base = storage.baseAddress!
+        carry.withUnsafeBufferPointer { base.update(from: $0.baseAddress!, count: $0.count) }
+        count = carry.count
+        while count < target {
+          let got = systemRead(fd, base + count, target - count)
+          if got < 0 {
+            if errno == EINTR { continue }
+            readError = errno
+            return
+          }
+          if got == 0 {
+            endOfInput = true
+            return
+          }
+          count += got
+        }
       }
-      if current.bytes.count >= InputReader.chunkBytes {
-        submit(current)
-        current = Chunk(firstLine: number + 1)
+      bytesRead += buffer.count - carry.count
+      carry.removeAll()
+      if readError != 0 {
+        failure = SystemError("read", code: readError)
+        break reading
+      }
+      if skipping {
+        // Drop the rest of an over-long line.
+        guard let newline = InputReader.firstNewline(in: buffer) else {
+          if endOfInput { break }
+          continue
+        }
+        skipping = false
+        buffer.removeSubrange(...newline)
+      }
+      if endOfInput {
+        if !buffer.isEmpty { submit(Chunk(bytes: buffer)) }
+        break
+      }
+      guard let lastNewline = InputReader.lastNewline(in: buffer) else {
+        if buffer.count > maxLineBytes {
+          submit(Chunk(bytes: [], tooLong: true))
+          skipping = true
+        } else {
+          carry = buffer
+        }
+        continue
+      }
+      carry = Array(buffer[(lastNewline + 1)...])
+      buffer.removeSubrange((lastNewline + 1)...)
+      submit(Chunk(bytes: buffer))
+      if carry.count > maxLineBytes {
+        submit(Chunk(bytes: [], tooLong: true))
+        carry.removeAll()
+        skipping = true
       }
       if let onProgress, bytesRead >= nextProgress {
         onProgress(name, bytesRead)
         nextProgress += 64 << 20
       }
-      return true
     }
-    if !current.ends.isEmpty { submit(current) }
     while !inFlight.isEmpty { finishOldest() }
-    return result.map { _ in () }
+    if let failure { return .failure(failure) }
+    return .success(())
+  }
+
+  static func firstNewline(in buffer: [UInt8]) -> Int? {
+    buffer.withUnsafeBufferPointer { storage in
+      guard let base = storage.baseAddress, let found = memchr(base, 0x0a, storage.count) else {
+        return nil
+      }
+      return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
+  }
+
+  /// The last `\n`, searched from the end (lines are short, so this stays near the end).
+  static func lastNewline(in buffer: [UInt8]) -> Int? {
+    buffer.withUnsafeBufferPointer { storage in
+      var index = storage.count - 1
+      while index >= 0 {
+        if storage[index] == 0x0a { return index }
+        index -= 1
+      }
+      return nil
+    }
   }
 
   /// Classifies each line of `fd` as it arrives (a pipe is handed over line by line), reporting
@@ -303,4 +385,9 @@ public struct InputReader {
     var value: Aggregator
     init(_ value: Aggregator) { self.value = value }
   }
+}
+
+/// `read(2)`, named apart from ``InputReader/read(path:into:)``.
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+  read(fd, buffer, count)
 }

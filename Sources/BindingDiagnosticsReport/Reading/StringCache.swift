@@ -4,8 +4,8 @@
   import Darwin
 #endif
 
-/// Remembers recent byte strings of one field and their `String`s (16 slots, picked by a cheap
-/// hash of length and edge bytes), so the reader builds a `String`, and checks its format, only
+/// Remembers recent byte strings of one field and their `String`s (32 slots, picked by a cheap
+/// hash of the length and the first and last eight bytes), so the reader builds a `String`, and checks its format, only
 /// when a value is new: runs, hosts and processes interleave, but come from a small set.
 struct StringCache: Sendable {
   private struct Slot: Sendable {
@@ -14,7 +14,7 @@ struct StringCache: Sendable {
     var checked = false
   }
 
-  private var slots = [Slot](repeating: Slot(), count: 16)
+  private var slots = [Slot](repeating: Slot(), count: 32)
   private var current = 0
 
   /// Whether the string last returned passed the caller's format check.
