@@ -36,7 +36,7 @@ let package = Package(
     ),
     .testTarget(
       name: "BindingDiagnosticsReportTests",
-      dependencies: ["BindingDiagnosticsReport", "BindingDiagnostics"]
+      dependencies: ["BindingDiagnosticsReport", "BindingDiagnostics", "BindingDiagnosticsTesting"]
     ),
     .testTarget(
       name: "bindiagTests",

@@ -311,3 +311,32 @@ import Testing
     )
   }
 }
+
+@Suite struct BindiagGrowingFileTests {
+  @Test func aFileThatGrowsWhileReadIsReadToItsEnd() throws {
+    let path = try temporaryDirectory() + "/growing.jsonl"
+    let writer = Process()
+    writer.executableURL = productsDirectory().appendingPathComponent("misuse-helper")
+    writer.arguments = ["40000"]
+    writer.environment = ["BINDING_DIAGNOSTICS": "jsonl:\(path)", "BINDING_DIAGNOSTICS_RATE_LIMIT": "off"]
+    try writer.run()
+    var summaries: [[String: Any]] = []
+    while writer.isRunning || summaries.isEmpty {
+      let result = try bindiag("summary", "--format", "json", path)
+      #expect(result.status == 0 || result.status == 1)
+      if result.status == 0 {
+        summaries.append(
+          try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]))
+      }
+    }
+    writer.waitUntilExit()
+    // Reads during the writes saw a prefix: never more records than written, at most one
+    // record caught half-written at the end.
+    for summary in summaries {
+      #expect((summary["records"] as? Int ?? 0) <= 40_000)
+      #expect((summary["malformed"] as? Int ?? 2) <= 1)
+    }
+    let final = try bindiag("summary", "--format", "json", path)
+    #expect(final.stdout.contains(#""events":40000,"records":40000,"malformed":0,"other":0,"lost":0,"#))
+  }
+}

@@ -369,7 +369,7 @@ public struct InputReader {
     return matches
   }
 
-  static func classify(_ entry: JournalReader.Entry) -> LineClass {
+  package static func classify(_ entry: JournalReader.Entry) -> LineClass {
     let values = entry.values.map { $0.map { String(decoding: $0, as: UTF8.self) } }
     switch EventDecoder.decodeJournal(values, realtime: Int64(entry.realtime)) {
     case .success(let event): return .event(event)
