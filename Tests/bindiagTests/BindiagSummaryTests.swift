@@ -318,7 +318,9 @@ import Testing
     let writer = Process()
     writer.executableURL = productsDirectory().appendingPathComponent("misuse-helper")
     writer.arguments = ["40000"]
-    writer.environment = ["BINDING_DIAGNOSTICS": "jsonl:\(path)", "BINDING_DIAGNOSTICS_RATE_LIMIT": "off"]
+    writer.environment = [
+      "BINDING_DIAGNOSTICS": "jsonl:\(path)", "BINDING_DIAGNOSTICS_RATE_LIMIT": "off",
+    ]
     try writer.run()
     var summaries: [[String: Any]] = []
     while writer.isRunning || summaries.isEmpty {
@@ -326,7 +328,8 @@ import Testing
       #expect(result.status == 0 || result.status == 1)
       if result.status == 0 {
         summaries.append(
-          try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]))
+          try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]))
       }
     }
     writer.waitUntilExit()
@@ -337,6 +340,7 @@ import Testing
       #expect((summary["malformed"] as? Int ?? 2) <= 1)
     }
     let final = try bindiag("summary", "--format", "json", path)
-    #expect(final.stdout.contains(#""events":40000,"records":40000,"malformed":0,"other":0,"lost":0,"#))
+    #expect(
+      final.stdout.contains(#""events":40000,"records":40000,"malformed":0,"other":0,"lost":0,"#))
   }
 }
