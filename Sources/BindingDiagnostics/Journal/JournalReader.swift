@@ -72,6 +72,21 @@ package enum JournalReader {
     return job.result
   }
 
+  /// The query's field names grouped by length, for matching enumerated data quickly.
+  private struct WantedFields {
+    let count: Int
+    let byLength: [Int: [(name: [UInt8], index: Int)]]
+
+    init(_ names: [String]) {
+      count = names.count
+      var byLength: [Int: [(name: [UInt8], index: Int)]] = [:]
+      for (index, name) in names.enumerated() {
+        byLength[name.utf8.count, default: []].append((Array(name.utf8), index))
+      }
+      self.byLength = byLength
+    }
+  }
+
   /// The state of one read, handed whole to the reader thread.
   ///
   /// `@unchecked Sendable`: the creating thread only reads `result` after the reader thread
@@ -81,13 +96,13 @@ package enum JournalReader {
     let query: Query
     let handler: (Entry) -> Bool
     var result: Result<Void, JournalError> = .success(())
-    let fieldNames: [[CChar]]
+    let wanted: WantedFields
 
     init(library: LibSystemd, query: Query, handler: @escaping (Entry) -> Bool) {
       self.library = library
       self.query = query
       self.handler = handler
-      self.fieldNames = query.fields.map { Array($0.utf8CString) }
+      self.wanted = WantedFields(query.fields)
     }
 
     func run() {
@@ -145,23 +160,26 @@ package enum JournalReader {
       }
     }
 
+    /// The entry's wanted fields, found in one pass over its data (`sd_journal_enumerate_data`):
+    /// asking for each field by name (`sd_journal_get_data`) walks the entry once per field.
     private func entry(_ handle: OpaquePointer?) -> Entry {
       var realtime: UInt64 = 0
       _ = library.getRealtime(handle, &realtime)
-      var values: [[UInt8]?] = []
-      values.reserveCapacity(fieldNames.count)
-      for name in fieldNames {
-        var data: UnsafeRawPointer?
-        var length = 0
-        guard library.getData(handle, name, &data, &length) >= 0, let data else {
-          values.append(nil)
-          continue
+      var values = [[UInt8]?](repeating: nil, count: wanted.count)
+      library.restartData(handle)
+      var data: UnsafeRawPointer?
+      var length = 0
+      while library.enumerateData(handle, &data, &length) > 0, let data {
+        let bytes = UnsafeRawBufferPointer(start: data, count: length)
+        guard let equals = memchr(data, 0x3d, length) else { continue }
+        let nameLength = data.distance(to: UnsafeRawPointer(equals))
+        guard let candidates = wanted.byLength[nameLength] else { continue }
+        for (name, index) in candidates where values[index] == nil {
+          if name.withUnsafeBytes({ memcmp($0.baseAddress!, data, nameLength) }) == 0 {
+            values[index] = Array(bytes[(nameLength + 1)...])
+            break
+          }
         }
-        // The data is `NAME=value`; keep the value.
-        let prefix = name.count  // "NAME" and its NUL: the length of "NAME="
-        values.append(
-          length >= prefix
-            ? Array(UnsafeRawBufferPointer(start: data + prefix, count: length - prefix)) : [])
       }
       return Entry(values: values, realtime: realtime)
     }

@@ -327,9 +327,10 @@ public struct InputReader {
     let box = AggregatorBox(aggregator)
     let onMalformed = self.onMalformed
     var number = 0
+    var decoder = JournalEntryDecoder()
     let result = JournalReader.read(query) { entry in
       number += 1
-      let kind = InputReader.classify(entry)
+      let kind = decoder.classify(entry)
       if case .malformed(let reason) = kind {
         onMalformed(MalformedLine(source: "journal", line: number, reason: reason.text))
       }
@@ -357,7 +358,8 @@ public struct InputReader {
       since: filter.since.map { UInt64(max(0, $0.microsecondsSinceEpoch)) }
         ?? UInt64(max(0, Timestamp.now().microsecondsSinceEpoch)),
       follow: true)
-    return JournalReader.read(query) { handler(classify($0)) }
+    var decoder = JournalEntryDecoder()
+    return JournalReader.read(query) { handler(decoder.classify($0)) }
   }
 
   static func journalMatches(_ filter: EventFilter) -> [String] {
@@ -370,11 +372,8 @@ public struct InputReader {
   }
 
   package static func classify(_ entry: JournalReader.Entry) -> LineClass {
-    let values = entry.values.map { $0.map { String(decoding: $0, as: UTF8.self) } }
-    switch EventDecoder.decodeJournal(values, realtime: Int64(entry.realtime)) {
-    case .success(let event): return .event(event)
-    case .failure(let reason): return .malformed(reason)
-    }
+    var decoder = JournalEntryDecoder()
+    return decoder.classify(entry)
   }
 
   /// Carries the aggregator into the journal reader's thread and back.
