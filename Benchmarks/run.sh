@@ -43,14 +43,17 @@ row "one misuse folded by the rate limiter, ns" "$(get misuse.rate_limited_fold)
 row "one misuse into the stderr sink (to /dev/null), ns" "$(get misuse.stderr_sink)" "-" "-"
 
 echo
-echo "== JSON Lines file sink (issue 3), 1 000 000 records vs Python logging + JSON formatter, 200 000"
-rm -f "$out/sink.jsonl" "$out/peer.jsonl"
-sink=$($bin/BindingBenchmarks jsonl "$out/sink.jsonl" 1000000)
-peer=$(python3 Benchmarks/peers/logging_peer.py "$out/peer.jsonl" 200000)
-ours_rate=$(echo "$sink" | awk '$1 == "jsonl.sustained" {print $2}')
-ours_call=$(echo "$sink" | awk '$1 == "jsonl.caller_side" {print $2}')
-peer_rate=$(echo "$peer" | awk '{print $2}')
-peer_call=$(echo "$peer" | awk '{print $4}')
+echo "== JSON Lines file sink (issue 3), 1 000 000 records vs Python logging + JSON formatter, 200 000 (best of 3 each)"
+ours_rate=0 ours_call=999999999 peer_rate=0 peer_call=999999999
+for _ in 1 2 3; do
+  rm -f "$out/sink.jsonl" "$out/peer.jsonl"
+  sink=$($bin/BindingBenchmarks jsonl "$out/sink.jsonl" 1000000)
+  peer=$(python3 Benchmarks/peers/logging_peer.py "$out/peer.jsonl" 200000)
+  ours_rate=$(echo "$sink" | awk -v b="$ours_rate" '$1 == "jsonl.sustained" {print ($2 > b ? $2 : b)}')
+  ours_call=$(echo "$sink" | awk -v b="$ours_call" '$1 == "jsonl.caller_side" {print ($2 < b ? $2 : b)}')
+  peer_rate=$(echo "$peer" | awk -v b="$peer_rate" '{print ($2 > b ? $2 : b)}')
+  peer_call=$(echo "$peer" | awk -v b="$peer_call" '{print ($4 < b ? $4 : b)}')
+done
 row "measure" "ours" "python" "ours/peer"
 row "sustained records/s" "$ours_rate" "$peer_rate" "$(ratio "$ours_rate" "$peer_rate")"
 row "caller side ns per misuse (peer: per logger.error)" "$ours_call" "$peer_call" "$(ratio "$peer_call" "$ours_call")x less"

@@ -5,11 +5,11 @@ enum MappingReports {
   static func setTrue<Wrapped>(
     current: Wrapped?, label: String?, fileID: StaticString, line: UInt, function: StaticString
   ) {
-    DiagnosticsSystem.current.report(
+    DiagnosticsSystem.current.record(
       .mappedBoolSetTrue,
       message: "A Binding<Bool> mapped from an optional was set to true; the write had no effect.",
       valueType: TypeNames.name(of: Wrapped?.self), valuePresent: current != nil,
-      value: current.map { $0 as Any }, label: label,
+      value: current, label: label,
       site: CallSite(fileID: fileID, line: line, function: function))
   }
 
@@ -22,9 +22,9 @@ enum MappingReports {
       kind == .unwrappedReadAfterNil
       ? "A binding unwrapped from an optional was read after it became nil; the last value was returned."
       : "A binding unwrapped from an optional was written after it became nil; the write was dropped."
-    DiagnosticsSystem.current.report(
+    DiagnosticsSystem.current.record(
       kind, message: message, valueType: TypeNames.name(of: Wrapped?.self), valuePresent: false,
-      value: last as Any, label: label,
+      value: last, label: label,
       site: CallSite(fileID: fileID, line: line, function: function))
   }
 }

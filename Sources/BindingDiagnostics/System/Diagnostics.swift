@@ -52,14 +52,28 @@ public final class Diagnostics: Sendable {
     valuePresent: Bool, value: @autoclosure () -> Any? = nil, level: MisuseLevel? = nil,
     label: String? = nil, site: CallSite
   ) {
+    record(
+      kind, message: message, valueType: valueType(), valuePresent: valuePresent, value: value(),
+      level: level, label: label, site: site)
+  }
+
+  /// The report path shared by ``report(_:message:valueType:valuePresent:value:level:label:site:)``
+  /// and the mappings: generic over the value, so a private value is never boxed or described.
+  func record<Value>(
+    _ kind: MisuseKind, message: String, valueType: @autoclosure () -> String,
+    valuePresent: Bool, value: @autoclosure () -> Value?, level: MisuseLevel? = nil,
+    label: String? = nil, site: @autoclosure () -> CallSite
+  ) {
     let level = level ?? kind.defaultLevel
     defer {
       if configuration.policy == .assert {
         configuration.sink.flush()
+        let site = site()
         assertionFailure("Binding misuse \(kind.code) at \(site.fileID):\(site.line)")
       }
     }
     guard acceptsEvents, level >= configuration.minimumLevel else { return }
+    let site = site()
     var suppressed = 0
     if let limiter {
       let key = RateLimiter.Key(kind: kind.code, file: site.fileID, line: site.line)
@@ -73,7 +87,11 @@ public final class Diagnostics: Sendable {
       case .emit(let folded): suppressed = folded
       }
     }
-    let rendered = value().map { configuration.privacy.render($0) }
+    let rendered: String?
+    switch configuration.privacy {
+    case .private: rendered = value() == nil ? nil : "<private>"
+    default: rendered = value().map { configuration.privacy.render($0) }
+    }
     emit(
       kind: kind, level: level, message: message, site: site, valueType: valueType(),
       valuePresent: valuePresent, value: rendered, label: label, suppressed: suppressed)
