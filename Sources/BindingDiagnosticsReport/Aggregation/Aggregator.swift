@@ -4,6 +4,7 @@ public import BindingDiagnostics
 /// the number of events.
 public struct Aggregator {
   private struct GroupState {
+    let key: [GroupKeyPart]
     var events = 0
     var records = 0
     var first = Timestamp(microsecondsSinceEpoch: .max)
@@ -15,17 +16,30 @@ public struct Aggregator {
     var histogram = TimeHistogram()
     var function: String?
     var functionsDiffer = false
+
+    init(key: [GroupKeyPart]) {
+      self.key = key
+    }
   }
 
-  /// Distinct strings, at most 64, skipping the set lookup when a value repeats the last one.
+  /// Distinct strings, at most 64. Values repeat, and there are few: compare with the last
+  /// one, then scan a short array, before hashing.
   private struct SmallSet {
-    var values: Set<String> = []
-    var last: String?
+    private(set) var values: [String] = []
+    private var hashed: Set<String> = []
+    private var last: String?
 
     mutating func insert(_ value: String) {
       if value == last { return }
       last = value
-      if values.count < 64 { values.insert(value) }
+      if values.count <= 8 {
+        if values.contains(value) { return }
+      } else if hashed.contains(value) {
+        return
+      }
+      guard values.count < 64 else { return }
+      values.append(value)
+      if values.count > 8 { hashed = Set(values) }
     }
   }
 
@@ -34,16 +48,25 @@ public struct Aggregator {
     var process: String
   }
 
+  /// A recent call site and the group it belongs to, for the default `site` grouping.
+  private struct SiteSlot {
+    var kind: String
+    var file: String
+    var line: Int
+    var group: Int
+  }
+
   /// The fields groups are keyed by.
   public let groupBy: [GroupField]
   /// Which events count.
   public let filter: EventFilter
-  private var groups: [[GroupKeyPart]: GroupState] = [:]
+  private let bySite: Bool
+  private var groups: [GroupState] = []
+  private var groupIndex: [[GroupKeyPart]: Int] = [:]
+  private var siteSlots = [SiteSlot?](repeating: nil, count: 64)
   private var runIndex: [String: Int] = [:]
   private var runs: [RunState] = []
   private var lastRun: (name: String, index: Int)?
-  private var lastKey: [GroupKeyPart] = []
-  private var lastSite: (kind: String, file: String, line: Int)?
   private(set) var events = 0
   private(set) var records = 0
   private(set) var duplicates = 0
@@ -59,6 +82,7 @@ public struct Aggregator {
   public init(groupBy: [GroupField] = [.kind, .file, .line], filter: EventFilter = EventFilter()) {
     self.groupBy = groupBy
     self.filter = filter
+    self.bySite = groupBy == [.kind, .file, .line]
   }
 
   /// Adds one classified line.
@@ -88,17 +112,14 @@ public struct Aggregator {
       runIndex[event.run] = index
       lastRun = (event.run, index)
     }
-    let fresh = runs[index].seqs.insert(event.seq)
-    guard fresh else {
+    guard runs[index].seqs.insert(event.seq) else {
       duplicates += 1
       return
     }
     guard filter.accepts(event) else { return }
     events += event.events
     records += 1
-    let key = self.key(for: event)
-    // One hash lookup: the state is changed in place through the dictionary's modify accessor.
-    Aggregator.apply(event, to: &groups[key, default: GroupState()])
+    Aggregator.apply(event, to: &groups[group(for: event)])
   }
 
   private static func apply(_ event: MisuseEvent, to state: inout GroupState) {
@@ -118,37 +139,44 @@ public struct Aggregator {
     }
   }
 
-  /// The key of `event`, reusing the previous one for the common default grouping when the
-  /// site repeats.
-  private mutating func key(for event: MisuseEvent) -> [GroupKeyPart] {
-    if groupBy == [.kind, .file, .line] {
-      if let site = lastSite, site.line == event.line, site.kind == event.kind.code,
-        site.file == event.file
-      {
-        return lastKey
-      }
-      lastSite = (event.kind.code, event.file, event.line)
+  /// The index of `event`'s group, creating it when new. For the default grouping, recent
+  /// sites are found in a small direct-mapped table without hashing.
+  private mutating func group(for event: MisuseEvent) -> Int {
+    guard bySite else { return group(forKey: groupBy.map { $0.part(of: event) }) }
+    let slot = (event.line &* 31 &+ event.file.utf8.count &* 7 &+ event.kind.code.utf8.count) & 63
+    if let cached = siteSlots[slot], cached.line == event.line, cached.file == event.file,
+      cached.kind == event.kind.code
+    {
+      return cached.group
     }
-    lastKey = groupBy.map { $0.part(of: event) }
-    return lastKey
+    let index = group(forKey: [.text(event.kind.code), .text(event.file), .number(event.line)])
+    siteSlots[slot] = SiteSlot(
+      kind: event.kind.code, file: event.file, line: event.line, group: index)
+    return index
+  }
+
+  private mutating func group(forKey key: [GroupKeyPart]) -> Int {
+    if let index = groupIndex[key] { return index }
+    groups.append(GroupState(key: key))
+    groupIndex[key] = groups.count - 1
+    return groups.count - 1
   }
 
   /// The summary of everything added so far.
   public func summary() -> Summary {
     var first: Timestamp?
     var last: Timestamp?
-    for state in groups.values {
+    for state in groups where state.records > 0 {
       first = min(first ?? state.first, state.first)
       last = max(last ?? state.last, state.last)
     }
     let start = first?.microsecondsSinceEpoch ?? 0
     let end = last?.microsecondsSinceEpoch ?? 0
-    var built = groups.map { key, state in
+    var built = groups.map { state in
       Summary.Group(
-        key: key, events: state.events, records: state.records, first: state.first,
-        last: state.last,
-        processes: state.processes.values.sorted(), hosts: state.hosts.values.sorted(),
-        valueTypes: state.valueTypes.values.sorted(),
+        key: state.key, events: state.events, records: state.records, first: state.first,
+        last: state.last, processes: state.processes.values.sorted(),
+        hosts: state.hosts.values.sorted(), valueTypes: state.valueTypes.values.sorted(),
         levels: Dictionary(
           uniqueKeysWithValues: MisuseLevel.allCases.compactMap { level in
             state.levels[level.index] > 0 ? (level, state.levels[level.index]) : nil
@@ -180,5 +208,15 @@ public struct Aggregator {
 
 extension MisuseLevel {
   /// 0 for `trace` … 6 for `critical`.
-  fileprivate var index: Int { MisuseLevel.allCases.firstIndex(of: self)! }
+  fileprivate var index: Int {
+    switch self {
+    case .trace: 0
+    case .debug: 1
+    case .info: 2
+    case .notice: 3
+    case .warning: 4
+    case .error: 5
+    case .critical: 6
+    }
+  }
 }

@@ -4,14 +4,29 @@ struct TimeHistogram: Sendable {
   static let maxBuckets = 64
   private(set) var width: Int64 = 1_000_000
   private(set) var buckets: [Int64: Int] = [:]
+  /// The bucket last added to, and counts not yet folded into it.
+  private var recent: (index: Int64, count: Int)?
 
   mutating func add(_ micros: Int64, count: Int) {
     let index = floorDivide(micros, width)
-    if let existing = buckets.index(forKey: index) {
-      buckets.values[existing] += count
-      return
+    if let pending = recent {
+      if pending.index == index {
+        recent = (index, pending.count + count)
+        return
+      }
+      buckets[pending.index, default: 0] += pending.count
     }
-    buckets[index] = count
+    recent = (index, count)
+    guard buckets.count >= TimeHistogram.maxBuckets, buckets[index] == nil else { return }
+    settle()
+  }
+
+  /// Folds the pending count in and merges buckets until at most ``maxBuckets`` remain.
+  private mutating func settle() {
+    if let pending = recent {
+      buckets[pending.index, default: 0] += pending.count
+      recent = nil
+    }
     while buckets.count > TimeHistogram.maxBuckets {
       width *= 2
       var merged: [Int64: Int] = [:]
@@ -22,6 +37,12 @@ struct TimeHistogram: Sendable {
 
   /// The counts spread over `bins` equal bins between `start` and `end` (µs), by bucket middle.
   func bins(_ bins: Int, start: Int64, end: Int64) -> [Int] {
+    var settled = self
+    settled.settle()
+    return settled.spread(bins, start: start, end: end)
+  }
+
+  private func spread(_ bins: Int, start: Int64, end: Int64) -> [Int] {
     var result = [Int](repeating: 0, count: bins)
     let span = max(end - start, 1)
     for (index, value) in buckets {

@@ -111,6 +111,8 @@ public struct InputReader {
       }
       var classifier = pool.take()
       defer { pool.give(classifier) }
+      // Contract lines are a few hundred bytes: reserve so the array never regrows.
+      classes.reserveCapacity(bytes.count / 200 + 16)
       bytes.withUnsafeBufferPointer { buffer in
         guard let base = buffer.baseAddress else { return }
         var start = 0
