@@ -4,8 +4,8 @@
   import Darwin
 #endif
 
-/// Remembers recent byte strings of one field and their `String`s (32 slots, picked by a cheap
-/// hash of the length and the first and last eight bytes), so the reader builds a `String`, and checks its format, only
+/// Remembers recent byte strings of one field and their `String`s (32 sets of 2 slots, the set
+/// picked by a cheap hash of the length and the first and last eight bytes), so the reader builds a `String`, and checks its format, only
 /// when a value is new: runs, hosts and processes interleave, but come from a small set.
 struct StringCache: Sendable {
   private struct Slot: Sendable {
@@ -14,7 +14,9 @@ struct StringCache: Sendable {
     var checked = false
   }
 
-  private var slots = [Slot](repeating: Slot(), count: 32)
+  private var slots = [Slot](repeating: Slot(), count: 64)
+  /// Per set, the slot to replace next (the one used least recently).
+  private var victims = [UInt8](repeating: 0, count: 32)
   private var current = 0
 
   /// Whether the string last returned passed the caller's format check.
