@@ -20,9 +20,10 @@ package enum JournalReader {
   }
 
   /// One entry: the query's fields as raw bytes (values may hold any byte), in the query's
-  /// order (`nil` where the entry lacks one), and when it was written.
-  package struct Entry: Sendable {
-    package var values: [[UInt8]?]
+  /// order (`nil` where the entry lacks one), and when it was written. The bytes point into
+  /// the journal's memory map and are valid only during the handler's call.
+  package struct Entry {
+    package var values: [UnsafeRawBufferPointer?]
     package var realtime: UInt64
   }
 
@@ -75,13 +76,14 @@ package enum JournalReader {
   /// The query's field names grouped by length, for matching enumerated data quickly.
   private struct WantedFields {
     let count: Int
-    let byLength: [Int: [(name: [UInt8], index: Int)]]
+    /// Indexed by name length (journal field names are at most 64 bytes).
+    let byLength: [[(name: [UInt8], index: Int)]]
 
     init(_ names: [String]) {
       count = names.count
-      var byLength: [Int: [(name: [UInt8], index: Int)]] = [:]
-      for (index, name) in names.enumerated() {
-        byLength[name.utf8.count, default: []].append((Array(name.utf8), index))
+      var byLength = [[(name: [UInt8], index: Int)]](repeating: [], count: 65)
+      for (index, name) in names.enumerated() where name.utf8.count <= 64 {
+        byLength[name.utf8.count].append((Array(name.utf8), index))
       }
       self.byLength = byLength
     }
@@ -165,7 +167,7 @@ package enum JournalReader {
     private func entry(_ handle: OpaquePointer?) -> Entry {
       var realtime: UInt64 = 0
       _ = library.getRealtime(handle, &realtime)
-      var values = [[UInt8]?](repeating: nil, count: wanted.count)
+      var values = [UnsafeRawBufferPointer?](repeating: nil, count: wanted.count)
       library.restartData(handle)
       var data: UnsafeRawPointer?
       var length = 0
@@ -173,10 +175,10 @@ package enum JournalReader {
         let bytes = UnsafeRawBufferPointer(start: data, count: length)
         guard let equals = memchr(data, 0x3d, length) else { continue }
         let nameLength = data.distance(to: UnsafeRawPointer(equals))
-        guard let candidates = wanted.byLength[nameLength] else { continue }
-        for (name, index) in candidates where values[index] == nil {
+        guard nameLength <= 64 else { continue }
+        for (name, index) in wanted.byLength[nameLength] where values[index] == nil {
           if name.withUnsafeBytes({ memcmp($0.baseAddress!, data, nameLength) }) == 0 {
-            values[index] = Array(bytes[(nameLength + 1)...])
+            values[index] = UnsafeRawBufferPointer(rebasing: bytes[(nameLength + 1)...])
             break
           }
         }

@@ -167,10 +167,11 @@ enum EventDecoder {
   ]
 
   /// Journal field values in ``journalFields`` order, with journald's own `_PID`, `_HOSTNAME`
-  /// and, when `BINDING_TS` is missing, the entry's realtime (µs).
-  static func decodeJournal(_ values: [String?], realtime: Int64?) -> Result<
-    MisuseEvent, MalformedReason
-  > {
+  /// and, when `BINDING_TS` is missing, the entry's realtime (µs). `formatsChecked` says the
+  /// caller already checked `kind`, `message_id` and `run`.
+  static func decodeJournal(
+    _ values: [String?], realtime: Int64?, formatsChecked: Bool = false
+  ) -> Result<MisuseEvent, MalformedReason> {
     func integer(_ index: Int) -> Result<Int?, MalformedReason> {
       guard let text = values[index] else { return .success(nil) }
       guard let number = Int(text) else {
@@ -179,6 +180,7 @@ enum EventDecoder {
       return .success(number)
     }
     var raw = RawFields()
+    raw.formatsChecked = formatsChecked
     do {
       raw.schema = try integer(0).get()
       raw.line = try integer(7).get()

@@ -16,14 +16,21 @@ struct JournalEntryDecoder {
         values.append(nil)
         continue
       }
-      let text = bytes.withUnsafeBufferPointer { slice in
-        caches[index].string(slice, ascii: false) ?? String(decoding: slice, as: UTF8.self)
-      }
+      let slice = bytes.assumingMemoryBound(to: UInt8.self)
+      let text = caches[index].string(slice, ascii: false) ?? String(decoding: slice, as: UTF8.self)
       values.append(text)
     }
-    switch EventDecoder.decodeJournal(values, realtime: Int64(entry.realtime)) {
-    case .success(let event): return .event(event)
-    case .failure(let reason): return .malformed(reason)
+    // kind, message_id and run: their formats were checked when these bytes were first seen.
+    let formatFields = [3, 4, 16]
+    let checked = formatFields.allSatisfy { entry.values[$0] != nil && caches[$0].checked }
+    switch EventDecoder.decodeJournal(
+      values, realtime: Int64(entry.realtime), formatsChecked: checked)
+    {
+    case .success(let event):
+      for field in formatFields { caches[field].checked = true }
+      return .event(event)
+    case .failure(let reason):
+      return .malformed(reason)
     }
   }
 }
