@@ -61,13 +61,17 @@ row "records on disk / dropped" "$(wc -l <"$out/sink.jsonl")" "$(echo "$sink" | 
 
 if [ -S /run/systemd/journal/socket ]; then
   echo
-  echo "== journald sink and reader (issue 4), 50 000 entries"
+  echo "== journald sink and reader (issue 4), 50 000 entries (sink: best of 3)"
   cc -O2 -o "$out/sendv_peer" Benchmarks/peers/sendv_peer.c -ldl
-  journal=$($bin/BindingBenchmarks journald 50000)
-  run=$(echo "$journal" | awk '$1 == "journald.run" {print $2}')
-  ours=$(echo "$journal" | awk '$1 == "journald.sink" {print $2}')
-  peer_run=$(printf '%016x' $((RANDOM * 32768 + RANDOM)))
-  peer=$("$out/sendv_peer" 50000 "$peer_run" | awk '{print $2}')
+  # journald itself is the bottleneck and its speed drifts: alternate, keep the best of 3 each.
+  ours=0 peer=0
+  for _ in 1 2 3; do
+    journal=$($bin/BindingBenchmarks journald 50000)
+    run=$(echo "$journal" | awk '$1 == "journald.run" {print $2}')
+    ours=$(echo "$journal" | awk -v b="$ours" '$1 == "journald.sink" {print ($2 > b ? $2 : b)}')
+    peer_run=$(printf '%016x' $((RANDOM * 32768 + RANDOM)))
+    peer=$("$out/sendv_peer" 50000 "$peer_run" | awk -v b="$peer" '{print ($2 > b ? $2 : b)}')
+  done
   row "measure" "ours" "peer" "ours/peer"
   row "sink entries/s vs raw sd_journal_sendv from C" "$ours" "$peer" "$(ratio "$ours" "$peer")"
   sleep 1

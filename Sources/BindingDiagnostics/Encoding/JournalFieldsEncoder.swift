@@ -43,13 +43,19 @@ public struct JournalFieldsEncoder: Sendable {
   /// a digit. journald silently drops fields that are not.
   /// - Parameter name: The field name.
   public static func isValidFieldName(_ name: String) -> Bool {
-    let bytes = Array(name.utf8)
-    guard (1...64).contains(bytes.count), let first = bytes.first, first != UInt8(ascii: "_"),
+    let utf8 = name.utf8
+    guard (1...64).contains(utf8.count), let first = utf8.first, first != UInt8(ascii: "_"),
       !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
     else { return false }
-    return bytes.allSatisfy {
-      (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
-        || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "_")
+    for byte in utf8 {
+      switch byte {
+      case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+        UInt8(ascii: "_"):
+        continue
+      default:
+        return false
+      }
     }
+    return true
   }
 }

@@ -23,6 +23,7 @@ enum JournalWriter {
     case .failure(let error): return .failure(error)
     }
     var buffer = [UInt8]()
+    buffer.reserveCapacity(fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 1 })
     var bounds: [(Int, Int)] = []
     bounds.reserveCapacity(fields.count)
     for (name, value) in fields {
