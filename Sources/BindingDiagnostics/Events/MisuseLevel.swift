@@ -30,7 +30,8 @@ public enum MisuseLevel: String, Sendable, Hashable, Codable, CaseIterable, Comp
     }
   }
 
-  private var rank: Int {
+  /// 0 for `trace` … 6 for `critical`.
+  package var rank: Int {
     switch self {
     case .trace: 0
     case .debug: 1

@@ -1,5 +1,5 @@
 /// Lowercase hexadecimal helpers.
-enum Hex {
+package enum Hex {
   static let digits: [UInt8] = Array("0123456789abcdef".utf8)
 
   /// The 8 bytes of `value` in little-endian order (SipHash's output order) as 16 hex digits.
@@ -41,7 +41,7 @@ enum Hex {
   }
 
   /// Whether `text` is exactly `count` lowercase hex digits.
-  static func isLowercase(_ text: some StringProtocol, count: Int) -> Bool {
+  package static func isLowercase(_ text: some StringProtocol, count: Int) -> Bool {
     var seen = 0
     for byte in text.utf8 {
       switch byte {

@@ -130,7 +130,7 @@ public struct Aggregator {
     state.processes.insert(event.process)
     state.hosts.insert(event.host)
     state.valueTypes.insert(event.valueType)
-    state.levels[event.level.index] += event.events
+    state.levels[event.level.rank] += event.events
     state.histogram.add(event.timestamp.microsecondsSinceEpoch, count: event.events)
     if state.function == nil {
       state.function = event.function
@@ -179,7 +179,7 @@ public struct Aggregator {
         hosts: state.hosts.values.sorted(), valueTypes: state.valueTypes.values.sorted(),
         levels: Dictionary(
           uniqueKeysWithValues: MisuseLevel.allCases.compactMap { level in
-            state.levels[level.index] > 0 ? (level, state.levels[level.index]) : nil
+            state.levels[level.rank] > 0 ? (level, state.levels[level.rank]) : nil
           }),
         histogram: state.histogram.bins(Summary.histogramBins, start: start, end: end),
         function: state.functionsDiffer ? nil : state.function)
@@ -203,20 +203,5 @@ public struct Aggregator {
       groupBy: groupBy, events: events, records: records, malformed: malformed, other: other,
       lost: lost, duplicates: duplicates, first: first, last: last, groups: built,
       lostRuns: lostRuns, runs: runs.count)
-  }
-}
-
-extension MisuseLevel {
-  /// 0 for `trace` … 6 for `critical`.
-  fileprivate var index: Int {
-    switch self {
-    case .trace: 0
-    case .debug: 1
-    case .info: 2
-    case .notice: 3
-    case .warning: 4
-    case .error: 5
-    case .critical: 6
-    }
   }
 }

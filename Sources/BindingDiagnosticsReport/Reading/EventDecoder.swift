@@ -99,14 +99,7 @@ enum EventDecoder {
   }
 
   static func isLowercaseHex(_ text: String, count: Int) -> Bool {
-    var seen = 0
-    for byte in text.utf8 {
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): seen += 1
-      default: return false
-      }
-    }
-    return seen == count
+    Hex.isLowercase(text, count: count)
   }
 
   /// A contract JSON object, keys in any order, unknown keys ignored, types checked.
@@ -115,46 +108,79 @@ enum EventDecoder {
   > {
     var raw = RawFields()
     for (key, value) in members {
-      func text() -> Result<String, MalformedReason> {
-        if case .string(let text) = value { return .success(text) }
-        return .failure(#""\#(key)" must be a string"#)
+      let field: FieldValue
+      switch value {
+      case .string(let text): field = .text(text)
+      case .number: field = .number(value.integer)
+      case .bool(let flag): field = .boolean(flag)
+      default: field = .other
       }
-      func integer() -> Result<Int, MalformedReason> {
-        if let number = value.integer { return .success(number) }
-        return .failure(#""\#(key)" must be an integer"#)
-      }
-      do {
-        switch key {
-        case "v": raw.schema = try integer().get()
-        case "ts": raw.ts = try text().get()
-        case "level": raw.level = try text().get()
-        case "kind": raw.kind = try text().get()
-        case "message_id": raw.messageID = try text().get()
-        case "msg": raw.message = try text().get()
-        case "file": raw.file = try text().get()
-        case "line": raw.line = try integer().get()
-        case "function": raw.function = try text().get()
-        case "value_type": raw.valueType = try text().get()
-        case "value_present":
-          guard case .bool(let flag) = value else {
-            return .failure(#""value_present" must be a boolean"#)
-          }
-          raw.valuePresent = flag
-        case "value": raw.value = try text().get()
-        case "label": raw.label = try text().get()
-        case "process": raw.process = try text().get()
-        case "pid": raw.pid = try integer().get()
-        case "host": raw.host = try text().get()
-        case "run": raw.run = try text().get()
-        case "seq": raw.seq = try integer().get()
-        case "suppressed": raw.suppressed = try integer().get()
-        default: continue
-        }
-      } catch {
-        return .failure(error)
-      }
+      if let reason = assign(key, field, textual: false, to: &raw) { return .failure(reason) }
     }
     return validate(raw)
+  }
+
+  /// The contract's text fields and where they go.
+  // nonisolated(unsafe): an immutable dictionary of key paths to stored properties, never
+  // mutated after initialisation; key paths themselves carry no mutable state.
+  nonisolated(unsafe) static let textKeys: [String: WritableKeyPath<RawFields, String?>] = [
+    "ts": \.ts, "level": \.level, "kind": \.kind, "message_id": \.messageID, "msg": \.message,
+    "file": \.file, "function": \.function, "value_type": \.valueType, "value": \.value,
+    "label": \.label, "process": \.process, "host": \.host, "run": \.run,
+  ]
+
+  /// The contract's integer fields and where they go (immutable, as ``textKeys``).
+  nonisolated(unsafe) static let integerKeys: [String: WritableKeyPath<RawFields, Int?>] = [
+    "v": \.schema, "line": \.line, "pid": \.pid, "seq": \.seq, "suppressed": \.suppressed,
+  ]
+
+  /// A contract field's value as its wire form gave it.
+  enum FieldValue {
+    case text(String)
+    /// A JSON number; `nil` when it is not an integer that fits.
+    case number(Int?)
+    case boolean(Bool)
+    case other
+  }
+
+  /// Stores one contract field into `raw`. `textual` forms (logfmt) write numbers and booleans
+  /// as text. Unknown keys are ignored. Returns why the value has the wrong type, if it does.
+  static func assign(
+    _ key: String, _ value: FieldValue, textual: Bool, to raw: inout RawFields
+  ) -> MalformedReason? {
+    func text() -> String? {
+      if case .text(let text) = value { return text }
+      return nil
+    }
+    func integer() -> Int? {
+      switch value {
+      case .number(let number): return number
+      case .text(let text) where textual: return Int(text)
+      default: return nil
+      }
+    }
+    func boolean() -> Bool? {
+      switch value {
+      case .boolean(let flag): return flag
+      case .text("true") where textual: return true
+      case .text("false") where textual: return false
+      default: return nil
+      }
+    }
+    if let path = EventDecoder.textKeys[key] {
+      guard let text = text() else { return #""\#(key)" must be a string"# }
+      raw[keyPath: path] = text
+    } else if let path = EventDecoder.integerKeys[key] {
+      guard let number = integer() else { return #""\#(key)" must be an integer"# }
+      raw[keyPath: path] = number
+    } else if key == "value_present" {
+      guard let flag = boolean() else {
+        return textual
+          ? #""value_present" must be true or false"# : #""value_present" must be a boolean"#
+      }
+      raw.valuePresent = flag
+    }
+    return nil
   }
 
   /// The journal fields an event is read from, in the order ``decodeJournal(_:realtime:)``
@@ -226,41 +252,7 @@ enum EventDecoder {
   static func decodeLogfmt(_ pairs: [(String, String)]) -> Result<MisuseEvent, MalformedReason> {
     var raw = RawFields()
     for (key, text) in pairs {
-      func integer() -> Result<Int, MalformedReason> {
-        guard let number = Int(text) else { return .failure(#""\#(key)" must be an integer"#) }
-        return .success(number)
-      }
-      do {
-        switch key {
-        case "v": raw.schema = try integer().get()
-        case "ts": raw.ts = text
-        case "level": raw.level = text
-        case "kind": raw.kind = text
-        case "message_id": raw.messageID = text
-        case "msg": raw.message = text
-        case "file": raw.file = text
-        case "line": raw.line = try integer().get()
-        case "function": raw.function = text
-        case "value_type": raw.valueType = text
-        case "value_present":
-          switch text {
-          case "true": raw.valuePresent = true
-          case "false": raw.valuePresent = false
-          default: return .failure(#""value_present" must be true or false"#)
-          }
-        case "value": raw.value = text
-        case "label": raw.label = text
-        case "process": raw.process = text
-        case "pid": raw.pid = try integer().get()
-        case "host": raw.host = text
-        case "run": raw.run = text
-        case "seq": raw.seq = try integer().get()
-        case "suppressed": raw.suppressed = try integer().get()
-        default: continue
-        }
-      } catch {
-        return .failure(error)
-      }
+      if let reason = assign(key, .text(text), textual: true, to: &raw) { return .failure(reason) }
     }
     return validate(raw)
   }
