@@ -58,12 +58,13 @@ enum DemoCommand {
     let summary = aggregator.summary()
     Output.out("\nSummary of \(path):\n\n")
     Output.out(TableRenderer().render(summary))
+    let me = invocationName()
     var hints = """
 
       \(summary.events) misuses happened (the script commits \(DemoApp.expectedEvents)); \(summary.records) records stand for them.
       Dig further:
-        bindiag summary --group-by kind,process \(path)
-        bindiag check --max-events 0 \(path); echo "exit $?"
+        \(me) summary --group-by kind,process \(path)
+        \(me) check --max-events 0 \(path); echo "exit $?"
         jq -c 'select(.suppressed > 0) | {kind, file, line, suppressed}' \(path)
 
       """
@@ -71,7 +72,7 @@ enum DemoCommand {
       hints += """
           journalctl BINDING_RUN=\(run) -o verbose
           journalctl MESSAGE_ID=\(MisuseKind.mappedBoolSetTrue.messageID) --since today
-          bindiag summary --journal --since -1h
+          \(me) summary --journal --since -1h
 
         """
     } else {
@@ -79,5 +80,16 @@ enum DemoCommand {
     }
     Output.out(hints)
     return summary.events == DemoApp.expectedEvents ? ExitCode.success : ExitCode.failure
+  }
+
+  /// How to run this binary again: `bindiag` when found through `PATH`, else its absolute path
+  /// (as after `swift run`).
+  static func invocationName() -> String {
+    guard let first = CommandLine.arguments.first, first.contains("/") else { return "bindiag" }
+    if first.hasPrefix("/") { return first }
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
+    guard getcwd(&buffer, buffer.count) != nil else { return first }
+    let directory = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return directory + "/" + (first.hasPrefix("./") ? String(first.dropFirst(2)) : first)
   }
 }
