@@ -116,9 +116,36 @@ struct BindiagJournalTests {
     #expect(piped.stdout.contains(#""events":5,"records":5,"malformed":0,"other":0,"lost":0"#))
   }
 
-  @Test func aMissingJournalDirectoryIsAFailure() throws {
+  @Test func followPrintsNewJournalEntries() throws {
+    let code = "follow-test-" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
+    let kind = try #require(MisuseKind(code: code))
+    let process = Process()
+    process.executableURL = productsDirectory().appendingPathComponent("bindiag")
+    process.arguments = ["follow", "--journal", "--kind", code, "--count", "2"]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    Thread.sleep(forTimeInterval: 1)
+    let diagnostics = Diagnostics(
+      configuration: DiagnosticsConfiguration(
+        sink: JournaldSink(fallback: RecordingSink()), rateLimit: nil))
+    DiagnosticsSystem.withDiagnostics(diagnostics) {
+      for _ in 0..<2 { DiagnosticsSystem.report(kind, message: "followed", label: "live") }
+    }
+    process.waitUntilExit()
+    let lines = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      .split(separator: "\n")
+    #expect(process.terminationStatus == 0)
+    #expect(lines.count == 2)
+    #expect(lines.allSatisfy { $0.contains("  warning  \(code)  ") && $0.hasSuffix("label=live") })
+  }
+
+  @Test func aMissingJournalDirectoryIsARuntimeFailure() throws {
     let result = try bindiag("summary", "--journal-dir", "/nonexistent/journal")
-    // sd_journal_open_directory on a missing directory either fails or finds nothing.
-    #expect(result.status == 1 || result.stdout.hasPrefix("0 events"))
+    #expect(result.status == 1)
+    #expect(result.stdout == "")
+    #expect(
+      result.stderr
+        == "Error: journal not available: sd_journal_open: No such file or directory (errno 2)\n")
   }
 }
