@@ -89,7 +89,8 @@ enum DemoCommand {
     if first.hasPrefix("/") { return first }
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
     guard getcwd(&buffer, buffer.count) != nil else { return first }
-    let directory = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let directory = String(
+      decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     return directory + "/" + (first.hasPrefix("./") ? String(first.dropFirst(2)) : first)
   }
 }

@@ -66,7 +66,7 @@ public struct MisuseKind: Sendable, Hashable, Codable, CustomStringConvertible {
 
   /// Whether `code` is lowercase kebab-case (`[a-z0-9]+(-[a-z0-9]+)*`, at most 64 bytes).
   public static func isKebabCase(_ code: String) -> Bool {
-    let bytes = Array(code.utf8)
+    let bytes = code.utf8
     guard !bytes.isEmpty, bytes.count <= 64, bytes.first != UInt8(ascii: "-"),
       bytes.last != UInt8(ascii: "-")
     else { return false }

@@ -41,7 +41,7 @@ package enum Hex {
   }
 
   /// Whether `text` is exactly `count` lowercase hex digits.
-  package static func isLowercase(_ text: some StringProtocol, count: Int) -> Bool {
+  package static func isLowercase(_ text: String, count: Int) -> Bool {
     var seen = 0
     for byte in text.utf8 {
       switch byte {
