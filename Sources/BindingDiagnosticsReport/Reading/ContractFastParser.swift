@@ -22,7 +22,8 @@ struct ContractFastParser: Sendable {
   /// parser will call malformed).
   mutating func parse(_ line: UnsafeBufferPointer<UInt8>) -> MisuseEvent? {
     var cursor = Cursor(bytes: line)
-    var raw = EventDecoder.RawFields()
+    var value: String?
+    var label: String?
     guard cursor.literal(#"{"v":"#), let schema = cursor.integer(), cursor.literal(#","ts":""#),
       let timestamp = cursor.timestamp(), cursor.literal(#"","level":""#),
       let level = cursor.level(),
@@ -36,12 +37,12 @@ struct ContractFastParser: Sendable {
       cursor.literal(#","value_present":"#), let valuePresent = cursor.boolean()
     else { return nil }
     if cursor.literal(#","value":"#) {
-      guard let text = cursor.string(&value) else { return nil }
-      raw.value = text
+      guard let text = cursor.string(&self.value) else { return nil }
+      value = text
     }
     if cursor.literal(#","label":"#) {
-      guard let text = cursor.string(&label) else { return nil }
-      raw.label = text
+      guard let text = cursor.string(&self.label) else { return nil }
+      label = text
     }
     guard cursor.literal(#","process":"#), let process = cursor.string(&process),
       cursor.literal(#","pid":"#), let pid = cursor.integer(),
@@ -51,25 +52,9 @@ struct ContractFastParser: Sendable {
       cursor.literal(#","suppressed":"#), let suppressed = cursor.integer(),
       cursor.literal("}"), cursor.atEndAfterBlanks()
     else { return nil }
-    raw.schema = schema
-    raw.ts = ""
-    raw.timestamp = timestamp
-    raw.level = level.rawValue
-    raw.parsedLevel = level
-    raw.kind = kind
-    raw.messageID = messageID
-    raw.message = message
-    raw.file = file
-    raw.line = lineNumber
-    raw.function = function
-    raw.valueType = valueType
-    raw.valuePresent = valuePresent
-    raw.process = process
-    raw.pid = pid
-    raw.host = host
-    raw.run = run
-    raw.seq = seq
-    raw.suppressed = suppressed
+    // The checks of `EventDecoder.validate`, on values already typed; anything out of range
+    // goes to the exact parser, which says why.
+    guard schema == 1, lineNumber >= 0, seq >= 1, suppressed >= 0 else { return nil }
     // Formats are checked once per distinct string; the caches remember the verdict.
     if !(self.kind.checked && self.messageID.checked && self.run.checked) {
       guard MisuseKind.isKebabCase(kind), EventDecoder.isLowercaseHex(messageID, count: 32),
@@ -79,16 +64,19 @@ struct ContractFastParser: Sendable {
       self.messageID.checked = true
       self.run.checked = true
     }
-    raw.formatsChecked = true
+    let resolved: MisuseKind
     if let lastKind, lastKind.code == kind, lastKind.messageID == messageID {
-      raw.resolvedKind = lastKind
+      resolved = lastKind
     } else {
-      let resolved = MisuseKind(
+      resolved = MisuseKind(
         code: kind, messageID: messageID, defaultLevel: EventDecoder.defaultLevel(of: kind))
       lastKind = resolved
-      raw.resolvedKind = resolved
     }
-    return try? EventDecoder.validate(raw).get()
+    return MisuseEvent(
+      schema: schema, timestamp: timestamp, level: level, kind: resolved, message: message,
+      file: file, line: lineNumber, function: function, valueType: valueType,
+      valuePresent: valuePresent, value: value, label: label, process: process, pid: pid,
+      host: host, run: run, seq: seq, suppressed: suppressed)
   }
 
   private struct Cursor {

@@ -9,14 +9,8 @@ enum EventDecoder {
   struct RawFields {
     var schema: Int?
     var ts: String?
-    /// The time, when the reader already parsed `ts`.
-    var timestamp: Timestamp?
     /// Whether the reader already checked the formats of `kind`, `message_id` and `run`.
     var formatsChecked = false
-    /// The level, when the reader already parsed `level`.
-    var parsedLevel: MisuseLevel?
-    /// The kind, when the reader already built it from `kind` and `message_id`.
-    var resolvedKind: MisuseKind?
     var level: String?
     var kind: String?
     var messageID: String?
@@ -41,11 +35,11 @@ enum EventDecoder {
     guard let schema = raw.schema else { return .failure(#"missing key "v""#) }
     guard schema == 1 else { return .failure("unsupported schema version \(schema)") }
     guard let tsText = raw.ts else { return .failure(#"missing key "ts""#) }
-    guard let timestamp = raw.timestamp ?? Timestamp(rfc3339: tsText) else {
+    guard let timestamp = Timestamp(rfc3339: tsText) else {
       return .failure(#""ts" is not an RFC 3339 time"#)
     }
     guard let levelText = raw.level else { return .failure(#"missing key "level""#) }
-    guard let level = raw.parsedLevel ?? MisuseLevel(rawValue: levelText) else {
+    guard let level = MisuseLevel(rawValue: levelText) else {
       return .failure(#"unknown level "\#(levelText)""#)
     }
     guard let code = raw.kind else { return .failure(#"missing key "kind""#) }
@@ -76,9 +70,7 @@ enum EventDecoder {
     guard seq >= 1 else { return .failure(#""seq" must be at least 1"#) }
     guard let suppressed = raw.suppressed else { return .failure(#"missing key "suppressed""#) }
     guard suppressed >= 0 else { return .failure(#""suppressed" must not be negative"#) }
-    let kind =
-      raw.resolvedKind
-      ?? MisuseKind(code: code, messageID: messageID, defaultLevel: defaultLevel(of: code))
+    let kind = MisuseKind(code: code, messageID: messageID, defaultLevel: defaultLevel(of: code))
     return .success(
       MisuseEvent(
         schema: schema, timestamp: timestamp, level: level,
