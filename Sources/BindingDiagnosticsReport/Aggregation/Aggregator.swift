@@ -63,7 +63,7 @@ public struct Aggregator {
   private let bySite: Bool
   private var groups: [GroupState] = []
   private var groupIndex: [[GroupKeyPart]: Int] = [:]
-  private var siteSlots = [SiteSlot?](repeating: nil, count: 64)
+  private var siteSlots = [SiteSlot?](repeating: nil, count: 512)
   private var runIndex: [String: Int] = [:]
   private var runs: [RunState] = []
   private var lastRun: (name: String, index: Int)?
@@ -143,7 +143,10 @@ public struct Aggregator {
   /// sites are found in a small direct-mapped table without hashing.
   private mutating func group(for event: MisuseEvent) -> Int {
     guard bySite else { return group(forKey: groupBy.map { $0.part(of: event) }) }
-    let slot = (event.line &* 31 &+ event.file.utf8.count &* 7 &+ event.kind.code.utf8.count) & 63
+    var mix = UInt64(truncatingIfNeeded: event.line) &* 0x9e37_79b9_7f4a_7c15
+    mix ^= UInt64(truncatingIfNeeded: event.file.utf8.count) &* 0xbf58_476d_1ce4_e5b9
+    mix ^= UInt64(truncatingIfNeeded: event.kind.code.utf8.count) &* 0x94d0_49bb_1331_11eb
+    let slot = Int(truncatingIfNeeded: (mix ^ (mix >> 31)) >> 55)
     if let cached = siteSlots[slot], cached.line == event.line, cached.file == event.file,
       cached.kind == event.kind.code
     {

@@ -87,11 +87,24 @@ struct ContractFastParser: Sendable {
       self.bytes = bytes
     }
 
+    /// Matches `text` at the cursor. Keys are short: up to 16 bytes are compared as two
+    /// (possibly overlapping) 8-byte words instead of calling `memcmp`.
+    @inline(__always)
     mutating func literal(_ text: StaticString) -> Bool {
       let count = text.utf8CodeUnitCount
-      guard index + count <= bytes.count,
-        memcmp(bytes.baseAddress! + index, text.utf8Start, count) == 0
-      else { return false }
+      guard index + count <= bytes.count else { return false }
+      let here = UnsafeRawPointer(bytes.baseAddress! + index)
+      let want = UnsafeRawPointer(text.utf8Start)
+      let same: Bool
+      if count >= 8 && count <= 16 {
+        same =
+          here.loadUnaligned(as: UInt64.self) == want.loadUnaligned(as: UInt64.self)
+          && here.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            == want.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+      } else {
+        same = memcmp(here, want, count) == 0
+      }
+      guard same else { return false }
       index += count
       return true
     }

@@ -131,6 +131,7 @@ public struct InputReader {
           start = end + 1
         }
       }
+      classes.reverse()
     }
   }
 
@@ -165,7 +166,8 @@ public struct InputReader {
     func finishOldest() {
       let chunk = inFlight.removeFirst()
       chunk.done.wait()
-      for kind in chunk.classes {
+      // The worker stored the classes last-first: popping moves each out without a copy.
+      while let kind = chunk.classes.popLast() {
         lineNumber += 1
         if case .malformed(let reason) = kind {
           onMalformed(MalformedLine(source: name, line: lineNumber, reason: reason.text))
