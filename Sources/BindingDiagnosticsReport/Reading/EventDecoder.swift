@@ -9,6 +9,8 @@ enum EventDecoder {
   struct RawFields {
     var schema: Int?
     var ts: String?
+    /// The time, when the reader already parsed `ts` from bytes.
+    var timestamp: Timestamp?
     /// Whether the reader already checked the formats of `kind`, `message_id` and `run`.
     var formatsChecked = false
     var level: String?
@@ -35,7 +37,7 @@ enum EventDecoder {
     guard let schema = raw.schema else { return .failure(#"missing key "v""#) }
     guard schema == 1 else { return .failure("unsupported schema version \(schema)") }
     guard let tsText = raw.ts else { return .failure(#"missing key "ts""#) }
-    guard let timestamp = Timestamp(rfc3339: tsText) else {
+    guard let timestamp = raw.timestamp ?? Timestamp(rfc3339: tsText) else {
       return .failure(#""ts" is not an RFC 3339 time"#)
     }
     guard let levelText = raw.level else { return .failure(#"missing key "level""#) }
@@ -188,56 +190,64 @@ enum EventDecoder {
   /// and, when `BINDING_TS` is missing, the entry's realtime (µs). `formatsChecked` says the
   /// caller already checked `kind`, `message_id` and `run`.
   static func decodeJournal(
-    _ values: [String?], realtime: Int64?, formatsChecked: Bool = false
+    text: (Int) -> String?, integer: (Int) -> Int??, timestamp: Timestamp?, realtime: Int64?,
+    formatsChecked: Bool = false
   ) -> Result<MisuseEvent, MalformedReason> {
-    func integer(_ index: Int) -> Result<Int?, MalformedReason> {
-      guard let text = values[index] else { return .success(nil) }
-      guard let number = Int(text) else {
-        return .failure("\(journalFields[index]) must be an integer")
-      }
-      return .success(number)
-    }
     var raw = RawFields()
     raw.formatsChecked = formatsChecked
+    /// The number at `index`: `nil` when absent, a failure when not an integer.
+    func number(_ index: Int) -> Result<Int?, MalformedReason> {
+      switch integer(index) {
+      case .none: .success(nil)
+      case .some(.none): .failure("\(journalFields[index]) must be an integer")
+      case .some(.some(let value)): .success(value)
+      }
+    }
     do {
-      raw.schema = try integer(0).get()
-      raw.line = try integer(7).get()
-      raw.pid = try integer(14).get()
-      raw.seq = try integer(17).get()
-      raw.suppressed = try integer(18).get()
+      raw.schema = try number(0).get()
+      raw.line = try number(7).get()
+      raw.pid = try number(14).get()
+      raw.seq = try number(17).get()
+      raw.suppressed = try number(18).get()
     } catch {
       return .failure(error)
     }
-    raw.ts = values[1]
+    if let timestamp {
+      raw.ts = ""
+      raw.timestamp = timestamp
+    } else {
+      raw.ts = text(1)
+    }
     if raw.ts == nil, let realtime {
       raw.ts = Timestamp(microsecondsSinceEpoch: realtime).rfc3339
     }
-    raw.level = values[2]
-    raw.kind = values[3]
-    raw.messageID = values[4]
-    raw.message = values[5]
-    raw.file = values[6]
-    raw.function = values[8]
-    raw.valueType = values[9]
-    switch values[10] {
+    raw.level = text(2)
+    raw.kind = text(3)
+    raw.messageID = text(4)
+    raw.message = text(5)
+    raw.file = text(6)
+    raw.function = text(8)
+    raw.valueType = text(9)
+    switch text(10) {
     case "1": raw.valuePresent = true
     case "0": raw.valuePresent = false
     case nil: break
     default: return .failure("BINDING_VALUE_PRESENT must be 1 or 0")
     }
-    raw.value = values[11]
-    raw.label = values[12]
-    raw.process = values[13]
-    raw.host = values[15]
-    raw.run = values[16]
+    raw.value = text(11)
+    raw.label = text(12)
+    raw.process = text(13)
+    raw.host = text(15)
+    raw.run = text(16)
     return validate(raw)
   }
 
   /// Journal fields by name (as `journalctl -o json` gives them).
   static func decodeJournal(_ fields: [String: String]) -> Result<MisuseEvent, MalformedReason> {
     decodeJournal(
-      journalFields.map { fields[$0] },
-      realtime: fields["__REALTIME_TIMESTAMP"].flatMap { Int64($0) })
+      text: { fields[journalFields[$0]] },
+      integer: { index in fields[journalFields[index]].map { Int($0) } },
+      timestamp: nil, realtime: fields["__REALTIME_TIMESTAMP"].flatMap { Int64($0) })
   }
 
   /// logfmt pairs of the standard-error sink.

@@ -1,36 +1,69 @@
 import BindingDiagnostics
 
-/// Turns journal entries into line classes, building each field's `String` only when its
-/// bytes differ from recent entries (most fields repeat from entry to entry).
+/// Turns journal entries into line classes straight from the journal's bytes: numbers and the
+/// time are parsed in place, and a text field's `String` is built only when its bytes differ
+/// from recent entries (most fields repeat from entry to entry).
 struct JournalEntryDecoder {
   private var caches = [StringCache](
     repeating: StringCache(), count: EventDecoder.journalFields.count)
 
-  /// The entry as an event, or why it is not one. Values that are not valid UTF-8 are read
-  /// with replacement characters: the journal stores bytes.
+  /// The fields ``EventDecoder/journalFields`` holds at these positions are numbers.
+  private static let integerFields: Set<Int> = [0, 7, 14, 17, 18]
+  /// kind, message_id and run: their formats are checked once per distinct value.
+  private static let formatFields = [3, 4, 16]
+
+  /// The entry as an event, or why it is not one. Text that is not valid UTF-8 is read with
+  /// replacement characters: the journal stores bytes.
   mutating func classify(_ entry: JournalReader.Entry) -> LineClass {
-    var values: [String?] = []
-    values.reserveCapacity(entry.values.count)
-    for (index, bytes) in entry.values.enumerated() {
-      guard let bytes else {
-        values.append(nil)
-        continue
-      }
+    let values = entry.values
+    var texts = [String?](repeating: nil, count: values.count)
+    for (index, bytes) in values.enumerated()
+    where !JournalEntryDecoder.integerFields.contains(index) {
+      // The time is parsed from bytes below; the cache would only ever miss on it.
+      guard let bytes, index != 1 else { continue }
       let slice = bytes.assumingMemoryBound(to: UInt8.self)
-      let text = caches[index].string(slice, ascii: false) ?? String(decoding: slice, as: UTF8.self)
-      values.append(text)
+      texts[index] =
+        caches[index].string(slice, ascii: false) ?? String(decoding: slice, as: UTF8.self)
     }
-    // kind, message_id and run: their formats were checked when these bytes were first seen.
-    let formatFields = [3, 4, 16]
-    let checked = formatFields.allSatisfy { entry.values[$0] != nil && caches[$0].checked }
-    switch EventDecoder.decodeJournal(
-      values, realtime: Int64(entry.realtime), formatsChecked: checked)
-    {
+    var timestamp: Timestamp?
+    if let bytes = values[1] {
+      let slice = bytes.assumingMemoryBound(to: UInt8.self)
+      timestamp = Timestamp(contractBytes: slice)
+      if timestamp == nil { texts[1] = String(decoding: slice, as: UTF8.self) }
+    }
+    let checked = JournalEntryDecoder.formatFields.allSatisfy {
+      values[$0] != nil && caches[$0].checked
+    }
+    let decoded = EventDecoder.decodeJournal(
+      text: { texts[$0] },
+      integer: { index in values[index].map { JournalEntryDecoder.integer($0) } },
+      timestamp: timestamp, realtime: Int64(entry.realtime), formatsChecked: checked)
+    switch decoded {
     case .success(let event):
-      for field in formatFields { caches[field].checked = true }
+      for field in JournalEntryDecoder.formatFields { caches[field].checked = true }
       return .event(event)
     case .failure(let reason):
       return .malformed(reason)
     }
+  }
+
+  /// A decimal integer (optional `-`, 1 to 18 digits) from bytes, or `nil`.
+  static func integer(_ bytes: UnsafeRawBufferPointer) -> Int? {
+    var index = 0
+    var negative = false
+    if bytes.count > 0 && bytes[0] == UInt8(ascii: "-") {
+      negative = true
+      index = 1
+    }
+    let digits = bytes.count - index
+    guard digits >= 1, digits <= 18 else { return nil }
+    var value = 0
+    while index < bytes.count {
+      let digit = bytes[index] &- UInt8(ascii: "0")
+      guard digit < 10 else { return nil }
+      value = value * 10 + Int(digit)
+      index += 1
+    }
+    return negative ? -value : value
   }
 }
