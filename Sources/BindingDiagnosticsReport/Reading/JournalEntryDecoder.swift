@@ -7,8 +7,14 @@ struct JournalEntryDecoder {
   private var caches = [StringCache](
     repeating: StringCache(), count: EventDecoder.journalFields.count)
 
-  /// The fields ``EventDecoder/journalFields`` holds at these positions are numbers.
-  private static let integerFields: Set<Int> = [0, 7, 14, 17, 18]
+  /// Whether ``EventDecoder/journalFields`` holds a number at `index` (schema, line, pid,
+  /// seq, suppressed).
+  private static func isInteger(_ index: Int) -> Bool {
+    switch index {
+    case 0, 7, 14, 17, 18: true
+    default: false
+    }
+  }
   /// kind, message_id and run: their formats are checked once per distinct value.
   private static let formatFields = [3, 4, 16]
 
@@ -18,7 +24,7 @@ struct JournalEntryDecoder {
     let values = entry.values
     var texts = [String?](repeating: nil, count: values.count)
     for (index, bytes) in values.enumerated()
-    where !JournalEntryDecoder.integerFields.contains(index) {
+    where !JournalEntryDecoder.isInteger(index) {
       // The time is parsed from bytes below; the cache would only ever miss on it.
       guard let bytes, index != 1 else { continue }
       let slice = bytes.assumingMemoryBound(to: UInt8.self)
