@@ -14,8 +14,6 @@ public struct Aggregator {
     var valueTypes = SmallSet()
     var levels = [Int](repeating: 0, count: MisuseLevel.allCases.count)
     var histogram = TimeHistogram()
-    var function: String?
-    var functionsDiffer = false
 
     init(key: [GroupKeyPart]) {
       self.key = key
@@ -132,11 +130,6 @@ public struct Aggregator {
     state.valueTypes.insert(event.valueType)
     state.levels[event.level.rank] += event.events
     state.histogram.add(event.timestamp.microsecondsSinceEpoch, count: event.events)
-    if state.function == nil {
-      state.function = event.function
-    } else if !state.functionsDiffer, state.function != event.function {
-      state.functionsDiffer = true
-    }
   }
 
   /// The index of `event`'s group, creating it when new. For the default grouping, recent
@@ -184,8 +177,7 @@ public struct Aggregator {
           uniqueKeysWithValues: MisuseLevel.allCases.compactMap { level in
             state.levels[level.rank] > 0 ? (level, state.levels[level.rank]) : nil
           }),
-        histogram: state.histogram.bins(Summary.histogramBins, start: start, end: end),
-        function: state.functionsDiffer ? nil : state.function)
+        histogram: state.histogram.bins(Summary.histogramBins, start: start, end: end))
     }
     built.sort { lhs, rhs in
       if lhs.events != rhs.events { return lhs.events > rhs.events }

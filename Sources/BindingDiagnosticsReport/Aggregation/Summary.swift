@@ -25,8 +25,6 @@ public struct Summary: Sendable {
     public var levels: [MisuseLevel: Int]
     /// Events per bin over the summary's whole time span (``Summary/histogramBins`` bins).
     public var histogram: [Int]
-    /// A call site's function, when all records of the group share one (for display).
-    public var function: String?
   }
 
   /// Lost records of one run.

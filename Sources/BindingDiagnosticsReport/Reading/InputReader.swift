@@ -131,7 +131,6 @@ public struct InputReader {
           start = end + 1
         }
       }
-      classes.reverse()
     }
   }
 
@@ -166,13 +165,19 @@ public struct InputReader {
     func finishOldest() {
       let chunk = inFlight.removeFirst()
       chunk.done.wait()
-      // The worker stored the classes last-first: popping moves each out without a copy.
-      while let kind = chunk.classes.popLast() {
-        lineNumber += 1
-        if case .malformed(let reason) = kind {
-          onMalformed(MalformedLine(source: name, line: lineNumber, reason: reason.text))
+      // Each class is moved out (no copy, no retain) and its slot left holding `.blank`, which
+      // owns nothing, so the array can still be destroyed as usual.
+      chunk.classes.withUnsafeMutableBufferPointer { classes in
+        guard let base = classes.baseAddress else { return }
+        for index in 0..<classes.count {
+          let kind = (base + index).move()
+          (base + index).initialize(to: .blank)
+          lineNumber += 1
+          if case .malformed(let reason) = kind {
+            onMalformed(MalformedLine(source: name, line: lineNumber, reason: reason.text))
+          }
+          aggregator.add(kind)
         }
-        aggregator.add(kind)
       }
     }
     func submit(_ chunk: Chunk) {
