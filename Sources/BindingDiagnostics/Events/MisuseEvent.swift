@@ -41,6 +41,7 @@ public struct MisuseEvent: Sendable, Hashable {
 
   /// Creates an event from every contract field.
   /// - Parameters: One per contract field; see the properties.
+  @inlinable
   public init(
     schema: Int = 1, timestamp: Timestamp, level: MisuseLevel, kind: MisuseKind, message: String,
     file: String, line: Int, function: String, valueType: String, valuePresent: Bool,

@@ -231,18 +231,22 @@ extension Timestamp {
       b[10] == UInt8(ascii: "T"), b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
       b[19] == UInt8(ascii: "."), b[26] == UInt8(ascii: "Z")
     else { return nil }
-    func number(_ start: Int, _ count: Int) -> Int64? {
-      var value: Int64 = 0
-      for offset in start..<(start + count) {
-        let digit = b[offset] &- UInt8(ascii: "0")
-        guard digit < 10 else { return nil }
-        value = value * 10 + Int64(digit)
-      }
-      return value
+    // Every digit position at once: any byte that is not 0-9 makes `bad` non-zero.
+    var bad: UInt8 = 0
+    @inline(__always) func digit(_ offset: Int) -> Int64 {
+      let value = b[offset] &- UInt8(ascii: "0")
+      bad |= value > 9 ? 1 : 0
+      return Int64(value)
     }
-    guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-      let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
-      let fraction = number(20, 6), (1...12).contains(month), day >= 1,
+    let year = digit(0) * 1000 + digit(1) * 100 + digit(2) * 10 + digit(3)
+    let month = digit(5) * 10 + digit(6)
+    let day = digit(8) * 10 + digit(9)
+    let hour = digit(11) * 10 + digit(12)
+    let minute = digit(14) * 10 + digit(15)
+    let second = digit(17) * 10 + digit(18)
+    var fraction: Int64 = 0
+    for offset in 20..<26 { fraction = fraction * 10 + digit(offset) }
+    guard bad == 0, (1...12).contains(month), day >= 1,
       day <= Timestamp.daysIn(month: month, year: year), hour < 24, minute < 60, second < 61
     else { return nil }
     let days = Timestamp.days(fromCivil: year, month, day)
