@@ -41,7 +41,7 @@ enum EventDecoder {
       return .failure(#""ts" is not an RFC 3339 time"#)
     }
     guard let levelText = raw.level else { return .failure(#"missing key "level""#) }
-    guard let level = MisuseLevel(rawValue: levelText) else {
+    guard let level = level(named: levelText) else {
       return .failure(#"unknown level "\#(levelText)""#)
     }
     guard let code = raw.kind else { return .failure(#"missing key "kind""#) }
@@ -80,6 +80,17 @@ enum EventDecoder {
         message: message, file: file, line: line, function: function, valueType: valueType,
         valuePresent: valuePresent, value: raw.value, label: raw.label, process: process, pid: pid,
         host: host, run: run, seq: seq, suppressed: suppressed))
+  }
+
+  /// A level by its contract name; the common ones are recognised by length and first byte
+  /// before any string comparison.
+  static func level(named text: String) -> MisuseLevel? {
+    let utf8 = text.utf8
+    switch (utf8.count, utf8.first) {
+    case (5, UInt8(ascii: "e")): return text == "error" ? .error : nil
+    case (7, UInt8(ascii: "w")): return text == "warning" ? .warning : nil
+    default: return MisuseLevel(rawValue: text)
+    }
   }
 
   /// The built-in kinds' levels; app-defined kinds read back as `.warning` by default.

@@ -6,6 +6,8 @@ import BindingDiagnostics
 struct JournalEntryDecoder {
   private var caches = [StringCache](
     repeating: StringCache(), count: EventDecoder.journalFields.count)
+  /// The current entry's text fields; kept between entries so no array is made per entry.
+  private var texts = [String?](repeating: nil, count: EventDecoder.journalFields.count)
 
   /// Whether ``EventDecoder/journalFields`` holds a number at `index` (schema, line, pid,
   /// seq, suppressed).
@@ -22,7 +24,7 @@ struct JournalEntryDecoder {
   /// replacement characters: the journal stores bytes.
   mutating func classify(_ entry: JournalReader.Entry) -> LineClass {
     let values = entry.values
-    var texts = [String?](repeating: nil, count: values.count)
+    for index in texts.indices { texts[index] = nil }
     for (index, bytes) in values.enumerated()
     where !JournalEntryDecoder.isInteger(index) {
       // The time is parsed from bytes below; the cache would only ever miss on it.
