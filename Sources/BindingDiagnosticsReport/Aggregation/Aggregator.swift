@@ -64,7 +64,7 @@ public struct Aggregator {
   private var siteSlots = [SiteSlot?](repeating: nil, count: 512)
   private var runIndex: [String: Int] = [:]
   private var runs: [RunState] = []
-  private var lastRun: (name: String, index: Int)?
+  private var runSlots = [(name: String, index: Int)?](repeating: nil, count: 64)
   private(set) var events = 0
   private(set) var records = 0
   private(set) var duplicates = 0
@@ -98,18 +98,7 @@ public struct Aggregator {
   /// sees every record, filtered or not.
   /// - Parameter event: The event.
   public mutating func add(_ event: MisuseEvent) {
-    let index: Int
-    if let lastRun, lastRun.name == event.run {
-      index = lastRun.index
-    } else if let known = runIndex[event.run] {
-      index = known
-      lastRun = (event.run, known)
-    } else {
-      index = runs.count
-      runs.append(RunState(process: event.process))
-      runIndex[event.run] = index
-      lastRun = (event.run, index)
-    }
+    let index = run(for: event)
     guard runs[index].seqs.insert(event.seq) else {
       duplicates += 1
       return
@@ -118,6 +107,30 @@ public struct Aggregator {
     events += event.events
     records += 1
     Aggregator.apply(event, to: &groups[group(for: event)])
+  }
+
+  /// The index of `event`'s run, creating it when new. Runs interleave (several processes
+  /// writing one file): recent ones are found in a small direct-mapped table, keyed by the
+  /// run id's first eight bytes, before the dictionary.
+  private mutating func run(for event: MisuseEvent) -> Int {
+    let run = event.run
+    let slot =
+      run.utf8.withContiguousStorageIfAvailable { bytes -> Int in
+        guard bytes.count >= 8 else { return bytes.count & 63 }
+        let word = UnsafeRawPointer(bytes.baseAddress!).loadUnaligned(as: UInt64.self)
+        return Int(truncatingIfNeeded: (word &* 0x9e37_79b9_7f4a_7c15) >> 58)
+      } ?? 0
+    if let cached = runSlots[slot], cached.name == run { return cached.index }
+    let index: Int
+    if let known = runIndex[run] {
+      index = known
+    } else {
+      index = runs.count
+      runs.append(RunState(process: event.process))
+      runIndex[run] = index
+    }
+    runSlots[slot] = (run, index)
+    return index
   }
 
   private static func apply(_ event: MisuseEvent, to state: inout GroupState) {
