@@ -140,6 +140,17 @@ func sampleEvent(
     #expect(Timestamp(rfc3339: text) == nil)
   }
 
+  @Test func timesOutsideTheFourDigitYearsAreClampedNotGarbled() {
+    #expect(Timestamp(microsecondsSinceEpoch: .min).rfc3339 == "0000-01-01T00:00:00.000000Z")
+    #expect(Timestamp(microsecondsSinceEpoch: .max).rfc3339 == "9999-12-31T23:59:59.999999Z")
+    #expect(
+      Timestamp(microsecondsSinceEpoch: -62_167_219_200_000_000).rfc3339
+        == "0000-01-01T00:00:00.000000Z")
+    #expect(
+      Timestamp(microsecondsSinceEpoch: 253_402_300_799_999_999).rfc3339
+        == "9999-12-31T23:59:59.999999Z")
+  }
+
   @Test func agreesWithFoundation() {
     let formatter = ISO8601DateFormatter()
     formatter.formatOptions = [.withInternetDateTime]

@@ -344,3 +344,15 @@ import Testing
       final.stdout.contains(#""events":40000,"records":40000,"malformed":0,"other":0,"lost":0,"#))
   }
 }
+
+@Suite struct BindiagExtremeTimeTests {
+  @Test func aJournalEntryWithAnAbsurdTimeStillGivesValidJSON() throws {
+    let entry =
+      #"{"__CURSOR":"c","__REALTIME_TIMESTAMP":"-999999999999999999","_PID":"9","_HOSTNAME":"h","SYSLOG_IDENTIFIER":"Demo","MESSAGE":"m","MESSAGE_ID":"2b9f53b872d7905613eeb68e53797657","CODE_FILE":"f","CODE_LINE":"1","CODE_FUNC":"g","BINDING_SCHEMA":"1","BINDING_LEVEL":"error","BINDING_KIND":"mapped-bool-set-true","BINDING_VALUE_TYPE":"T","BINDING_VALUE_PRESENT":"0","BINDING_RUN":"00000000000000ee","BINDING_SEQ":"1","BINDING_SUPPRESSED":"0"}"#
+    let result = try bindiag("summary", "--format", "json", stdin: entry + "\n")
+    #expect(result.status == 0)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    #expect(object["first"] as? String == "0000-01-01T00:00:00.000000Z")
+  }
+}

@@ -27,7 +27,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
     lhs.microsecondsSinceEpoch < rhs.microsecondsSinceEpoch
   }
 
-  /// The contract form, `2026-11-30T04:12:33.123456Z`.
+  /// The contract form, `2026-11-30T04:12:33.123456Z` (clamped to years 0000–9999).
   public var description: String { rfc3339 }
 
   /// RFC 3339 in UTC with exactly six fractional digits and `Z`.
@@ -43,9 +43,15 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
     bytes.appendWriting(upTo: 27) { write(to: &$0) }
   }
 
-  /// Writes the contract form, 27 bytes.
+  /// The earliest time the contract form can show: 0000-01-01T00:00:00.000000Z.
+  static let earliest: Int64 = -62_167_219_200_000_000
+  /// The latest time the contract form can show: 9999-12-31T23:59:59.999999Z.
+  static let latest: Int64 = 253_402_300_799_999_999
+
+  /// Writes the contract form, 27 bytes. Times outside years 0000–9999, which RFC 3339 cannot
+  /// write, are written as the nearest end of that range, so the output is always valid.
   func write(to out: inout ByteWriter) {
-    let micros = microsecondsSinceEpoch
+    let micros = min(max(microsecondsSinceEpoch, Timestamp.earliest), Timestamp.latest)
     var seconds = micros / 1_000_000
     var fraction = micros % 1_000_000
     if fraction < 0 {
