@@ -356,3 +356,25 @@ import Testing
     #expect(object["first"] as? String == "0000-01-01T00:00:00.000000Z")
   }
 }
+
+@Suite struct BindiagHostileNumberTests {
+  @Test func hugeNumbersAreMalformedNotOverflows() throws {
+    var huge = jsonLines([fixtureEvent(seq: 1)])
+    huge = huge.replacingOccurrences(of: #""seq":1"#, with: #""seq":9223372036854775807"#)
+    var folded = jsonLines([fixtureEvent(seq: 2)])
+    folded = folded.replacingOccurrences(
+      of: #""suppressed":0"#, with: #""suppressed":9223372036854775807"#)
+    let journal =
+      #"{"__CURSOR":"c","__REALTIME_TIMESTAMP":"-9223372036854775808","_PID":"9","_HOSTNAME":"h","SYSLOG_IDENTIFIER":"Demo","MESSAGE":"m","MESSAGE_ID":"2b9f53b872d7905613eeb68e53797657","CODE_FILE":"f","CODE_LINE":"1","CODE_FUNC":"g","BINDING_SCHEMA":"1","BINDING_LEVEL":"error","BINDING_KIND":"mapped-bool-set-true","BINDING_VALUE_TYPE":"T","BINDING_VALUE_PRESENT":"0","BINDING_RUN":"00000000000000ef","BINDING_SEQ":"1","BINDING_SUPPRESSED":"0"}"#
+    let input = huge + folded + journal + "\n" + jsonLines([fixtureEvent(seq: 3)])
+    let result = try bindiag("summary", stdin: input)
+    #expect(result.status == 0)
+    #expect(
+      result.stderr == """
+        warning: <stdin>:1: malformed: "seq" is too large
+        warning: <stdin>:2: malformed: "suppressed" is too large
+
+        """)
+    #expect(result.stdout.hasPrefix("2 events in 2 records from 2 runs, 0000-01-01 00:00:00 to "))
+  }
+}

@@ -37,11 +37,13 @@ struct TimeHistogram: Sendable {
   /// The counts spread over `bins` equal bins between `start` and `end` (µs), by bucket middle.
   func bins(_ bins: Int, start: Int64, end: Int64) -> [Int] {
     var result = [Int](repeating: 0, count: bins)
-    let span = max(end - start, 1)
+    // In Double: extreme times (from a hostile journal entry) must not overflow Int64.
+    let span = max(Double(end) - Double(start), 1)
     for (offset, value) in counts.enumerated() where value != 0 {
-      let middle = (base + Int64(offset)) * width + width / 2
-      let position = Int((Double(middle - start) / Double(span) * Double(bins)).rounded(.down))
-      result[min(max(position, 0), bins - 1)] += value
+      let middle = Double(base + Int64(offset)) * Double(width) + Double(width / 2)
+      let fraction = (middle - Double(start)) / span * Double(bins)
+      let position = fraction.isFinite ? Int(max(min(fraction, Double(bins - 1)), 0)) : 0
+      result[position] += value
     }
     return result
   }

@@ -54,7 +54,10 @@ struct ContractFastParser: Sendable {
     else { return nil }
     // The checks of `EventDecoder.validate`, on values already typed; anything out of range
     // goes to the exact parser, which says why.
-    guard schema == 1, lineNumber >= 0, seq >= 1, suppressed >= 0 else { return nil }
+    guard schema == 1, (0...EventDecoder.maxInteger).contains(lineNumber),
+      (1...EventDecoder.maxInteger).contains(seq),
+      (0...EventDecoder.maxSuppressed).contains(suppressed)
+    else { return nil }
     // Formats are checked once per distinct string; the caches remember the verdict.
     if !(self.kind.checked && self.messageID.checked && self.run.checked) {
       guard MisuseKind.isKebabCase(kind), EventDecoder.isLowercaseHex(messageID, count: 32),

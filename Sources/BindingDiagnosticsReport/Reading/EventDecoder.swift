@@ -32,6 +32,12 @@ enum EventDecoder {
     var suppressed: Int?
   }
 
+  /// The largest `line` and `seq` accepted: 2^53 - 1, the integers every JSON reader (jq,
+  /// JavaScript) holds exactly.
+  static let maxInteger = (1 << 53) - 1
+  /// The most events one record may fold (2^32 - 1), so sums over many records cannot overflow.
+  static let maxSuppressed = (1 << 32) - 1
+
   /// Checks presence, ranges and formats, and builds the event.
   static func validate(_ raw: RawFields) -> Result<MisuseEvent, MalformedReason> {
     guard let schema = raw.schema else { return .failure(#"missing key "v""#) }
@@ -56,6 +62,7 @@ enum EventDecoder {
     guard let file = raw.file else { return .failure(#"missing key "file""#) }
     guard let line = raw.line else { return .failure(#"missing key "line""#) }
     guard line >= 0 else { return .failure(#""line" must not be negative"#) }
+    guard line <= EventDecoder.maxInteger else { return .failure(#""line" is too large"#) }
     guard let function = raw.function else { return .failure(#"missing key "function""#) }
     guard let valueType = raw.valueType else { return .failure(#"missing key "value_type""#) }
     guard let valuePresent = raw.valuePresent else {
@@ -70,8 +77,12 @@ enum EventDecoder {
     }
     guard let seq = raw.seq else { return .failure(#"missing key "seq""#) }
     guard seq >= 1 else { return .failure(#""seq" must be at least 1"#) }
+    guard seq <= EventDecoder.maxInteger else { return .failure(#""seq" is too large"#) }
     guard let suppressed = raw.suppressed else { return .failure(#"missing key "suppressed""#) }
     guard suppressed >= 0 else { return .failure(#""suppressed" must not be negative"#) }
+    guard suppressed <= EventDecoder.maxSuppressed else {
+      return .failure(#""suppressed" is too large"#)
+    }
     let kind = MisuseKind(code: code, messageID: messageID, defaultLevel: defaultLevel(of: code))
     return .success(
       MisuseEvent(
