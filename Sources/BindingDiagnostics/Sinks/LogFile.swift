@@ -12,8 +12,20 @@ struct LogFile {
   let isRegular: Bool
 
   /// Opens `path` for appending, creating it `0640`, refusing symlinks, directories, FIFOs and
-  /// sockets, and checking the opened file is the one the path names.
+  /// sockets, and checking the opened file is the one the path names. Another process may
+  /// rotate the file between the open and the check; that race is retried, not reported.
   static func open(_ path: String) -> Result<LogFile, SystemError> {
+    var attempt = 0
+    while true {
+      let result = openOnce(path)
+      guard case .failure(let error) = result, error.code == EAGAIN, attempt < 20 else {
+        return result
+      }
+      attempt += 1
+    }
+  }
+
+  private static func openOnce(_ path: String) -> Result<LogFile, SystemError> {
     if case .success(let info) = FileDescriptorIO.linkStatus(path) {
       let type = info.st_mode & S_IFMT
       if type == S_IFLNK { return .failure(SystemError("open (symlink refused)", code: ELOOP)) }
