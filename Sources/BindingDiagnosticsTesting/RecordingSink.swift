@@ -29,9 +29,6 @@ public final class RecordingSink: DiagnosticsSink {
   /// How many times ``flush()`` was called.
   public var flushCount: Int { flushes.load(ordering: .relaxed) }
 
-  /// The misuses the records stand for: `sum(1 + suppressed)`.
-  public var totalEvents: Int { storage.withLock { $0.reduce(0) { $0 + $1.events } } }
-
   /// Forgets every event received so far.
   public func removeAll() {
     storage.withLock { $0.removeAll() }

@@ -122,6 +122,22 @@ import Testing
     #expect(loaded.configuration.sink is StandardErrorSink)
   }
 
+  @Test func aHostileValueCannotForgeAWarningLine() throws {
+    // One misuse makes the process configure itself: one warning line, then the event line
+    // on the stderr fallback.
+    let result = try runProduct(
+      "misuse-helper", ["1"],
+      environment: ["BINDING_DIAGNOSTICS": "x\nbinding-diagnostics: forged\u{1b}[2J"])
+    #expect(result.status == 0)
+    let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines.count == 3)
+    #expect(
+      lines.first
+        == #"binding-diagnostics: BINDING_DIAGNOSTICS: unknown sink "x\u000abinding-diagnostics: forged\u001b[2J" (expected stderr, stderr:json, jsonl:PATH, journald or none); using stderr"#
+    )
+    #expect(lines.dropFirst().first?.hasPrefix("v=1 ts=") == true)
+  }
+
   @Test func theShippedExampleConfigurationLoadsCleanly() throws {
     let example = URL(fileURLWithPath: #filePath)
       .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -106,6 +106,22 @@ extension Array where Element == UInt8 {
 
 /// The character classes of the logfmt form.
 package enum LogfmtEscaping {
+  /// `text` with every control character (``isControl(_:)``) written as a `\uXXXX` escape, so
+  /// it can neither break a line nor reach a terminal as an escape sequence.
+  package static func escapingControls(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: isControl) else { return text }
+    var out = ""
+    for scalar in text.unicodeScalars {
+      if isControl(scalar) {
+        let hex = String(scalar.value, radix: 16)
+        out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+      } else {
+        out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
+  }
+
   /// C0 and C1 controls, DEL, and U+2028/U+2029: never written raw.
   package static func isControl(_ scalar: Unicode.Scalar) -> Bool {
     let value = scalar.value

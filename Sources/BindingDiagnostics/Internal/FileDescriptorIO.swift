@@ -26,15 +26,6 @@ enum FileDescriptorIO {
     bytes.withUnsafeBytes { writeAll(fd, $0) }
   }
 
-  /// Writes several buffers with `writev(2)`, continuing after partial writes.
-  static func writeAll(_ fd: Int32, buffers: [[UInt8]]) -> Result<Void, SystemError> {
-    if buffers.count == 1 { return writeAll(fd, buffers[0]) }
-    var joined = [UInt8]()
-    joined.reserveCapacity(buffers.reduce(0) { $0 + $1.count })
-    for buffer in buffers { joined.append(contentsOf: buffer) }
-    return writeAll(fd, joined)
-  }
-
   /// `open(2)` with `flags` and `mode`.
   static func openFile(_ path: String, _ flags: Int32, _ mode: mode_t) -> Result<Int32, SystemError>
   {

@@ -26,9 +26,6 @@ public final class Diagnostics: Sendable {
   /// The 16-hex-digit run id every record of this pipeline carries.
   public var run: String { identity.run }
 
-  /// How many records this pipeline has handed to its sink (the last `seq` used).
-  public var recordsWritten: Int { sequence.load(ordering: .relaxed) }
-
   deinit {
     flush()
   }

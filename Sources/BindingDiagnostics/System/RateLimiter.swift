@@ -27,7 +27,7 @@ final class RateLimiter: Sendable {
   }
 
   /// Whether the event becomes a record, and how many folded events it carries.
-  enum Decision: Equatable {
+  enum Decision {
     case emit(suppressed: Int)
     case suppress
   }

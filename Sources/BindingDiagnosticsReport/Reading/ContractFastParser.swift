@@ -60,8 +60,8 @@ struct ContractFastParser: Sendable {
     else { return nil }
     // Formats are checked once per distinct string; the caches remember the verdict.
     if !(self.kind.checked && self.messageID.checked && self.run.checked) {
-      guard MisuseKind.isKebabCase(kind), EventDecoder.isLowercaseHex(messageID, count: 32),
-        EventDecoder.isLowercaseHex(run, count: 16)
+      guard MisuseKind.isKebabCase(kind), Hex.isLowercase(messageID, count: 32),
+        Hex.isLowercase(run, count: 16)
       else { return nil }
       self.kind.checked = true
       self.messageID.checked = true

@@ -55,7 +55,7 @@ enum EventDecoder {
       return .failure(#""kind" is not kebab-case"#)
     }
     guard let messageID = raw.messageID else { return .failure(#"missing key "message_id""#) }
-    guard raw.formatsChecked || isLowercaseHex(messageID, count: 32) else {
+    guard raw.formatsChecked || Hex.isLowercase(messageID, count: 32) else {
       return .failure(#""message_id" must be 32 lowercase hex digits"#)
     }
     guard let message = raw.message else { return .failure(#"missing key "msg""#) }
@@ -72,7 +72,7 @@ enum EventDecoder {
     guard let pid = raw.pid else { return .failure(#"missing key "pid""#) }
     guard let host = raw.host else { return .failure(#"missing key "host""#) }
     guard let run = raw.run else { return .failure(#"missing key "run""#) }
-    guard raw.formatsChecked || isLowercaseHex(run, count: 16) else {
+    guard raw.formatsChecked || Hex.isLowercase(run, count: 16) else {
       return .failure(#""run" must be 16 lowercase hex digits"#)
     }
     guard let seq = raw.seq else { return .failure(#"missing key "seq""#) }
@@ -112,10 +112,6 @@ enum EventDecoder {
     case MisuseKind.unwrappedWriteAfterNil.code: MisuseKind.unwrappedWriteAfterNil.defaultLevel
     default: .warning
     }
-  }
-
-  static func isLowercaseHex(_ text: String, count: Int) -> Bool {
-    Hex.isLowercase(text, count: count)
   }
 
   /// A contract JSON object, keys in any order, unknown keys ignored, types checked.

@@ -328,11 +328,10 @@ public struct InputReader {
   public func readJournal(directory: String?, into aggregator: inout Aggregator) -> Result<
     Void, JournalError
   > {
-    var query = JournalReader.Query(
+    let query = JournalReader.Query(
       source: directory.map { .directory($0) } ?? .local,
       matches: InputReader.journalMatches(aggregator.filter), fields: EventDecoder.journalFields,
       since: aggregator.filter.since.map { UInt64(max(0, $0.microsecondsSinceEpoch)) })
-    query.follow = false
     let box = AggregatorBox(aggregator)
     let onMalformed = self.onMalformed
     var number = 0

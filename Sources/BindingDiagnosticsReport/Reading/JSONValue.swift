@@ -1,5 +1,5 @@
 /// A parsed JSON value, for the exact (slow) path of the reader.
-enum JSONValue: Equatable {
+enum JSONValue {
   case null
   case bool(Bool)
   /// A number as written; integers are read from it exactly when they fit.
@@ -7,19 +7,6 @@ enum JSONValue: Equatable {
   case string(String)
   case array([JSONValue])
   case object([(String, JSONValue)])
-
-  static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
-    switch (lhs, rhs) {
-    case (.null, .null): true
-    case (.bool(let a), .bool(let b)): a == b
-    case (.number(let a), .number(let b)): a == b
-    case (.string(let a), .string(let b)): a == b
-    case (.array(let a), .array(let b)): a == b
-    case (.object(let a), .object(let b)):
-      a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
-    default: false
-    }
-  }
 
   /// The value of `key` in an object (the last one, as most parsers keep).
   subscript(key: String) -> JSONValue? {
@@ -40,7 +27,7 @@ enum JSONValue: Equatable {
 
 /// A strict RFC 8259 parser over bytes: UTF-8 validated, nesting bounded, no trailing garbage.
 struct JSONParser {
-  enum Failure: Error, Equatable {
+  enum Failure: Error {
     case syntax(String)
   }
 
