@@ -36,7 +36,9 @@ let package = Package(
     ),
     .testTarget(
       name: "BindingDiagnosticsReportTests",
-      dependencies: ["BindingDiagnosticsReport", "BindingDiagnostics", "BindingDiagnosticsTesting"]
+      dependencies: [
+        "BindingDiagnosticsReport", "BindingDiagnostics", "BindingDiagnosticsTesting", "TestSupport",
+      ]
     ),
     .testTarget(
       name: "bindiagTests",

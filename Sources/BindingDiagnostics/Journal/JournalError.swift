@@ -19,3 +19,13 @@ public enum JournalError: Error, Sendable, Hashable, CustomStringConvertible {
     }
   }
 }
+
+extension JournalError {
+  /// Turns a libsystemd return value into a result: negative means `-errno`.
+  /// - Parameters:
+  ///   - value: What the `sd_journal_*` function returned.
+  ///   - operation: Its name, for the error.
+  package static func check(_ value: Int32, _ operation: String) -> Result<Int32, JournalError> {
+    value < 0 ? .failure(.call(SystemError(operation, code: -value))) : .success(value)
+  }
+}

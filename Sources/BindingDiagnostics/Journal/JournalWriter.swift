@@ -42,6 +42,6 @@ enum JournalWriter {
         library.sendv($0.baseAddress, Int32($0.count))
       }
     }
-    return LibSystemd.check(result, "sd_journal_sendv").map { _ in () }
+    return JournalError.check(result, "sd_journal_sendv").map { _ in () }
   }
 }

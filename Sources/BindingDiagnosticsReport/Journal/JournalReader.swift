@@ -1,3 +1,4 @@
+package import BindingDiagnostics
 import Foundation
 
 #if canImport(Glibc)
@@ -8,6 +9,12 @@ import Foundation
 
 /// Reads journal entries through `sd_journal_*`, on a dedicated thread that owns the handle for
 /// its whole life (an `sd_journal` must never change threads).
+///
+/// Memory safety: the data `sd_journal_enumerate_data` returns is valid only until the next
+/// call on the handle (fields over the compression threshold are decompressed into one buffer
+/// libsystemd reuses), so every wanted field is copied into storage the reader owns before the
+/// next field is enumerated. Anyone who can log can write any bytes into any field; nothing
+/// here trusts their length, order or content.
 package enum JournalReader {
   /// Which journal to open.
   package enum Source: Sendable, Hashable {
@@ -20,8 +27,8 @@ package enum JournalReader {
   }
 
   /// One entry: the query's fields as raw bytes (values may hold any byte), in the query's
-  /// order (`nil` where the entry lacks one), and when it was written. The bytes point into
-  /// the journal's memory map and are valid only during the handler's call.
+  /// order (`nil` where the entry lacks one; the first value where it has several), and when it
+  /// was written. The bytes are the reader's own copy, valid during the handler's call.
   package struct Entry {
     package var values: [UnsafeRawBufferPointer?]
     package var realtime: UInt64
@@ -36,7 +43,7 @@ package enum JournalReader {
     package var since: UInt64?
     /// Keep waiting for new entries (`sd_journal_wait`) after the end.
     package var follow: Bool
-    /// The fields to read from each entry (`sd_journal_get_data`), in this order.
+    /// The fields to read from each entry, in this order.
     package var fields: [String]
 
     package init(
@@ -56,8 +63,8 @@ package enum JournalReader {
   package static func read(
     _ query: Query, handler: @escaping (Entry) -> Bool
   ) -> Result<Void, JournalError> {
-    let library: LibSystemd
-    switch LibSystemd.shared {
+    let library: JournalLibrary
+    switch JournalLibrary.shared {
     case .success(let loaded): library = loaded
     case .failure(let error): return .failure(error)
     }
@@ -87,6 +94,16 @@ package enum JournalReader {
       }
       self.byLength = byLength
     }
+
+    /// The query index of the field named by `data`'s first `length` bytes, if wanted.
+    func index(of data: UnsafeRawPointer, length: Int) -> Int? {
+      guard length <= 64 else { return nil }
+      for (name, index) in byLength[length]
+      where name.withUnsafeBytes({ memcmp($0.baseAddress!, data, length) }) == 0 {
+        return index
+      }
+      return nil
+    }
   }
 
   /// The state of one read, handed whole to the reader thread.
@@ -94,20 +111,34 @@ package enum JournalReader {
   /// `@unchecked Sendable`: the creating thread only reads `result` after the reader thread
   /// signalled that it finished; nothing is touched from two threads at once.
   private final class ReadJob: @unchecked Sendable {
-    let library: LibSystemd
+    let library: JournalLibrary
     let query: Query
     let handler: (Entry) -> Bool
     var result: Result<Void, JournalError> = .success(())
     let wanted: WantedFields
+    /// The current entry's wanted values, back to back; reused from entry to entry.
+    var storage: [UInt8] = []
+    /// Where each wanted value lies in ``storage``.
+    var ranges: [Range<Int>?]
 
-    init(library: LibSystemd, query: Query, handler: @escaping (Entry) -> Bool) {
+    init(library: JournalLibrary, query: Query, handler: @escaping (Entry) -> Bool) {
       self.library = library
       self.query = query
       self.handler = handler
       self.wanted = WantedFields(query.fields)
+      self.ranges = Array(repeating: nil, count: query.fields.count)
     }
 
     func run() {
+      switch open() {
+      case .failure(let error): result = .failure(error)
+      case .success(let handle):
+        defer { library.close(handle) }
+        result = read(handle)
+      }
+    }
+
+    private func open() -> Result<OpaquePointer?, JournalError> {
       var handle: OpaquePointer?
       let opened: Int32
       switch query.source {
@@ -123,67 +154,67 @@ package enum JournalReader {
           library.openFiles(&handle, $0.baseAddress, 0)
         }
       }
-      if case .failure(let error) = LibSystemd.check(opened, "sd_journal_open") {
-        result = .failure(error)
-        return
-      }
-      defer { library.close(handle) }
-      // 0 lifts the 64 KiB cut sd_journal_get_data would otherwise apply.
+      return JournalError.check(opened, "sd_journal_open").map { _ in handle }
+    }
+
+    private func read(_ handle: OpaquePointer?) -> Result<Void, JournalError> {
+      // 0 lifts the 64 KiB cut the library would otherwise apply to each field.
       _ = library.setDataThreshold(handle, 0)
       for match in query.matches {
         let bytes = Array(match.utf8)
         let added = bytes.withUnsafeBytes { library.addMatch(handle, $0.baseAddress, $0.count) }
-        if case .failure(let error) = LibSystemd.check(added, "sd_journal_add_match") {
-          result = .failure(error)
-          return
+        if case .failure(let error) = JournalError.check(added, "sd_journal_add_match") {
+          return .failure(error)
         }
       }
       let seek = query.since.map { library.seekRealtime(handle, $0) } ?? library.seekHead(handle)
-      if case .failure(let error) = LibSystemd.check(seek, "sd_journal_seek") {
-        result = .failure(error)
-        return
+      if case .failure(let error) = JournalError.check(seek, "sd_journal_seek") {
+        return .failure(error)
       }
       while true {
         let step = library.next(handle)
-        if step < 0 {
-          result = .failure(.call(SystemError("sd_journal_next", code: -step)))
-          return
-        }
+        if step < 0 { return .failure(.call(SystemError("sd_journal_next", code: -step))) }
         if step == 0 {
-          guard query.follow else { return }
+          guard query.follow else { return .success(()) }
           let waited = library.wait(handle, 250_000)
-          if waited < 0 {
-            result = .failure(.call(SystemError("sd_journal_wait", code: -waited)))
-            return
-          }
+          if waited < 0 { return .failure(.call(SystemError("sd_journal_wait", code: -waited))) }
           continue
         }
-        guard handler(entry(handle)) else { return }
+        var realtime: UInt64 = 0
+        _ = library.getRealtime(handle, &realtime)
+        collect(handle)
+        let keepGoing = storage.withUnsafeBytes { base in
+          handler(Entry(values: ranges.map { $0.map { UnsafeRawBufferPointer(rebasing: base[$0]) } },
+            realtime: realtime))
+        }
+        guard keepGoing else { return .success(()) }
       }
     }
 
-    /// The entry's wanted fields, found in one pass over its data (`sd_journal_enumerate_data`):
-    /// asking for each field by name (`sd_journal_get_data`) walks the entry once per field.
-    private func entry(_ handle: OpaquePointer?) -> Entry {
-      var realtime: UInt64 = 0
-      _ = library.getRealtime(handle, &realtime)
-      var values = [UnsafeRawBufferPointer?](repeating: nil, count: wanted.count)
+    /// Copies the entry's wanted fields into ``storage`` in one pass over its data
+    /// (`sd_journal_enumerate_data`); each field is copied before the next call can
+    /// invalidate it.
+    private func collect(_ handle: OpaquePointer?) {
+      storage.removeAll(keepingCapacity: true)
+      for index in ranges.indices { ranges[index] = nil }
       library.restartData(handle)
       var data: UnsafeRawPointer?
       var length = 0
-      while library.enumerateData(handle, &data, &length) > 0, let data {
-        let bytes = UnsafeRawBufferPointer(start: data, count: length)
-        guard let equals = memchr(data, 0x3d, length) else { continue }
+      while true {
+        let step = library.enumerateData(handle, &data, &length)
+        if step == 0 || (step < 0 && !library.skipsUnreadableFields) { break }
+        guard step > 0, let data, length > 0,
+          let equals = memchr(data, 0x3d, length)
+        else { continue }
         let nameLength = data.distance(to: UnsafeRawPointer(equals))
-        guard nameLength <= 64 else { continue }
-        for (name, index) in wanted.byLength[nameLength] where values[index] == nil {
-          if name.withUnsafeBytes({ memcmp($0.baseAddress!, data, nameLength) }) == 0 {
-            values[index] = UnsafeRawBufferPointer(rebasing: bytes[(nameLength + 1)...])
-            break
-          }
-        }
+        guard let index = wanted.index(of: data, length: nameLength), ranges[index] == nil
+        else { continue }
+        let value = UnsafeRawBufferPointer(
+          start: data + nameLength + 1, count: length - nameLength - 1)
+        let start = storage.count
+        storage.append(contentsOf: value)
+        ranges[index] = start..<storage.count
       }
-      return Entry(values: values, realtime: realtime)
     }
   }
 }
