@@ -58,6 +58,7 @@ struct JournaldSinkTests {
     #expect(entry["_PID"] as? String == String(getpid()))
     let ts = try #require(entry["BINDING_TS"] as? String)
     #expect(Timestamp(rfc3339: ts) != nil)
+    sink.flush()
     #expect(sink.sent == 1)
   }
 

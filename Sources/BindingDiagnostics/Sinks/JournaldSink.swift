@@ -3,36 +3,68 @@ import Synchronization
 /// Sends each event to journald as one entry, through `sd_journal_sendv` from libsystemd.
 ///
 /// Fields follow the contract (`MESSAGE`, `MESSAGE_ID`, `PRIORITY`, `CODE_*`,
-/// `SYSLOG_IDENTIFIER`, `BINDING_*`); values travel as raw bytes, newlines included. Where
-/// libsystemd or the journal socket is missing, the sink says so once on standard error and
-/// hands events to its fallback (standard error by default) instead.
+/// `SYSLOG_IDENTIFIER`, `BINDING_*`); values travel as raw bytes, newlines included.
+///
+/// The app's thread never waits for journald: events go through a bounded queue to a sending
+/// thread. When journald stops reading (its queue full, the daemon stuck), the queue fills and
+/// further events are dropped and counted (``dropped``), with one line on standard error when
+/// drops start and one when they stop. Where libsystemd or the journal socket is missing, or
+/// journald later refuses an entry, the sink says so once on standard error and hands events to
+/// its fallback (standard error by default) instead.
 public final class JournaldSink: DiagnosticsSink {
   /// Why the journal is not used, or `nil` when it is.
   public let unavailableReason: String?
-  private let fallback: any DiagnosticsSink
-  private let socketPath: String
-  private let failureSaid = Atomic<Bool>(false)
-  private let sentCount = Atomic<Int>(0)
-  private let fallbackCount = Atomic<Int>(0)
+  /// The sink events go to when journald cannot take them.
+  public let fallback: any DiagnosticsSink
+  /// How long ``flush()`` waits for queued entries to reach journald, in seconds.
+  public let flushTimeout: Double
+  private let sender: JournalSender?
+  private let state: State
+
+  /// Counters shared with the sending thread.
+  private final class State: Sendable {
+    let failureSaid = Atomic<Bool>(false)
+    let slowSaid = Atomic<Bool>(false)
+    let fellBack = Atomic<Int>(0)
+  }
 
   /// A journald sink, checking once that libsystemd loads and a journald listens.
   /// - Parameters:
   ///   - socketPath: journald's socket, checked with `connect(2)`; injectable for tests.
   ///   - fallback: Where events go when the journal is unavailable.
+  ///   - queueCapacity: Events waiting for journald before new ones are dropped and counted.
+  ///   - flushTimeout: How long ``flush()`` waits for journald, in seconds.
   public init(
     socketPath: String = "/run/systemd/journal/socket",
-    fallback: any DiagnosticsSink = StandardErrorSink()
+    fallback: any DiagnosticsSink = StandardErrorSink(),
+    queueCapacity: Int = 8192, flushTimeout: Double = 1
   ) {
-    self.socketPath = socketPath
     self.fallback = fallback
+    self.flushTimeout = flushTimeout
+    let state = State()
+    self.state = state
     switch JournalWriter.availability(socketPath: socketPath) {
     case .success:
       unavailableReason = nil
+      let sender = JournalSender(capacity: queueCapacity) { event, error in
+        if !state.failureSaid.exchange(true, ordering: .relaxed) {
+          ConfigurationWarning.emit("journald send failed: \(error); writing to the fallback sink")
+        }
+        state.fellBack.add(1, ordering: .relaxed)
+        fallback.receive(event)
+      }
+      sender.start()
+      self.sender = sender
     case .failure(let error):
       unavailableReason = error.description
-      failureSaid.store(true, ordering: .relaxed)
+      sender = nil
+      state.failureSaid.store(true, ordering: .relaxed)
       ConfigurationWarning.emit("journald unavailable: \(error); writing to the fallback sink")
     }
+  }
+
+  deinit {
+    sender?.stop(timeout: flushTimeout)
   }
 
   /// Why a journald sink would be unavailable here, or `nil` when libsystemd loads and a
@@ -49,31 +81,38 @@ public final class JournaldSink: DiagnosticsSink {
   public var isAvailable: Bool { unavailableReason == nil }
 
   /// Entries journald accepted so far.
-  public var sent: Int { sentCount.load(ordering: .relaxed) }
+  public var sent: Int { sender?.counts.sent ?? 0 }
+
+  /// Events dropped because the queue to journald was full.
+  public var dropped: Int { sender?.counts.dropped ?? 0 }
 
   /// Events handed to the fallback sink so far.
-  public var fellBack: Int { fallbackCount.load(ordering: .relaxed) }
+  public var fellBack: Int { state.fellBack.load(ordering: .relaxed) }
 
-  /// Sends the event as one journal entry, or to the fallback sink.
+  /// Queues the event for journald, or hands it to the fallback sink when journald is
+  /// unavailable.
   /// - Parameter event: The event.
   public func receive(_ event: MisuseEvent) {
-    if unavailableReason == nil {
-      switch JournalWriter.send(JournalFieldsEncoder().fields(event)) {
-      case .success:
-        sentCount.add(1, ordering: .relaxed)
-        return
-      case .failure(let error):
-        if !failureSaid.exchange(true, ordering: .relaxed) {
-          ConfigurationWarning.emit("journald send failed: \(error); writing to the fallback sink")
-        }
-      }
+    if let sender {
+      sender.submit(event)
+    } else {
+      state.fellBack.add(1, ordering: .relaxed)
+      fallback.receive(event)
     }
-    fallbackCount.add(1, ordering: .relaxed)
-    fallback.receive(event)
   }
 
-  /// Flushes the fallback sink; journald entries are written when `sd_journal_sendv` returns.
+  /// Waits until the events received before the call reached journald, for at most
+  /// ``flushTimeout`` seconds (a journald that stopped reading is said once on standard
+  /// error), then flushes the fallback sink.
   public func flush() {
+    if let sender, !sender.flush(timeout: flushTimeout),
+      !state.slowSaid.exchange(true, ordering: .relaxed)
+    {
+      let counts = sender.counts
+      ConfigurationWarning.emit(
+        "journald did not take \(sender.backlog) queued entries within \(flushTimeout) s "
+          + "(sent \(counts.sent), dropped \(counts.dropped) so far); is journald reading?")
+    }
     fallback.flush()
   }
 }
