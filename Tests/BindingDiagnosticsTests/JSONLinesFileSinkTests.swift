@@ -175,7 +175,7 @@ func seqIsContiguousPerRun(_ records: [[String: Any]]) -> Bool {
     let directory = try temporaryDirectory()
     let path = directory + "/rotating.jsonl"
     let config = try temporaryFile(
-      #"{"sinks":[{"type":"jsonl","path":"\#(path)","max_bytes":200000,"keep":200}],"rate_limit":"off"}"#
+      #"{"sinks":[{"type":"jsonl","path":"\#(path)","max_bytes":50000,"keep":1000}],"rate_limit":"off"}"#
     )
     let results = try runConcurrently(
       "misuse-helper", count: 4, arguments: ["5000"],
@@ -189,6 +189,11 @@ func seqIsContiguousPerRun(_ records: [[String: Any]]) -> Bool {
     let records = try parseRecords(all)
     #expect(records.count == 20_000)
     #expect(seqIsContiguousPerRun(records))
+    // Writers check the size under the file's lock: no file grows past max_bytes.
+    for file in files {
+      let size = try FileManager.default.attributesOfItem(atPath: directory + "/" + file)[.size]
+      #expect((size as? Int ?? .max) <= 50_000, "\(file) is \(size ?? "?") bytes")
+    }
   }
 
   @Test func rateLimitedProcessesStillAccountForEveryMisuse() throws {

@@ -10,6 +10,14 @@ enum FileDescriptorIO {
   /// Writes all of `bytes` to `fd` (`write(2)`): one call unless the kernel takes less.
   static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Result<Void, SystemError> {
     var offset = 0
+    return writeAll(fd, bytes, written: &offset)
+  }
+
+  /// Writes all of `bytes` to `fd`, counting in `offset` how many bytes reached the file even
+  /// when a later call fails (a disk that fills mid-write takes part of the buffer).
+  static func writeAll(
+    _ fd: Int32, _ bytes: UnsafeRawBufferPointer, written offset: inout Int
+  ) -> Result<Void, SystemError> {
     while offset < bytes.count {
       let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
       if written < 0 {
@@ -58,6 +66,17 @@ enum FileDescriptorIO {
       return .failure(SystemError("flock", code: errno))
     }
     return .success(())
+  }
+
+  /// The byte at `offset` (`pread(2)`), or `nil` when there is none or `fd` cannot be read.
+  static func byte(_ fd: Int32, at offset: Int) -> UInt8? {
+    var byte: UInt8 = 0
+    while true {
+      let count = pread(fd, &byte, 1, off_t(offset))
+      if count == 1 { return byte }
+      if count < 0 && errno == EINTR { continue }
+      return nil
+    }
   }
 
   /// `fsync(2)`.

@@ -43,6 +43,10 @@ final class FileWriter: @unchecked Sendable {
   private var failing = false
   private var nextRetry: UInt64 = 0
   private var backoff: UInt64 = 100_000_000
+  /// Records dropped since writes started failing, said when they work again.
+  private var droppedWhileFailing = 0
+  /// Drops because the queue was full, said when they start and when they stop.
+  private var queueNotice = DropNotice()
 
   /// Bytes written by one `write(2)` at the most (always whole records).
   private static let chunkBytes = 1 << 20
@@ -73,23 +77,32 @@ final class FileWriter: @unchecked Sendable {
   /// full. The caller waits for the lock only: it wakes the writer at most once per batch.
   func submit(_ record: [UInt8]) {
     condition.lock()
-    defer { condition.unlock() }
     if options.synchronous {
       var batch = Batch()
       batch.bytes = record
       batch.ends = [record.count]
       write(batch)
+      condition.unlock()
       return
     }
-    guard queue.count < options.queueCapacity, !stopping else {
+    let change: DropNotice.Change?
+    if queue.count < options.queueCapacity, !stopping {
+      queue.bytes.append(contentsOf: record)
+      queue.ends.append(queue.bytes.count)
+      change = queueNotice.accepted()
+      if writerIdle {
+        writerIdle = false
+        condition.signal()
+      }
+    } else {
       stats.dropped += 1
-      return
+      change = queueNotice.dropped()
     }
-    queue.bytes.append(contentsOf: record)
-    queue.ends.append(queue.bytes.count)
-    if writerIdle {
-      writerIdle = false
-      condition.signal()
+    condition.unlock()
+    if let change {
+      var sink = Array("jsonl path=".utf8)
+      sink.appendLogfmtValue(path)
+      DropNotice.say(change, sink: sink, capacity: options.queueCapacity)
     }
   }
 
@@ -192,42 +205,67 @@ final class FileWriter: @unchecked Sendable {
 
   /// Writes whole records in chunks of at most ``chunkBytes``, one `write(2)` each, rotating
   /// and reopening as needed. Only the writer calls it.
+  ///
+  /// A regular file is written under an exclusive `flock`, taken per chunk: every process
+  /// sharing the file then sees the others' size (no rotated file exceeds `maxBytes` by more
+  /// than one record), rotations (the path is checked under the lock) and torn tails (a
+  /// record cut short by SIGKILL or ENOSPC gets its `\n` before anything is appended).
   private func writeBatch(_ batch: Batch) -> Outcome {
     var outcome = Outcome()
     guard batch.count > 0 else { return outcome }
     let now = RateLimiter.monotonicNanoseconds()
     if failing && now < nextRetry {
       outcome.dropped = batch.count
+      droppedWhileFailing += batch.count
       return outcome
     }
-    checkIdentity(now: now, outcome: &outcome)
-    guard file != nil else {
-      outcome.dropped = batch.count
-      return outcome
-    }
+    let identityDue = options.maxBytes != nil || now &- lastIdentityCheck >= 1_000_000_000
+    if identityDue { lastIdentityCheck = now }
+    var checkIdentity = identityDue
     var index = 0
     while index < batch.count {
+      if file == nil { open(outcome: &outcome) }
       guard let current = file else {
         outcome.dropped += batch.count - index
+        droppedWhileFailing += batch.count - index
         break
       }
       let start = index == 0 ? 0 : batch.ends[index - 1]
+      let first = batch.ends[index] - start
+      if current.isRegular { _ = FileDescriptorIO.lock(current.fd, LOCK_EX) }
+      if checkIdentity && !current.isStillAt(path) {
+        // Moved or deleted by an outside tool, or rotated by another process.
+        current.close()
+        file = nil
+        outcome.reopens += 1
+        continue
+      }
+      checkIdentity = options.maxBytes != nil
       var room = FileWriter.chunkBytes
       if let maxBytes = options.maxBytes, current.isRegular {
         let size = current.size()
-        if size > 0 && size + (batch.ends[index] - start) > maxBytes {
-          rotate(outcome: &outcome)
+        if size > 0 && size + first > maxBytes {
+          rotate(current, outcome: &outcome)
           continue
         }
-        room = min(room, max(maxBytes - size, batch.ends[index] - start))
+        room = min(room, max(maxBytes - size, first))
       }
       // Whole records up to `room` bytes (at least one).
       var last = index
       while last + 1 < batch.count && batch.ends[last + 1] - start <= room { last += 1 }
       let end = batch.ends[last]
-      let result = batch.bytes.withUnsafeBytes {
-        FileDescriptorIO.writeAll(current.fd, UnsafeRawBufferPointer(rebasing: $0[start..<end]))
+      var result = Result<Void, SystemError>.success(())
+      if !current.endsWithNewline() {
+        result = FileDescriptorIO.writeAll(current.fd, [UInt8(ascii: "\n")])
       }
+      var reached = 0
+      if case .success = result {
+        result = batch.bytes.withUnsafeBytes {
+          FileDescriptorIO.writeAll(
+            current.fd, UnsafeRawBufferPointer(rebasing: $0[start..<end]), written: &reached)
+        }
+      }
+      if current.isRegular { _ = FileDescriptorIO.lock(current.fd, LOCK_UN) }
       switch result {
       case .success:
         outcome.written += last - index + 1
@@ -235,11 +273,19 @@ final class FileWriter: @unchecked Sendable {
         if failing {
           failing = false
           backoff = 100_000_000
-          FileWriter.say(path: path, error: nil, action: "recovered")
+          FileWriter.say(path: path, error: nil, action: "recovered", dropped: droppedWhileFailing)
+          droppedWhileFailing = 0
         }
       case .failure(let error):
+        // Records wholly written before the disk filled are in the file; the one cut short
+        // (it gets its newline before the next append) and the rest are dropped.
+        while index < batch.count && batch.ends[index] - start <= reached {
+          outcome.written += 1
+          index += 1
+        }
         outcome.failed += 1
         outcome.dropped += batch.count - index
+        droppedWhileFailing += batch.count - index
         enterFailure(error)
         index = batch.count
       }
@@ -257,18 +303,8 @@ final class FileWriter: @unchecked Sendable {
     backoff = min(backoff * 2, 5_000_000_000)
   }
 
-  /// Reopens the path when it no longer names our file (moved or deleted by an outside tool,
-  /// or rotated by another process), at most once a second unless rotation is on.
-  private func checkIdentity(now: UInt64, outcome: inout Outcome) {
-    if let file {
-      let due = options.maxBytes != nil || now &- lastIdentityCheck >= 1_000_000_000
-      guard due else { return }
-      lastIdentityCheck = now
-      guard !file.isStillAt(path) else { return }
-      file.close()
-      self.file = nil
-      outcome.reopens += 1
-    }
+  /// Opens the path (after an outside move or delete, a rotation, or a failure).
+  private func open(outcome: inout Outcome) {
     switch LogFile.open(path) {
     case .success(let opened):
       file = opened
@@ -278,39 +314,33 @@ final class FileWriter: @unchecked Sendable {
     }
   }
 
-  /// Size rotation under an exclusive `flock` on the current file: another process that
-  /// rotated first is detected (the path names a new file) and simply followed.
-  private func rotate(outcome: inout Outcome) {
-    guard let current = file else { return }
-    _ = FileDescriptorIO.lock(current.fd, LOCK_EX)
+  /// Size rotation; the caller holds the exclusive `flock` on `current`, so exactly one
+  /// process rotates a given file. Renames only the generations that exist (`PATH.1` …
+  /// up to the first missing one), so the cost does not grow with `keep`.
+  private func rotate(_ current: LogFile, outcome: inout Outcome) {
     defer {
       _ = FileDescriptorIO.lock(current.fd, LOCK_UN)
       current.close()
     }
     file = nil
-    if current.isStillAt(path), current.size() > 0 {
-      let keep = options.keep
+    let keep = options.keep
+    var highest = 0
+    while highest < keep, case .success = FileDescriptorIO.linkStatus("\(path).\(highest + 1)") {
+      highest += 1
+    }
+    if highest == keep {
       _ = unlink("\(path).\(keep)")
-      if keep > 1 {
-        for generation in stride(from: keep - 1, through: 1, by: -1) {
-          _ = FileDescriptorIO.renameFile("\(path).\(generation)", "\(path).\(generation + 1)")
-        }
-      }
-      _ = FileDescriptorIO.renameFile(path, "\(path).1")
-      outcome.rotations += 1
-    } else {
-      outcome.reopens += 1
+      highest = keep - 1
     }
-    switch LogFile.open(path) {
-    case .success(let opened): file = opened
-    case .failure(let error):
-      outcome.failed += 1
-      enterFailure(error)
+    for generation in stride(from: highest, through: 1, by: -1) {
+      _ = FileDescriptorIO.renameFile("\(path).\(generation)", "\(path).\(generation + 1)")
     }
+    _ = FileDescriptorIO.renameFile(path, "\(path).1")
+    outcome.rotations += 1
   }
 
   /// One logfmt line on standard error about the sink's state.
-  static func say(path: String, error: SystemError?, action: String) {
+  static func say(path: String, error: SystemError?, action: String, dropped: Int? = nil) {
     var line = Array("binding-diagnostics: sink=jsonl path=".utf8)
     line.appendLogfmtValue(path)
     if let error {
@@ -318,6 +348,10 @@ final class FileWriter: @unchecked Sendable {
       line.appendLogfmtValue(error.description)
       line.append(contentsOf: " errno=".utf8)
       line.appendDecimal(Int(error.code))
+    }
+    if let dropped {
+      line.append(contentsOf: " dropped=".utf8)
+      line.appendDecimal(dropped)
     }
     line.append(contentsOf: " action=".utf8)
     line.appendLogfmtValue(action)

@@ -10,6 +10,8 @@ struct LogFile {
   let device: UInt64
   let inode: UInt64
   let isRegular: Bool
+  /// Opened for reading too, so a torn last record can be detected (``endsWithNewline()``).
+  let isReadable: Bool
 
   /// Opens `path` for appending, creating it `0640`, refusing symlinks, directories, FIFOs and
   /// sockets, and checking the opened file is the one the path names. Another process may
@@ -34,11 +36,20 @@ struct LogFile {
         return .failure(SystemError("open (not a file or device)", code: EINVAL))
       }
     }
-    let flags = O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK
+    // Read and write, to check the last byte before appending; write-only where the file's
+    // permissions allow no more.
+    let flags = O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK
     let fd: Int32
-    switch FileDescriptorIO.openFile(path, flags, 0o640) {
-    case .failure(let error): return .failure(error)
+    var isReadable = true
+    switch FileDescriptorIO.openFile(path, flags | O_RDWR, 0o640) {
     case .success(let opened): fd = opened
+    case .failure(let error) where error.code == EACCES:
+      isReadable = false
+      switch FileDescriptorIO.openFile(path, flags | O_WRONLY, 0o640) {
+      case .failure(let error): return .failure(error)
+      case .success(let opened): fd = opened
+      }
+    case .failure(let error): return .failure(error)
     }
     guard case .success(let info) = FileDescriptorIO.status(fd),
       case .success(let named) = FileDescriptorIO.linkStatus(path),
@@ -53,11 +64,11 @@ struct LogFile {
       FileDescriptorIO.closeFile(fd)
       return .failure(SystemError("open (not a file or device)", code: EINVAL))
     }
-    _ = fcntl(fd, F_SETFL, O_WRONLY | O_APPEND)
+    _ = fcntl(fd, F_SETFL, O_APPEND)
     return .success(
       LogFile(
-        fd: fd, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), isRegular: type == S_IFREG)
-    )
+        fd: fd, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), isRegular: type == S_IFREG,
+        isReadable: isReadable))
   }
 
   /// Whether `path` still names this file (false when moved away or deleted).
@@ -70,6 +81,16 @@ struct LogFile {
   func size() -> Int {
     guard case .success(let info) = FileDescriptorIO.status(fd) else { return 0 }
     return Int(info.st_size)
+  }
+
+  /// Whether the file is empty or ends with `\n`: `false` when a write cut short (SIGKILL,
+  /// ENOSPC) left half a record, which the next append must not be glued to. Files that cannot
+  /// be read, and devices, count as ending cleanly.
+  func endsWithNewline() -> Bool {
+    guard isRegular, isReadable else { return true }
+    let size = size()
+    guard size > 0 else { return true }
+    return FileDescriptorIO.byte(fd, at: size - 1).map { $0 == UInt8(ascii: "\n") } ?? true
   }
 
   func close() {

@@ -2,26 +2,89 @@
 // process-wide pipeline, configured from the environment like any app, then exits (the
 // exit-time flush writes whatever is pending).
 //
-//   misuse-helper COUNT [LABEL]
+//   misuse-helper COUNT [LABEL] [options]
+//     --threads N              misuse from N threads at once (COUNT each)
+//     --pause-until-gone PATH  after COUNT misuses, print "paused", wait until PATH is gone,
+//                              then misuse `--more` times
+//     --more N                 misuses after the pause (default 0)
+//     --forever                after COUNT, keep misusing until a signal ends the process
+//     --exit-on-sigterm        install a SIGTERM handler that calls exit(0), as many apps do
+//     --stats                  print the JSON Lines sink's statistics before exiting
 import BindingDiagnostics
+import Foundation
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
-let arguments = CommandLine.arguments
-guard arguments.count >= 2, let count = Int(arguments[1]), count >= 0 else {
-  print("usage: misuse-helper COUNT [LABEL]")
+nonisolated(unsafe) var arguments = Array(CommandLine.arguments.dropFirst())
+func option(_ name: String) -> String? {
+  guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+  defer { arguments.removeSubrange(index...(index + 1)) }
+  return arguments[index + 1]
+}
+func flag(_ name: String) -> Bool {
+  guard let index = arguments.firstIndex(of: name) else { return false }
+  arguments.remove(at: index)
+  return true
+}
+let threads = option("--threads").flatMap(Int.init) ?? 1
+let pausePath = option("--pause-until-gone")
+let more = option("--more").flatMap(Int.init) ?? 0
+let forever = flag("--forever")
+let exitOnSigterm = flag("--exit-on-sigterm")
+let stats = flag("--stats")
+guard arguments.count >= 1, let count = Int(arguments[0]), count >= 0 else {
+  print("usage: misuse-helper COUNT [LABEL] [options]")
   exit(64)
 }
-let label = arguments.count >= 3 ? arguments[2] : nil
+let label = arguments.count >= 2 ? arguments[1] : nil
 
-final class Model {
+final class Model: @unchecked Sendable {
+  // Unsynchronised on purpose: the flag never changes it (writing `true` is the misuse).
   var alert: String? = "Disk almost full"
 }
 let model = Model()
 let alert = Binding<String?>(get: { model.alert }, set: { model.alert = $0 })
-let isPresented = alert.mappedToBool(label: label)
-for _ in 0..<count {
-  isPresented.wrappedValue = true
+nonisolated(unsafe) let isPresented = alert.mappedToBool(label: label)
+
+if exitOnSigterm {
+  signal(SIGTERM) { _ in exit(0) }
+}
+
+/// Prints `text` at once (tests wait for it).
+func say(_ text: String) {
+  FileHandle.standardOutput.write(Data((text + "\n").utf8))
+}
+
+func misuse(_ times: Int) {
+  if threads == 1 {
+    for _ in 0..<times { isPresented.wrappedValue = true }
+  } else {
+    DispatchQueue.concurrentPerform(iterations: threads) { _ in
+      for _ in 0..<times { isPresented.wrappedValue = true }
+    }
+  }
+}
+
+misuse(count)
+if let pausePath {
+  DiagnosticsSystem.flush()
+  say("paused")
+  while FileManager.default.fileExists(atPath: pausePath) { usleep(10_000) }
+  // Past the sink's first retry delay (100 ms), so the next write is tried at once.
+  usleep(300_000)
+  misuse(more)
+}
+if forever {
+  say("misusing")
+  while true {
+    misuse(1)
+    usleep(50)
+  }
+}
+if stats, let sink = DiagnosticsSystem.current.configuration.sink as? JSONLinesFileSink {
+  DiagnosticsSystem.flush()
+  let statistics = sink.statistics
+  say("written=\(statistics.written) dropped=\(statistics.dropped)")
 }
