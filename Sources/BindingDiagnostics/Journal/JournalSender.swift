@@ -104,6 +104,7 @@ final class JournalSender: @unchecked Sendable {
   }
 
   private func run() {
+    ProcessFlush.blockStopSignals()
     var batch: [MisuseEvent] = []
     condition.lock()
     while true {

@@ -149,6 +149,7 @@ final class FileWriter: @unchecked Sendable {
   }
 
   private func run() {
+    ProcessFlush.blockStopSignals()
     condition.lock()
     while true {
       while queue.count == 0 && flushRequested == flushCompleted && !stopping {

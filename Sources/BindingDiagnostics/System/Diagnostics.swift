@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// A misuse pipeline: configuration, a run id, the `seq` counter and the rate limiter.
@@ -80,7 +81,9 @@ public final class Diagnostics: Sendable {
           valuePresent: valuePresent, label: label)
       }
       switch decision {
-      case .suppress: return
+      case .suppress(let scheduleDrain):
+        if scheduleDrain { scheduleDrainOfFoldedEvents(after: limiter.limit.interval) }
+        return
       case .emit(let folded): suppressed = folded
       }
     }
@@ -98,15 +101,28 @@ public final class Diagnostics: Sendable {
   ///
   /// After `flush()`, the records written stand for every misuse reported: `sum(1 + suppressed)`.
   public func flush() {
-    if let limiter {
-      for (pending, count) in limiter.drain() {
-        emit(
-          kind: pending.kind, level: pending.level, message: pending.message, site: pending.site,
-          valueType: pending.valueType, valuePresent: pending.valuePresent, value: nil,
-          label: pending.label, suppressed: count - 1)
-      }
-    }
+    drainFoldedEvents()
     configuration.sink.flush()
+  }
+
+  /// Writes a record for every rate-limited event still pending.
+  private func drainFoldedEvents() {
+    guard let limiter else { return }
+    for (pending, count) in limiter.drain() {
+      emit(
+        kind: pending.kind, level: pending.level, message: pending.message, site: pending.site,
+        valueType: pending.valueType, valuePresent: pending.valuePresent, value: nil,
+        label: pending.label, suppressed: count - 1)
+    }
+  }
+
+  /// Folded events reach the sink within one rate-limit interval of the first fold, even when
+  /// no later misuse of their site comes to carry them.
+  private func scheduleDrainOfFoldedEvents(after seconds: Double) {
+    DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + seconds) {
+      [weak self] in
+      self?.drainFoldedEvents()
+    }
   }
 
   private func emit(

@@ -28,14 +28,14 @@ public enum DiagnosticsSystem {
   /// misuse already configured the process from the environment.
   /// - Parameter configuration: The configuration every misuse outside an override uses.
   public static func bootstrap(_ configuration: DiagnosticsConfiguration) {
-    let accepted = global.withLock { state -> Bool in
-      guard !state.bootstrapped, state.diagnostics == nil else { return false }
+    let accepted = global.withLock { state -> Diagnostics? in
+      guard !state.bootstrapped, state.diagnostics == nil else { return nil }
       state.bootstrapped = true
       state.diagnostics = Diagnostics(configuration: configuration)
-      return true
+      return state.diagnostics
     }
-    if accepted {
-      registerExitFlush()
+    if let accepted {
+      ProcessFlush.install(accepted)
     } else {
       ConfigurationWarning.emit(
         "DiagnosticsSystem.bootstrap called after the pipeline was set up; call ignored")
@@ -121,13 +121,7 @@ public enum DiagnosticsSystem {
       state.diagnostics = diagnostics
       return (diagnostics, true)
     }
-    if created { registerExitFlush() }
+    if created { ProcessFlush.install(diagnostics) }
     return diagnostics
-  }
-
-  private static func registerExitFlush() {
-    atexit {
-      DiagnosticsSystem.global.withLock { $0.diagnostics }?.flush()
-    }
   }
 }

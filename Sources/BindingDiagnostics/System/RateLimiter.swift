@@ -29,7 +29,10 @@ final class RateLimiter: Sendable {
   /// Whether the event becomes a record, and how many folded events it carries.
   enum Decision {
     case emit(suppressed: Int)
-    case suppress
+    /// Folded into its bucket. `scheduleDrain` is `true` for the first fold since the last
+    /// drain: the caller then arranges a ``drain()`` one interval later, so folded counts reach
+    /// the sink even when no further misuse comes to carry them.
+    case suppress(scheduleDrain: Bool)
   }
 
   private struct Bucket {
@@ -39,8 +42,14 @@ final class RateLimiter: Sendable {
     var template: Pending?
   }
 
-  private let limit: RateLimit
-  private let buckets = Mutex<[Key: Bucket]>([:])
+  private struct State {
+    var buckets: [Key: Bucket] = [:]
+    var drainScheduled = false
+  }
+
+  /// The limit in force.
+  let limit: RateLimit
+  private let state = Mutex(State())
 
   init(_ limit: RateLimit) {
     self.limit = limit
@@ -52,8 +61,8 @@ final class RateLimiter: Sendable {
     let now = RateLimiter.monotonicNanoseconds()
     let burst = Double(limit.burst)
     let perNanosecond = burst / (limit.interval * 1e9)
-    return buckets.withLock { buckets in
-      var bucket = buckets[key] ?? Bucket(tokens: burst, updated: now, pending: 0, template: nil)
+    return state.withLock { state in
+      var bucket = state.buckets[key] ?? Bucket(tokens: burst, updated: now, pending: 0, template: nil)
       bucket.tokens = min(burst, bucket.tokens + Double(now &- bucket.updated) * perNanosecond)
       bucket.updated = now
       let decision: Decision
@@ -65,9 +74,10 @@ final class RateLimiter: Sendable {
       } else {
         if bucket.pending == 0 { bucket.template = template() }
         bucket.pending += 1
-        decision = .suppress
+        decision = .suppress(scheduleDrain: !state.drainScheduled)
+        state.drainScheduled = true
       }
-      buckets[key] = bucket
+      state.buckets[key] = bucket
       return decision
     }
   }
@@ -75,12 +85,13 @@ final class RateLimiter: Sendable {
   /// Removes and returns every bucket's pending events: each becomes one record standing for
   /// `count` events.
   func drain() -> [(pending: Pending, count: Int)] {
-    buckets.withLock { buckets in
+    state.withLock { state in
+      state.drainScheduled = false
       var drained: [(pending: Pending, count: Int)] = []
-      for (key, bucket) in buckets where bucket.pending > 0 {
+      for (key, bucket) in state.buckets where bucket.pending > 0 {
         if let template = bucket.template { drained.append((template, bucket.pending)) }
-        buckets[key]?.pending = 0
-        buckets[key]?.template = nil
+        state.buckets[key]?.pending = 0
+        state.buckets[key]?.template = nil
       }
       return drained
     }

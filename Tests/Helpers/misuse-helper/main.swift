@@ -8,6 +8,7 @@
 //                              then misuse `--more` times
 //     --more N                 misuses after the pause (default 0)
 //     --forever                after COUNT, keep misusing until a signal ends the process
+//     --then-sleep             after COUNT, print "done" and sleep until a signal ends it
 //     --exit-on-sigterm        install a SIGTERM handler that calls exit(0), as many apps do
 //     --stats                  print the JSON Lines sink's statistics before exiting
 import BindingDiagnostics
@@ -16,6 +17,12 @@ import Foundation
 #if canImport(Glibc)
   import Glibc
 #endif
+
+// Start as a service manager or a shell starts an app: no signal blocked. (A test runner's
+// worker thread that spawns us may have blocked them, and the mask is inherited.)
+var emptySet = sigset_t()
+sigemptyset(&emptySet)
+pthread_sigmask(SIG_SETMASK, &emptySet, nil)
 
 nonisolated(unsafe) var arguments = Array(CommandLine.arguments.dropFirst())
 func option(_ name: String) -> String? {
@@ -32,6 +39,7 @@ let threads = option("--threads").flatMap(Int.init) ?? 1
 let pausePath = option("--pause-until-gone")
 let more = option("--more").flatMap(Int.init) ?? 0
 let forever = flag("--forever")
+let thenSleep = flag("--then-sleep")
 let exitOnSigterm = flag("--exit-on-sigterm")
 let stats = flag("--stats")
 guard arguments.count >= 1, let count = Int(arguments[0]), count >= 0 else {
@@ -75,6 +83,10 @@ if let pausePath {
   // Past the sink's first retry delay (100 ms), so the next write is tried at once.
   usleep(300_000)
   misuse(more)
+}
+if thenSleep {
+  say("done")
+  while true { sleep(1000) }
 }
 if forever {
   say("misusing")

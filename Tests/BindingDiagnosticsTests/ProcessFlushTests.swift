@@ -1,0 +1,129 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A running `misuse-helper`, its standard output read line by line.
+final class RunningHelper: @unchecked Sendable {
+  let process = Process()
+  private let output = Pipe()
+
+  init(_ arguments: [String], environment: [String: String]) throws {
+    process.executableURL = productsDirectory().appendingPathComponent("misuse-helper")
+    process.arguments = arguments
+    var merged = ProcessInfo.processInfo.environment
+    for key in merged.keys where key.hasPrefix("BINDING_DIAGNOSTICS") { merged[key] = nil }
+    merged.merge(environment) { $1 }
+    process.environment = merged
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+  }
+
+  /// Waits until the helper printed `line`.
+  func waitFor(_ line: String) {
+    var seen = ""
+    while !seen.contains(line + "\n") {
+      let data = output.fileHandleForReading.availableData
+      if data.isEmpty { return }
+      seen += String(decoding: data, as: UTF8.self)
+    }
+  }
+
+  func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+}
+
+/// The records of a JSON Lines file and the events they stand for (`1 + suppressed` each).
+func tally(_ path: String) throws -> (records: [[String: Any]], events: Int) {
+  let records = try parseRecords(try lines(ofFile: path))
+  return (records, records.reduce(0) { $0 + 1 + ($1["suppressed"] as? Int ?? -1_000_000) })
+}
+
+@Suite struct ProcessFlushTests {
+  @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
+  func aStopSignalFlushesQueuedRecordsAndStillEndsTheProcess(signal: Int32) throws {
+    let path = try temporaryDirectory() + "/stop.jsonl"
+    let helper = try RunningHelper(
+      ["200000", "--then-sleep"],
+      environment: [
+        "BINDING_DIAGNOSTICS": "jsonl:\(path)", "BINDING_DIAGNOSTICS_RATE_LIMIT": "off",
+      ])
+    helper.waitFor("done")
+    helper.signal(signal)
+    helper.process.waitUntilExit()
+    // Killed by the same signal, as without the library.
+    #expect(helper.process.terminationReason == .uncaughtSignal)
+    #expect(helper.process.terminationStatus == signal)
+    let (records, events) = try tally(path)
+    #expect(records.count == 200_000)
+    #expect(events == 200_000)
+    #expect(seqIsContiguousPerRun(records))
+  }
+
+  @Test func sigtermWritesTheRateLimitersFoldedCounts() throws {
+    let path = try temporaryDirectory() + "/folded.jsonl"
+    let helper = try RunningHelper(
+      ["1000000", "--then-sleep"], environment: ["BINDING_DIAGNOSTICS": "jsonl:\(path)"])
+    helper.waitFor("done")
+    helper.signal(SIGTERM)
+    helper.process.waitUntilExit()
+    #expect(helper.process.terminationStatus == SIGTERM)
+    let (records, events) = try tally(path)
+    #expect(records.count < 100)
+    #expect(events == 1_000_000)
+  }
+
+  @Test func foldedCountsReachTheSinkWithinOneIntervalWithoutAnotherMisuse() throws {
+    let path = try temporaryDirectory() + "/timer.jsonl"
+    let helper = try RunningHelper(
+      ["1000", "--then-sleep"],
+      environment: [
+        "BINDING_DIAGNOSTICS": "jsonl:\(path)", "BINDING_DIAGNOSTICS_RATE_LIMIT": "10/0.5",
+      ])
+    defer {
+      helper.signal(SIGKILL)
+      helper.process.waitUntilExit()
+    }
+    helper.waitFor("done")
+    // One interval (0.5 s) plus the writer's batching; nothing else happens in the app.
+    var events = 0
+    for _ in 0..<40 where events < 1000 {
+      Thread.sleep(forTimeInterval: 0.05)
+      events = (try? tally(path).events) ?? 0
+    }
+    #expect(events == 1000)
+  }
+
+  @Test func signalsOffLeavesTheDispositionAlone() throws {
+    let path = try temporaryDirectory() + "/off.jsonl"
+    let helper = try RunningHelper(
+      ["1000000", "--then-sleep"],
+      environment: [
+        "BINDING_DIAGNOSTICS": "jsonl:\(path)", "BINDING_DIAGNOSTICS_SIGNALS": "off",
+      ])
+    helper.waitFor("done")
+    helper.signal(SIGTERM)
+    helper.process.waitUntilExit()
+    #expect(helper.process.terminationStatus == SIGTERM)
+    // Nothing flushed the folded counts: they die with the process, as documented.
+    #expect(((try? tally(path).events) ?? 0) < 1_000_000)
+  }
+
+  @Test func anAppHandlerCallingExitWhileThreadsMisuseNeverCrashesOrHangs() throws {
+    for _ in 0..<20 {
+      let path = try temporaryDirectory() + "/exit.jsonl"
+      let helper = try RunningHelper(
+        ["0", "--threads", "2", "--forever", "--exit-on-sigterm"],
+        environment: ["BINDING_DIAGNOSTICS": "jsonl:\(path)"])
+      helper.waitFor("misusing")
+      Thread.sleep(forTimeInterval: 0.05)
+      helper.signal(SIGTERM)
+      let started = Date()
+      helper.process.waitUntilExit()
+      #expect(helper.process.terminationReason == .exit)
+      #expect(helper.process.terminationStatus == 0)
+      #expect(Date().timeIntervalSince(started) < 5)
+      // Whatever was written is whole records.
+      #expect(throws: Never.self) { try tally(path) }
+    }
+  }
+}
