@@ -78,7 +78,8 @@ import Testing
     // its own line, and nothing after it was glued on.
     let (records, torn) = try split(directory + "/app.jsonl")
     #expect(records.count == written)
-    #expect(torn.count == 1)
+    // One record cut short, unless the disk filled exactly before a record's final `\n`.
+    #expect(torn.count <= 1)
     #expect(seqIsContiguousPerRun(records) == false)  // the dropped ones are missing
     let seqs = records.compactMap { $0["seq"] as? Int }
     #expect(seqs.last == 250)

@@ -278,9 +278,9 @@ final class FileWriter: @unchecked Sendable {
           droppedWhileFailing = 0
         }
       case .failure(let error):
-        // Records wholly written before the disk filled are in the file; the one cut short
-        // (it gets its newline before the next append) and the rest are dropped.
-        while index < batch.count && batch.ends[index] - start <= reached {
+        // Records written before the disk filled are in the file (one that lacks only its
+        // `\n` is whole: the next append adds it); the one cut short and the rest are dropped.
+        while index < batch.count && batch.ends[index] - 1 - start <= reached {
           outcome.written += 1
           index += 1
         }
