@@ -9,7 +9,11 @@ import Testing
 /// works in any process that links this library, imported or not. There is no test scope to group
 /// in, so each misuse is its own issue; ``FailsOnMisuseTrait`` groups them by site.
 final class PolicyFailureReporter: NSObject, TestFailureReporter {
-  static func failCurrentTest(
+  /// The reporter; the core makes the one it uses.
+  override required init() {}
+
+  /// Records one issue for the misuse in `Test.current`, if there is one.
+  func failCurrentTest(
     kind: MisuseKind, message: String, label: String?, valueType: String, site: CallSite
   ) {
     guard let test = Test.current else { return }

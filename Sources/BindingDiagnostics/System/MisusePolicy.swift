@@ -13,9 +13,10 @@ public enum MisusePolicy: String, Sendable, Hashable, CaseIterable {
 }
 
 extension MisusePolicy {
-  /// The class `BindingDiagnosticsTesting` provides for ``failTests``, found by name the first
-  /// time it is needed: the core never imports a test framework. `nil` when not linked.
-  static let testFailureReporter =
-    NSClassFromString("BindingDiagnosticsTesting.PolicyFailureReporter")
-    as? any TestFailureReporter.Type
+  /// The reporter `BindingDiagnosticsTesting` provides for ``failTests``, made from its class,
+  /// found by name the first time it is needed: the core never imports a test framework. `nil`
+  /// when that library is not linked.
+  static let testFailureReporter: (any TestFailureReporter)? =
+    (NSClassFromString("BindingDiagnosticsTesting.PolicyFailureReporter")
+    as? any TestFailureReporter.Type)?.init()
 }

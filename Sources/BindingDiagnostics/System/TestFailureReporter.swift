@@ -3,7 +3,10 @@
 /// `BindingDiagnosticsTesting` declares the one conforming class; the core finds it by name
 /// (``MisusePolicy/testFailureReporter``), so apps, which do not link that library, never load a
 /// test framework.
-package protocol TestFailureReporter: AnyObject, SendableMetatype {
+package protocol TestFailureReporter: AnyObject, Sendable {
+  /// The reporter; it holds no state.
+  init()
+
   /// Fails the test running on the current task at `site`; does nothing when there is none.
   /// - Parameters:
   ///   - kind: What went wrong.
@@ -11,6 +14,6 @@ package protocol TestFailureReporter: AnyObject, SendableMetatype {
   ///   - label: The mapping's label.
   ///   - valueType: The optional's type.
   ///   - site: Where the mapping was created.
-  static func failCurrentTest(
+  func failCurrentTest(
     kind: MisuseKind, message: String, label: String?, valueType: String, site: CallSite)
 }
