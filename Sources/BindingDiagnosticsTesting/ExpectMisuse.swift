@@ -22,13 +22,8 @@ public func expectMisuse(
   line: Int = #line, column: Int = #column, _ body: () throws -> Void
 ) rethrows -> [MisuseEvent] {
   let events = try ClaimingSink.claiming(kind, in: body)
-  if let failure = ClaimingSink.mismatch(of: kind, count: count, in: events) {
-    Issue.record(
-      Comment(rawValue: failure),
-      sourceLocation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    )
-  }
-  return events
+  let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+  return check(events, of: kind, count: count, at: location)
 }
 
 /// Runs async `body` and expects it to misuse a binding with `kind`: `count` times, or at least
@@ -54,11 +49,16 @@ public func expectMisuse(
   column: Int = #column, _ body: () async throws -> Void
 ) async rethrows -> [MisuseEvent] {
   let events = try await ClaimingSink.claiming(kind, isolation: isolation, in: body)
+  let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+  return check(events, of: kind, count: count, at: location)
+}
+
+/// Records an issue at `location` when `events` miss the expectation; returns them.
+private func check(
+  _ events: [MisuseEvent], of kind: MisuseKind, count: Int?, at location: SourceLocation
+) -> [MisuseEvent] {
   if let failure = ClaimingSink.mismatch(of: kind, count: count, in: events) {
-    Issue.record(
-      Comment(rawValue: failure),
-      sourceLocation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    )
+    Issue.record(Comment(rawValue: failure), sourceLocation: location)
   }
   return events
 }

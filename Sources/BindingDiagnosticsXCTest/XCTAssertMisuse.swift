@@ -56,10 +56,7 @@ public func XCTAssertMisuse(
   _ message: @autoclosure () -> String = "", file: StaticString = #filePath, line: UInt = #line
 ) rethrows -> [MisuseEvent] {
   let events = try ClaimingSink.claiming(kind, in: expression)
-  if let failure = ClaimingSink.mismatch(of: kind, count: count, in: events) {
-    XCTFail(joined(failure, message()), file: file, line: line)
-  }
-  return events
+  return check(events, of: kind, count: count, message(), file: file, line: line)
 }
 
 /// Runs async `expression` and fails at the caller unless it misused a binding with `kind`:
@@ -79,8 +76,16 @@ public func XCTAssertMisuse(
   _ message: @autoclosure () -> String = "", file: StaticString = #filePath, line: UInt = #line
 ) async rethrows -> [MisuseEvent] {
   let events = try await ClaimingSink.claiming(kind, in: expression)
+  return check(events, of: kind, count: count, message(), file: file, line: line)
+}
+
+/// One `XCTFail` at the caller when `events` miss the expectation; returns them.
+private func check(
+  _ events: [MisuseEvent], of kind: MisuseKind, count: Int?, _ message: String,
+  file: StaticString, line: UInt
+) -> [MisuseEvent] {
   if let failure = ClaimingSink.mismatch(of: kind, count: count, in: events) {
-    XCTFail(joined(failure, message()), file: file, line: line)
+    XCTFail(joined(failure, message), file: file, line: line)
   }
   return events
 }
