@@ -1,6 +1,6 @@
 import BindingDiagnostics
 import BindingDiagnosticsTesting
-import Dispatch
+import Foundation
 import Testing
 
 /// Swift Testing fixtures: `FixtureProcessTests` runs them in a child process and reads what the
@@ -36,14 +36,21 @@ struct TraitFixtures {
     }
   }
 
-  /// Passes: a DispatchQueue is outside the test's task tree, so its misuse goes to the process
-  /// pipeline (a logfmt line on standard error).
-  @Test(.failsOnMisuse) func dispatchQueueGoesToTheProcess() {
+  /// Passes: a DispatchQueue and a Thread are outside the test's task tree, so their misuses go
+  /// to the process pipeline (logfmt lines on standard error).
+  @Test(.failsOnMisuse) func dispatchQueueAndThreadGoToTheProcess() {
     let group = DispatchGroup()
     DispatchQueue(label: "fixture").async(group: group) {
       FixtureViews.misuse(label: "dispatch-queue")
     }
     group.wait()
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+      FixtureViews.misuse(label: "thread")
+      done.signal()
+    }
+    thread.start()
+    done.wait()
   }
 
   /// Fails when the test ends, with a count of 2: the work ran inside `withDiagnostics` with the

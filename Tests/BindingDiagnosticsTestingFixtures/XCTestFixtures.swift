@@ -6,7 +6,7 @@ import XCTest
 /// prints. Each says what the parent expects of it.
 final class XCTestFixtures: XCTestCase {
   override func setUpWithError() throws {
-    try XCTSkipUnless(FixtureGate.isOn, "a fixture, run by FixtureProcessTests")
+    guard FixtureGate.isOn else { throw XCTSkip("a fixture, run by FixtureProcessTests") }
   }
 
   /// Fails at the mapping's line, which is in this file.

@@ -69,20 +69,26 @@ import Testing
       ])
   }
 
-  @Test func dispatchQueueMisusesGoToTheProcessPipelineUnlessCaptured() throws {
+  @Test func dispatchQueueAndThreadMisusesGoToTheProcessPipelineUnlessCaptured() throws {
     let output = try FixtureRun.swiftTesting.get()
     let labelled = try FixtureRun.line(of: "views-labelled", in: "FixtureViews.swift")
     let alertLine = try FixtureRun.line(of: "views-alert", in: "FixtureViews.swift")
     #expect(
-      output.lines.contains { $0.hasPrefix("✔ Test dispatchQueueGoesToTheProcess() passed after ") }
-    )
-    let logfmt = output.stderr.split(separator: "\n").filter {
-      $0.hasPrefix("v=1 ") && $0.contains(" label=dispatch-queue ")
+      output.lines.contains {
+        $0.hasPrefix("✔ Test dispatchQueueAndThreadGoToTheProcess() passed after ")
+      })
+    for label in ["dispatch-queue", "thread"] {
+      let logfmt = output.stderr.split(separator: "\n").filter {
+        $0.hasPrefix("v=1 ") && $0.contains(" label=\(label) ")
+      }
+      #expect(logfmt.count == 1)
+      #expect(
+        logfmt.first?.contains(
+          " kind=mapped-bool-set-true message_id=2b9f53b872d7905613eeb68e53797657 ") == true)
+      #expect(
+        logfmt.first?.contains(
+          " file=BindingDiagnosticsTestingFixtures/FixtureViews.swift line=\(labelled) ") == true)
     }
-    #expect(logfmt.count == 1)
-    #expect(
-      logfmt.first?.contains(
-        " file=BindingDiagnosticsTestingFixtures/FixtureViews.swift line=\(labelled) ") == true)
     #expect(
       issues(of: "dispatchQueueCapturedWithDiagnostics()", in: output) == [
         "✘ at FixtureViews.swift:\(alertLine):1",
