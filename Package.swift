@@ -6,12 +6,17 @@ let package = Package(
   products: [
     .library(name: "BindingDiagnostics", targets: ["BindingDiagnostics"]),
     .library(name: "BindingDiagnosticsTesting", targets: ["BindingDiagnosticsTesting"]),
+    .library(name: "BindingDiagnosticsXCTest", targets: ["BindingDiagnosticsXCTest"]),
     .library(name: "BindingDiagnosticsReport", targets: ["BindingDiagnosticsReport"]),
     .executable(name: "bindiag", targets: ["bindiag"]),
   ],
   targets: [
     .target(name: "BindingDiagnostics"),
     .target(name: "BindingDiagnosticsTesting", dependencies: ["BindingDiagnostics"]),
+    .target(
+      name: "BindingDiagnosticsXCTest",
+      dependencies: ["BindingDiagnostics", "BindingDiagnosticsTesting"]
+    ),
     .target(name: "BindingDiagnosticsReport", dependencies: ["BindingDiagnostics"]),
     .executableTarget(
       name: "bindiag",
@@ -39,6 +44,16 @@ let package = Package(
       dependencies: [
         "BindingDiagnosticsReport", "BindingDiagnostics", "BindingDiagnosticsTesting", "TestSupport",
       ]
+    ),
+    .testTarget(
+      name: "BindingDiagnosticsTestingTests",
+      dependencies: ["BindingDiagnostics", "BindingDiagnosticsTesting", "TestSupport"]
+    ),
+    // Tests that fail on purpose, run only as a child process by BindingDiagnosticsTestingTests
+    // (skipped unless BINDING_DIAGNOSTICS_TESTING_FIXTURES=1).
+    .testTarget(
+      name: "BindingDiagnosticsTestingFixtures",
+      dependencies: ["BindingDiagnostics", "BindingDiagnosticsTesting", "BindingDiagnosticsXCTest"]
     ),
     .testTarget(
       name: "bindiagTests",

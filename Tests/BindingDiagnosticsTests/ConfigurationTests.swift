@@ -62,7 +62,7 @@ import Testing
     ),
     (
       ["BINDING_DIAGNOSTICS_POLICY": "crash"],
-      #"BINDING_DIAGNOSTICS_POLICY: expected report or assert, got "crash"; using report"#
+      #"BINDING_DIAGNOSTICS_POLICY: expected report, assert or fail-tests, got "crash"; using report"#
     ),
     (
       ["BINDING_DIAGNOSTICS_HASH_KEY": "abc"],

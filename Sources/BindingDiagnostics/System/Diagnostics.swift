@@ -68,6 +68,9 @@ public final class Diagnostics: Sendable {
         configuration.sink.flush()
         let site = site()
         assertionFailure("Binding misuse \(kind.code) at \(site.fileID):\(site.line)")
+      } else if configuration.policy == .failTests {
+        MisusePolicy.testFailureReporter?.failCurrentTest(
+          kind: kind, message: message, label: label, valueType: valueType(), site: site())
       }
     }
     guard acceptsEvents, level >= configuration.minimumLevel else { return }

@@ -10,7 +10,7 @@ import Foundation
 /// - `BINDING_DIAGNOSTICS_HASH_KEY`: 32 hex digits, the SipHash key for `hash`;
 /// - `BINDING_DIAGNOSTICS_RATE_LIMIT`: `off` or `BURST/SECONDS`;
 /// - `BINDING_DIAGNOSTICS_MIN_LEVEL`: a level name;
-/// - `BINDING_DIAGNOSTICS_POLICY`: `report` or `assert`.
+/// - `BINDING_DIAGNOSTICS_POLICY`: `report`, `assert` or `fail-tests`.
 ///
 /// Every problem gives one warning naming the variable, or the file and key, and the setting
 /// falls back to its default (`stderr` for sinks). Nothing here throws or crashes.
@@ -278,7 +278,8 @@ public struct EnvironmentConfiguration: Sendable {
 
     mutating func parsePolicy(_ text: String, source: String) {
       guard let policy = MisusePolicy(rawValue: text) else {
-        warnings.append("\(source): expected report or assert, got \"\(text)\"; using report")
+        warnings.append(
+          "\(source): expected report, assert or fail-tests, got \"\(text)\"; using report")
         self.policy = .report
         return
       }

@@ -1,0 +1,114 @@
+public import BindingDiagnostics
+import BindingDiagnosticsTesting
+import XCTest
+
+/// Runs `expression` and fails the current test once for each call site it misused a binding at.
+///
+/// XCTest records a failure only in a file named by a `StaticString`, so a failure lands on the
+/// mapping's line when the mapping is in the calling file, and on the caller's line otherwise;
+/// its message always names the mapping's `#fileID` and line, the kind, label, value type and count.
+/// - Parameters:
+///   - expression: The code under test.
+///   - message: Added to each failure.
+///   - fileID: The caller's `#fileID`, captured by default.
+///   - file: The caller's `#filePath`, captured by default.
+///   - line: The caller's line, captured by default.
+/// - Throws: What `expression` throws.
+public func XCTAssertNoMisuse(
+  _ expression: () throws -> Void, _ message: @autoclosure () -> String = "",
+  fileID: StaticString = #fileID, file: StaticString = #filePath, line: UInt = #line
+) rethrows {
+  let events = try ClaimingSink.claiming(nil, in: expression)
+  failEachSite(of: events, message(), fileID: fileID, file: file, line: line)
+}
+
+/// Runs async `expression` and fails the current test once for each call site it misused a
+/// binding at; see ``XCTAssertNoMisuse(_:_:fileID:file:line:)``.
+/// - Parameters:
+///   - expression: The code under test.
+///   - message: Added to each failure.
+///   - fileID: The caller's `#fileID`, captured by default.
+///   - file: The caller's `#filePath`, captured by default.
+///   - line: The caller's line, captured by default.
+/// - Throws: What `expression` throws.
+public func XCTAssertNoMisuse(
+  _ expression: () async throws -> Void, _ message: @autoclosure () -> String = "",
+  fileID: StaticString = #fileID, file: StaticString = #filePath, line: UInt = #line
+) async rethrows {
+  let events = try await ClaimingSink.claiming(nil, in: expression)
+  failEachSite(of: events, message(), fileID: fileID, file: file, line: line)
+}
+
+/// Runs `expression` and fails at the caller unless it misused a binding with `kind`: `count`
+/// times, or at least once. Misuses of other kinds are reported as they would have been.
+/// - Parameters:
+///   - kind: The expected kind.
+///   - expression: The code under test.
+///   - count: The exact number of misuses expected, or `nil` for at least one.
+///   - message: Added to the failure.
+///   - file: The caller's `#filePath`, captured by default.
+///   - line: The caller's line, captured by default.
+/// - Returns: The events of `kind`, with values rendered as `.public`.
+/// - Throws: What `expression` throws.
+@discardableResult
+public func XCTAssertMisuse(
+  _ kind: MisuseKind, _ expression: () throws -> Void, count: Int? = nil,
+  _ message: @autoclosure () -> String = "", file: StaticString = #filePath, line: UInt = #line
+) rethrows -> [MisuseEvent] {
+  let events = try ClaimingSink.claiming(kind, in: expression)
+  return check(events, of: kind, count: count, message(), file: file, line: line)
+}
+
+/// Runs async `expression` and fails at the caller unless it misused a binding with `kind`:
+/// `count` times, or at least once; see ``XCTAssertMisuse(_:_:count:_:file:line:)``.
+/// - Parameters:
+///   - kind: The expected kind.
+///   - expression: The code under test.
+///   - count: The exact number of misuses expected, or `nil` for at least one.
+///   - message: Added to the failure.
+///   - file: The caller's `#filePath`, captured by default.
+///   - line: The caller's line, captured by default.
+/// - Returns: The events of `kind`, with values rendered as `.public`.
+/// - Throws: What `expression` throws.
+@discardableResult
+public func XCTAssertMisuse(
+  _ kind: MisuseKind, _ expression: () async throws -> Void, count: Int? = nil,
+  _ message: @autoclosure () -> String = "", file: StaticString = #filePath, line: UInt = #line
+) async rethrows -> [MisuseEvent] {
+  let events = try await ClaimingSink.claiming(kind, in: expression)
+  return check(events, of: kind, count: count, message(), file: file, line: line)
+}
+
+/// One `XCTFail` at the caller when `events` miss the expectation; returns them.
+private func check(
+  _ events: [MisuseEvent], of kind: MisuseKind, count: Int?, _ message: String,
+  file: StaticString, line: UInt
+) -> [MisuseEvent] {
+  if let failure = ClaimingSink.mismatch(of: kind, count: count, in: events) {
+    XCTFail(joined(failure, message), file: file, line: line)
+  }
+  return events
+}
+
+/// One `XCTFail` per site of `events`, in first-seen order.
+private func failEachSite(
+  of events: [MisuseEvent], _ message: String, fileID: StaticString, file: StaticString,
+  line: UInt
+) {
+  var counts: [MisuseSite.Key: Int] = [:]
+  var sites: [MisuseSite] = []
+  for event in events {
+    let site = MisuseSite(event)
+    if counts[site.key] == nil { sites.append(site) }
+    counts[site.key, default: 0] += event.events
+  }
+  for site in sites {
+    let text = joined(site.describe(count: counts[site.key]), message)
+    let here = site.fileID == "\(fileID)" && site.line > 0
+    XCTFail(text, file: file, line: here ? UInt(site.line) : line)
+  }
+}
+
+private func joined(_ failure: String, _ message: String) -> String {
+  message.isEmpty ? failure : failure + " - " + message
+}

@@ -1,0 +1,47 @@
+import BindingDiagnostics
+import Foundation
+
+/// Whether this process runs the fixtures: they fail on purpose, so they run only as the child
+/// process `FixtureProcessTests` starts, and are skipped otherwise.
+enum FixtureGate {
+  static let isOn =
+    ProcessInfo.processInfo.environment["BINDING_DIAGNOSTICS_TESTING_FIXTURES"] == "1"
+}
+
+/// App-like view code in a file of its own, so fixtures misuse mappings made in another file.
+/// Lines the parent test looks for carry a `fixture-mark:` comment.
+enum FixtureViews {
+  /// An alert whose flag is written `true` `times` times.
+  static func tapAlertOK(times: Int) {
+    var text: String? = "Saved"
+    let alert = Binding<String?>(get: { text }, set: { text = $0 })
+    let isPresented = alert.mappedToBool(label: "save-alert")  // fixture-mark: views-alert
+    for _ in 0..<times { isPresented.wrappedValue = true }
+  }
+
+  /// A detail view read twice and edited once after its selection was cleared.
+  static func dismissDetail() {
+    var selection: String? = "Lunch"
+    let base = Binding<String?>(get: { selection }, set: { selection = $0 })
+    let unwrapped = Binding(unwrapping: base, label: "detail")  // fixture-mark: views-detail
+    guard let detail = unwrapped else { return }
+    selection = nil
+    _ = detail.wrappedValue
+    _ = detail.wrappedValue
+    detail.wrappedValue = "Dinner"
+  }
+
+  /// The correct pattern: nothing to report.
+  static func editWithDefault() {
+    var draft: String? = nil
+    let binding = Binding<String?>(get: { draft }, set: { draft = $0 })
+    binding.mappedToBool(default: "Untitled").wrappedValue = true
+  }
+
+  /// A flag labelled `label`, written `true` once.
+  static func misuse(label: String) {
+    var value: Int? = 1
+    let binding = Binding<Int?>(get: { value }, set: { value = $0 })
+    binding.mappedToBool(label: label).wrappedValue = true  // fixture-mark: views-labelled
+  }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The fixtures run as a real test process: what its runner prints names the failing tests and
+/// the mappings' `file:line`, and only those.
+@Suite struct FixtureProcessTests {
+  private let alert =
+    "Binding misuse mapped-bool-set-true at BindingDiagnosticsTestingFixtures/FixtureViews.swift:"
+  private let setTrue =
+    "value type Swift.Optional<Swift.Int>: A Binding<Bool> mapped from an optional was set to true; the write had no effect."
+
+  @Test func traitFailsTheTestOnceAtTheMappingAndWarnsWithTheCount() throws {
+    let output = try FixtureRun.swiftTesting.get()
+    let line = try FixtureRun.line(of: "views-alert", in: "FixtureViews.swift")
+    let sentence =
+      "A Binding<Bool> mapped from an optional was set to true; the write had no effect."
+    #expect(output.status == 1)
+    #expect(
+      issues(of: "alertTappedThreeTimes()", in: output) == [
+        "✘ at FixtureViews.swift:\(line):1",
+        "↳ \(alert)\(line), label \"save-alert\", value type Swift.Optional<Swift.String>: \(sentence)",
+        "⚠︎ at FixtureViews.swift:\(line):1",
+        "↳ \(alert)\(line), label \"save-alert\", value type Swift.Optional<Swift.String>, 3 times: \(sentence)",
+      ])
+    #expect(
+      output.lines.contains {
+        $0.hasPrefix("✘ Test alertTappedThreeTimes() failed after ")
+          && $0.hasSuffix(" with 2 issues (including 1 warning).")
+      })
+    #expect(output.lines.contains { $0.hasPrefix("✔ Test fixedPattern() passed after ") })
+  }
+
+  @Test func parallelCasesFailOnlyForTheirOwnMisuses() throws {
+    let output = try FixtureRun.swiftTesting.get()
+    let line = try FixtureRun.line(of: "views-labelled", in: "FixtureViews.swift")
+    var expected: [String] = []
+    for n in [1, 3, 5, 7] {
+      expected += [
+        "✘ Test parallelCases(n:) recorded an issue with 1 argument n → \(n) at FixtureViews.swift:\(line):1: Issue recorded",
+        "↳ \(alert)\(line), label \"case-\(n)\", \(setTrue)",
+      ]
+    }
+    let recorded = output.lines.indices.filter {
+      output.lines[$0].hasPrefix("✘ Test parallelCases(n:) recorded an issue")
+    }
+    let actual = recorded.flatMap { [output.lines[$0], output.lines[$0 + 1]] }
+    #expect(actual.sorted() == expected.sorted())
+    #expect(
+      output.lines.contains {
+        $0.hasPrefix("✘ Test parallelCases(n:) with 8 test cases failed after ")
+          && $0.hasSuffix(" with 4 issues.")
+      })
+  }
+
+  @Test func childTasksAndAllowedKinds() throws {
+    let output = try FixtureRun.swiftTesting.get()
+    let labelled = try FixtureRun.line(of: "views-labelled", in: "FixtureViews.swift")
+    let detail = try FixtureRun.line(of: "views-detail", in: "FixtureViews.swift")
+    #expect(
+      issues(of: "childTask()", in: output) == [
+        "✘ at FixtureViews.swift:\(labelled):1",
+        "↳ \(alert)\(labelled), label \"child-task\", \(setTrue)",
+      ])
+    #expect(
+      issues(of: "detailDismissed()", in: output) == [
+        "✘ at FixtureViews.swift:\(detail):1",
+        "↳ Binding misuse unwrapped-write-after-nil at BindingDiagnosticsTestingFixtures/FixtureViews.swift:\(detail), label \"detail\", value type Swift.Optional<Swift.String>: A binding unwrapped from an optional was written after it became nil; the write was dropped.",
+      ])
+  }
+
+  @Test func dispatchQueueAndThreadMisusesGoToTheProcessPipelineUnlessCaptured() throws {
+    let output = try FixtureRun.swiftTesting.get()
+    let labelled = try FixtureRun.line(of: "views-labelled", in: "FixtureViews.swift")
+    let alertLine = try FixtureRun.line(of: "views-alert", in: "FixtureViews.swift")
+    #expect(
+      output.lines.contains {
+        $0.hasPrefix("✔ Test dispatchQueueAndThreadGoToTheProcess() passed after ")
+      })
+    for label in ["dispatch-queue", "thread"] {
+      let logfmt = output.stderr.split(separator: "\n").filter {
+        $0.hasPrefix("v=1 ") && $0.contains(" label=\(label) ")
+      }
+      #expect(logfmt.count == 1)
+      #expect(
+        logfmt.first?.contains(
+          " kind=mapped-bool-set-true message_id=2b9f53b872d7905613eeb68e53797657 ") == true)
+      #expect(
+        logfmt.first?.contains(
+          " file=BindingDiagnosticsTestingFixtures/FixtureViews.swift line=\(labelled) ") == true)
+    }
+    #expect(
+      issues(of: "dispatchQueueCapturedWithDiagnostics()", in: output) == [
+        "✘ at FixtureViews.swift:\(alertLine):1",
+        "↳ \(alert)\(alertLine), label \"save-alert\", value type Swift.Optional<Swift.String>, 2 times: A Binding<Bool> mapped from an optional was set to true; the write had no effect.",
+      ])
+  }
+
+  @Test func expectMisuseFailsAtItsCaller() throws {
+    let output = try FixtureRun.swiftTesting.get()
+    let line = try FixtureRun.line(of: "expect-miscounted", in: "TraitFixtures.swift")
+    let found = issues(of: "expectationMiscounted()", in: output)
+    #expect(found.count == 2)
+    #expect(found.first?.hasPrefix("✘ at TraitFixtures.swift:\(line):") == true)
+    #expect(found.last == "↳ Expected 2 misuses of kind mapped-bool-set-true, got 1")
+  }
+
+  @Test func failTestsPolicyFailsATestWithoutTheTrait() throws {
+    let reporting = try FixtureRun.swiftTesting.get()
+    let failing = try FixtureRun.failTests.get()
+    let line = try FixtureRun.line(of: "views-labelled", in: "FixtureViews.swift")
+    #expect(reporting.lines.contains { $0.hasPrefix("✔ Test withoutTheTrait() passed after ") })
+    #expect(reporting.stderr.contains(" label=no-trait "))
+    #expect(failing.status == 1)
+    #expect(
+      issues(of: "withoutTheTrait()", in: failing) == [
+        "✘ at FixtureViews.swift:\(line):1",
+        "↳ \(alert)\(line), label \"no-trait\", \(setTrue) (BINDING_DIAGNOSTICS_POLICY=fail-tests)",
+      ])
+    // Reported as usual too, so `seq` stays without gaps.
+    #expect(failing.stderr.contains(" label=no-trait "))
+  }
+
+  @Test func xcTestAssertionsFailAtTheMappingOrTheCaller() throws {
+    let output = try FixtureRun.xcTest.get()
+    let path = FixtureRun.directory + "/XCTestFixtures.swift"
+    let here = try FixtureRun.line(of: "xctest-here", in: "XCTestFixtures.swift")
+    let caller = try FixtureRun.line(of: "xctest-caller", in: "XCTestFixtures.swift")
+    let missing = try FixtureRun.line(of: "xctest-missing", in: "XCTestFixtures.swift")
+    let async = try FixtureRun.line(of: "xctest-async", in: "XCTestFixtures.swift")
+    let viewsAlert = try FixtureRun.line(of: "views-alert", in: "FixtureViews.swift")
+    let labelled = try FixtureRun.line(of: "views-labelled", in: "FixtureViews.swift")
+    let sentence =
+      "A Binding<Bool> mapped from an optional was set to true; the write had no effect."
+    let failures = output.lines.filter { $0.contains(": error: XCTestFixtures.") }
+    #expect(
+      failures.sorted()
+        == [
+          "\(path):\(async): error: XCTestFixtures.testAsyncExpression : failed - \(alert)\(labelled), label \"xctest-async\", value type Swift.Optional<Swift.Int>, 1 time: \(sentence)",
+          "\(path):\(caller): error: XCTestFixtures.testMappingInAnotherFile : failed - \(alert)\(viewsAlert), label \"save-alert\", value type Swift.Optional<Swift.String>, 1 time: \(sentence)",
+          "\(path):\(here): error: XCTestFixtures.testMappingInThisFile : failed - Binding misuse mapped-bool-set-true at BindingDiagnosticsTestingFixtures/XCTestFixtures.swift:\(here), label \"xctest-here\", value type Swift.Optional<Swift.String>, 2 times: \(sentence)",
+          "\(path):\(missing): error: XCTestFixtures.testExpectedMisuseMissing : failed - Expected a misuse of kind unwrapped-write-after-nil, got none",
+        ].sorted())
+    #expect(
+      output.lines.contains { $0.hasPrefix("Test Case 'XCTestFixtures.testNoMisuse' passed ") })
+    #expect(
+      output.lines.contains {
+        $0.hasPrefix("Test Case 'XCTestFixtures.testExpectedMisuse' passed ")
+      })
+    #expect(output.status == 1)
+  }
+
+  /// The issues one fixture test recorded: for each, its symbol and location, then its comment.
+  private func issues(of test: String, in output: ProcessOutput) -> [String] {
+    var found: [String] = []
+    let lines = output.lines
+    for (index, line) in lines.enumerated() {
+      for (symbol, verb) in [("✘", "an issue"), ("⚠︎", "a warning")] {
+        let prefix = "\(symbol) Test \(test) recorded \(verb) at "
+        guard line.hasPrefix(prefix), line.hasSuffix(": Issue recorded"), index + 1 < lines.count
+        else { continue }
+        let location = line.dropFirst(prefix.count).dropLast(": Issue recorded".count)
+        found += ["\(symbol) at \(location)", lines[index + 1]]
+      }
+    }
+    return found
+  }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import TestSupport
+
+/// The fixtures of `BindingDiagnosticsTestingFixtures`, run in a child process of this very test
+/// binary, and where their marked lines are.
+enum FixtureRun {
+  /// The fixtures' source directory.
+  static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("BindingDiagnosticsTestingFixtures").path
+
+  /// Every Swift Testing fixture, with the process's default configuration.
+  static let swiftTesting = Result {
+    try run(["--testing-library", "swift-testing", "--filter", "TraitFixtures"])
+  }
+
+  /// The fixture without the trait, under `BINDING_DIAGNOSTICS_POLICY=fail-tests`.
+  static let failTests = Result {
+    try run(
+      ["--testing-library", "swift-testing", "--filter", "withoutTheTrait"],
+      environment: ["BINDING_DIAGNOSTICS_POLICY": "fail-tests"])
+  }
+
+  /// Every XCTest fixture.
+  static let xcTest = Result {
+    try run(["--testing-library", "xctest", "BindingDiagnosticsTestingFixtures.XCTestFixtures"])
+  }
+
+  /// The line carrying `// fixture-mark: name` in one of the fixture files.
+  static func line(of name: String, in file: String) throws -> Int {
+    let text = try String(contentsOfFile: directory + "/" + file, encoding: .utf8)
+    let lines = text.components(separatedBy: "\n")
+    guard let index = lines.firstIndex(where: { $0.hasSuffix("// fixture-mark: \(name)") }) else {
+      throw MissingMark(name: name, file: file)
+    }
+    return index + 1
+  }
+
+  /// A mark the fixtures do not have.
+  struct MissingMark: Error {
+    let name: String
+    let file: String
+  }
+
+  private static func run(_ arguments: [String], environment: [String: String] = [:]) throws
+    -> ProcessOutput
+  {
+    let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+    var environment = environment
+    environment["BINDING_DIAGNOSTICS_TESTING_FIXTURES"] = "1"
+    environment["NO_COLOR"] = "1"
+    return try runProduct(binary, arguments, environment: environment)
+  }
+}
+
+extension ProcessOutput {
+  /// Standard output and standard error, as lines, without terminal colours.
+  var lines: [String] {
+    (stdout + stderr).replacing(/\u{1B}\[[0-9;]*m/, with: "").components(separatedBy: "\n")
+  }
+}

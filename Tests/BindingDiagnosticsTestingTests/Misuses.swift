@@ -1,0 +1,43 @@
+import BindingDiagnostics
+import Testing
+
+/// Misuses made from test code, each at its caller's line, and the issues the trait records for
+/// them.
+enum Misuses {
+  /// Writes `true` to a flag mapped from a present optional, the mapping made at the caller's line.
+  static func setTrue(
+    label: String, times: Int = 1, fileID: StaticString = #fileID, line: UInt = #line
+  ) {
+    var text: String? = "Saved"
+    let alert = Binding<String?>(get: { text }, set: { text = $0 })
+    let flag = alert.mappedToBool(label: label, fileID: fileID, line: line)
+    for _ in 0..<times { flag.wrappedValue = true }
+  }
+
+  /// Reads, or when `writing` writes, a binding unwrapped at the caller's line after its optional
+  /// became `nil`.
+  static func afterNil(
+    label: String, writing: Bool, fileID: StaticString = #fileID, line: UInt = #line
+  ) {
+    var selection: String? = "Lunch"
+    let base = Binding<String?>(get: { selection }, set: { selection = $0 })
+    guard let detail = Binding(unwrapping: base, label: label, fileID: fileID, line: line) else {
+      return
+    }
+    selection = nil
+    if writing { detail.wrappedValue = "Dinner" } else { _ = detail.wrappedValue }
+  }
+
+  /// Whether `issue` is the trait's issue for a `mapped-bool-set-true` at `line` of the calling
+  /// test file.
+  static func isSetTrue(
+    _ issue: Issue, line: Int, label: String, fileID: String = #fileID, filePath: String = #filePath
+  ) -> Bool {
+    let comment =
+      "Binding misuse mapped-bool-set-true at \(fileID):\(line), label \"\(label)\", value type Swift.Optional<Swift.String>: A Binding<Bool> mapped from an optional was set to true; the write had no effect."
+    return issue.sourceLocation
+      == SourceLocation(fileID: fileID, filePath: filePath, line: line, column: 1)
+      && issue.sourceLocation?.filePath == filePath && issue.comments.map(\.rawValue) == [comment]
+      && issue.isFailure
+  }
+}

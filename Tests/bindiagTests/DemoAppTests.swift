@@ -1,0 +1,58 @@
+import BindingDiagnostics
+import BindingDiagnosticsTesting
+import Foundation
+import Testing
+
+@testable import bindiag
+
+/// The demo app's views, tested as an app team would: under `.failsOnMisuse`, the fixed pattern
+/// passes and each misusing view fails at its mapping in DemoApp.swift.
+@Suite(.failsOnMisuse) struct DemoAppTests {
+  private let demoPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Sources/bindiag/DemoApp.swift").path
+
+  @Test func settingsViewUsesTheFixedPattern() {
+    DemoApp.settingsView(DemoApp.Model())
+  }
+
+  @Test func inboxViewFailsAtItsAlertMapping() throws {
+    let line = try demoLine(containing: #"mappedToBool(label: "save-confirmation")"#)
+    let path = demoPath
+    withKnownIssue {
+      DemoApp.inboxView(DemoApp.Model())
+    } matching: { issue in
+      issue.sourceLocation?.fileID == "bindiag/DemoApp.swift" && issue.sourceLocation?.line == line
+        && issue.sourceLocation?.filePath == path
+        && issue.comments.map(\.rawValue) == [
+          "Binding misuse mapped-bool-set-true at bindiag/DemoApp.swift:\(line), label \"save-confirmation\", value type Swift.Optional<Swift.String>: A Binding<Bool> mapped from an optional was set to true; the write had no effect."
+        ]
+    }
+  }
+
+  @Test(.failsOnMisuse(except: [.unwrappedReadAfterNil]))
+  func detailViewFailsOnlyForItsWriteAfterNil() throws {
+    let line = try demoLine(containing: #"Binding(unwrapping: selection, label: "message-detail")"#)
+    withKnownIssue {
+      DemoApp.detailView(DemoApp.Model())
+    } matching: { issue in
+      issue.sourceLocation?.line == line
+        && issue.comments.first?.rawValue.hasPrefix(
+          "Binding misuse unwrapped-write-after-nil at bindiag/DemoApp.swift:\(line), label \"message-detail\""
+        ) == true
+    }
+  }
+
+  @Test func feedViewMisusesItsBannerTwoThousandTimes() {
+    let events = expectMisuse(.mappedBoolSetTrue, count: 2000) {
+      DemoApp.feedView(DemoApp.Model())
+    }
+    #expect(Set(events.compactMap(\.label)) == ["feed-error-banner"])
+  }
+
+  /// The line of DemoApp.swift holding `text`.
+  private func demoLine(containing text: String) throws -> Int {
+    let lines = try String(contentsOfFile: demoPath, encoding: .utf8).components(separatedBy: "\n")
+    return try #require(lines.firstIndex { $0.contains(text) }) + 1
+  }
+}
