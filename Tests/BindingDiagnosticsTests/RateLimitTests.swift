@@ -19,18 +19,24 @@ import Testing
     #expect(events.map(\.seq) == Array(1...11))
   }
 
-  @Test func foldedEventsRideOnTheNextRecord() {
+  @Test func foldedEventsReachTheSinkWithinOneIntervalWithoutAnotherMisuse() {
     let alert = Box<String?>("x")
-    let configuration = DiagnosticsConfiguration(rateLimit: RateLimit(burst: 2, interval: 0.05))
-    let (events, _) = recordingMisuses(configuration: configuration) {
-      let flag = alert.binding.mappedToBool()
+    let recorder = RecordingSink()
+    let diagnostics = Diagnostics(
+      configuration: DiagnosticsConfiguration(
+        sink: recorder, rateLimit: RateLimit(burst: 2, interval: 0.05)))
+    let flag = alert.binding.mappedToBool()
+    DiagnosticsSystem.withDiagnostics(diagnostics) {
       for _ in 0..<5 { flag.wrappedValue = true }
-      // Wait out the refill: the next record carries the 3 folded events.
-      Thread.sleep(forTimeInterval: 0.12)
-      flag.wrappedValue = true
     }
-    #expect(events.map(\.suppressed) == [0, 0, 3])
-    #expect(events.reduce(0) { $0 + $1.events } == 6)
+    // No flush and no further misuse: the limiter's timer writes the 3 folded events.
+    for _ in 0..<200 where recorder.events.count < 3 { Thread.sleep(forTimeInterval: 0.01) }
+    #expect(recorder.events.map(\.suppressed) == [0, 0, 2])
+    // The next misuse is a record of its own; nothing is counted twice.
+    DiagnosticsSystem.withDiagnostics(diagnostics) { flag.wrappedValue = true }
+    diagnostics.flush()
+    #expect(recorder.events.map(\.suppressed) == [0, 0, 2, 0])
+    #expect(recorder.events.reduce(0) { $0 + $1.events } == 6)
   }
 
   @Test func limitsArePerCallSite() {

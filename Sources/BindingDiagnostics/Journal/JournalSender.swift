@@ -10,13 +10,20 @@ import Foundation
 /// `@unchecked Sendable`: every mutable property is read and written only while `condition` is
 /// locked; the sending thread releases the lock while it sends a batch it took out of `queue`.
 final class JournalSender: @unchecked Sendable {
-  /// What the sending thread does with an event journald refused (journald gone).
-  typealias Refused = @Sendable (MisuseEvent, JournalError) -> Void
+  /// What the sending thread does with an event journald refused (journald gone), and whether
+  /// that event is to be handed to the fallback sink.
+  typealias Refused = @Sendable (MisuseEvent, JournalError, _ deliverFallback: Bool) -> Void
+
+  /// A queued event and whether its fallback delivery is wanted.
+  private struct Item {
+    let event: MisuseEvent
+    let deliverFallback: Bool
+  }
 
   private let capacity: Int
   private let refused: Refused
   private let condition = NSCondition()
-  private var queue: [MisuseEvent] = []
+  private var queue: [Item] = []
   private var sendingCount = 0
   private var enqueued: UInt64 = 0
   private var finished: UInt64 = 0
@@ -43,11 +50,11 @@ final class JournalSender: @unchecked Sendable {
   }
 
   /// Enqueues `event`, or drops and counts it when the queue is full. Never waits for journald.
-  func submit(_ event: MisuseEvent) {
+  func submit(_ event: MisuseEvent, deliverFallback: Bool) {
     condition.lock()
     let change: DropNotice.Change?
     if queue.count + sendingCount < capacity && !stopping {
-      queue.append(event)
+      queue.append(Item(event: event, deliverFallback: deliverFallback))
       enqueued += 1
       change = notice.accepted()
       if idle {
@@ -105,7 +112,7 @@ final class JournalSender: @unchecked Sendable {
 
   private func run() {
     ProcessFlush.blockStopSignals()
-    var batch: [MisuseEvent] = []
+    var batch: [Item] = []
     condition.lock()
     while true {
       while queue.isEmpty && !stopping {
@@ -116,9 +123,9 @@ final class JournalSender: @unchecked Sendable {
       swap(&queue, &batch)
       sendingCount = batch.count
       condition.unlock()
-      for event in batch {
-        let outcome = JournalWriter.send(JournalFieldsEncoder().fields(event))
-        if case .failure(let error) = outcome { refused(event, error) }
+      for item in batch {
+        let outcome = JournalWriter.send(JournalFieldsEncoder().fields(item.event))
+        if case .failure(let error) = outcome { refused(item.event, error, item.deliverFallback) }
         // Counted entry by entry, so a flush that gives up reports exactly what got through.
         condition.lock()
         if case .success = outcome { sent += 1 }

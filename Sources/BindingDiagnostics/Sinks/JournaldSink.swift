@@ -11,7 +11,7 @@ import Synchronization
 /// drops start and one when they stop. Where libsystemd or the journal socket is missing, or
 /// journald later refuses an entry, the sink says so once on standard error and hands events to
 /// its fallback (standard error by default) instead.
-public final class JournaldSink: DiagnosticsSink {
+public final class JournaldSink: DiagnosticsSink, FallbackSink {
   /// Why the journal is not used, or `nil` when it is.
   public let unavailableReason: String?
   /// The sink events go to when journald cannot take them.
@@ -46,12 +46,12 @@ public final class JournaldSink: DiagnosticsSink {
     switch JournalWriter.availability(socketPath: socketPath) {
     case .success:
       unavailableReason = nil
-      let sender = JournalSender(capacity: queueCapacity) { event, error in
+      let sender = JournalSender(capacity: queueCapacity) { event, error, deliverFallback in
         if !state.failureSaid.exchange(true, ordering: .relaxed) {
           ConfigurationWarning.emit("journald send failed: \(error); writing to the fallback sink")
         }
         state.fellBack.add(1, ordering: .relaxed)
-        fallback.receive(event)
+        if deliverFallback { fallback.receive(event) }
       }
       sender.start()
       self.sender = sender
@@ -93,12 +93,20 @@ public final class JournaldSink: DiagnosticsSink {
   /// unavailable.
   /// - Parameter event: The event.
   public func receive(_ event: MisuseEvent) {
+    receive(event, deliveringFallback: true)
+  }
+
+  func receive(_ event: MisuseEvent, deliveringFallback: Bool) {
     if let sender {
-      sender.submit(event)
+      sender.submit(event, deliverFallback: deliveringFallback)
     } else {
       state.fellBack.add(1, ordering: .relaxed)
-      fallback.receive(event)
+      if deliveringFallback { fallback.receive(event) }
     }
+  }
+
+  var fallbackDestination: StandardErrorSink.Destination? {
+    (fallback as? StandardErrorSink)?.destination
   }
 
   /// Waits until the events received before the call reached journald, for at most

@@ -35,6 +35,15 @@ public struct StandardErrorSink: DiagnosticsSink {
     self.isPipe = FileDescriptorIO.isPipeOrSocket(fileDescriptor)
   }
 
+  /// Where lines go: two sinks with the same destination print the same lines.
+  struct Destination: Hashable {
+    let fileDescriptor: Int32
+    let format: Format
+  }
+
+  /// This sink's destination.
+  var destination: Destination { Destination(fileDescriptor: fileDescriptor, format: format) }
+
   /// Lines that could not be written (closed descriptor, vanished reader, full disk).
   public var failedWrites: Int { failures.count.load(ordering: .relaxed) }
 
