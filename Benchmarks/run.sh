@@ -59,6 +59,19 @@ row "sustained records/s" "$ours_rate" "$peer_rate" "$(ratio "$ours_rate" "$peer
 row "caller side ns per misuse (peer: per logger.error)" "$ours_call" "$peer_call" "$(ratio "$peer_call" "$ours_call")x less"
 row "records on disk / dropped" "$(wc -l <"$out/sink.jsonl")" "$(echo "$sink" | awk '$1 == "jsonl.dropped" {print $2}')" "-"
 
+echo
+echo "== JSON Lines rotation (issue 8): 160 000 records, max_bytes 1 000 000, keep 100 000 vs no rotation"
+rm -rf "$out/rotate" && mkdir -p "$out/rotate"
+rot=$($bin/BindingBenchmarks jsonl-rotate "$out/rotate/app.jsonl" 160000 1000000 100000)
+rm -f "$out/plain.jsonl"
+plain=$($bin/BindingBenchmarks jsonl "$out/plain.jsonl" 160000)
+rot_s=$(echo "$rot" | awk '$1 == "jsonl.seconds" {print $2}')
+plain_s=$(echo "$plain" | awk '$1 == "jsonl.seconds" {print $2}')
+largest=$(find "$out/rotate" -name 'app.jsonl*' -printf '%s\n' | sort -n | tail -1)
+row "measure" "rotating" "no rotation" "ratio"
+row "160 000 records, s ($(echo "$rot" | awk '$1 == "jsonl.rotations" {print $2}') rotations)" "$rot_s" "$plain_s" "$(ratio "$rot_s" "$plain_s")"
+row "largest file, bytes (max_bytes 1 000 000)" "$largest" "-" "-"
+
 if [ -S /run/systemd/journal/socket ]; then
   echo
   echo "== journald sink and reader (issue 4), 50 000 entries (sink: best of 3)"
@@ -74,6 +87,7 @@ if [ -S /run/systemd/journal/socket ]; then
   done
   row "measure" "ours" "peer" "ours/peer"
   row "sink entries/s vs raw sd_journal_sendv from C" "$ours" "$peer" "$(ratio "$ours" "$peer")"
+  row "sink caller side, ns per misuse (queue, no wait)" "$(echo "$journal" | awk '$1 == "journald.caller_side" {print $2}')" "-" "-"
   sleep 1
   b_s="$(best 3 $bin/bindiag summary --journal --run "$run" --format json)"
   j_s="$(best 3 journalctl --no-pager -o json BINDING_RUN="$run")"
