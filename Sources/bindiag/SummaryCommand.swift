@@ -28,14 +28,15 @@ enum SummaryCommand {
       if case .failure(let error) = reader.readJournal(
         directory: options.journalDirectory, into: &aggregator)
       {
-        Output.err("Error: journal not available: \(error)\n")
+        Output.err("Error: journal not available: \(DisplayText.escapingControls("\(error)"))\n")
         return ExitCode.failure
       }
     } else {
       if options.files.isEmpty { options.files = ["-"] }
       for file in options.files {
         if case .failure(let error) = reader.read(path: file, into: &aggregator) {
-          Output.err("Error: cannot read '\(file)': \(error.message)\n")
+          Output.err(
+            "Error: cannot read '\(DisplayText.escapingControls(file))': \(error.message)\n")
           failed = true
         }
       }
