@@ -39,15 +39,15 @@ public struct Aggregator {
       } else if hashed.contains(value) {
         return
       }
-      if values.count < SmallSet.limit {
-        values.append(value)
-        if values.count == 9 {
-          hashed = Set(values)
-        } else if values.count > 9 {
-          hashed.insert(value)
-        }
-        return
-      }
+      guard values.count < SmallSet.limit else { return keepIfSmaller(value) }
+      values.append(value)
+      if values.count > 8 { hashed = Set(values) }
+    }
+
+    /// When full: `value` replaces the largest kept value if it is smaller. Out of line, so
+    /// the common path stays small.
+    @inline(never)
+    private mutating func keepIfSmaller(_ value: String) {
       guard let largest = values.indices.max(by: { values[$0] < values[$1] }),
         value < values[largest]
       else { return }
@@ -77,6 +77,8 @@ public struct Aggregator {
   /// Which events count.
   public let filter: EventFilter
   private let bySite: Bool
+  /// Whether the filter can refuse anything (most runs have none).
+  private let filters: Bool
   private var groups: [GroupState] = []
   private var groupIndex: [[GroupKeyPart]: Int] = [:]
   private var siteSlots = [SiteSlot?](repeating: nil, count: 512)
@@ -99,6 +101,7 @@ public struct Aggregator {
     self.groupBy = groupBy
     self.filter = filter
     self.bySite = groupBy == [.kind, .file, .line]
+    self.filters = !filter.isEmpty
   }
 
   /// Adds one classified line.
@@ -125,7 +128,7 @@ public struct Aggregator {
     if event.process != runs[index].process, event.process < runs[index].process {
       runs[index].process = event.process
     }
-    guard filter.accepts(event) else { return }
+    guard !filters || filter.accepts(event) else { return }
     events += event.events
     records += 1
     Aggregator.apply(event, to: &groups[group(for: event)])

@@ -1,11 +1,11 @@
 /// Counts over time in bounded memory, the same for any order of the same events.
 ///
-/// Buckets are anchored at the epoch: at shift `k`, the bucket of time `t` (µs) is `t >> k`, so
-/// they nest (two buckets at `k` make one at `k + 1`) and merging is exact. The shift is the
-/// smallest one at which the earliest and the latest event fall within ``maxBuckets`` buckets:
-/// it depends only on those two times, and each bucket's count, earliest and latest time are
-/// sums and extremes, so the whole state is a function of the multiset of events added.
-/// Any `Int64` time works (the shift never exceeds 58).
+/// Buckets are anchored at the epoch: at shift `k` (20 or more), the bucket of time `t` (µs)
+/// is `t >> k`, so they nest (two buckets at `k` make one at `k + 1`) and merging is exact.
+/// The shift is the smallest one at which the earliest and the latest event fall within
+/// ``maxBuckets`` buckets: it depends only on those two times, and each bucket's count,
+/// earliest and latest time are sums and extremes, so the whole state is a function of the
+/// multiset of events added. Any `Int64` time works (the shift never exceeds 58).
 struct TimeHistogram: Sendable {
   static let maxBuckets = 64
 
@@ -28,8 +28,10 @@ struct TimeHistogram: Sendable {
     }
   }
 
+  /// The narrowest buckets: 2^20 µs, about a second. Finer ones would only cost widenings.
+  static let minimumShift: Int64 = 20
   /// Bucket width is `1 << shift` µs.
-  private var shift: Int64 = 0
+  private var shift = minimumShift
   /// The absolute index (`time >> shift`) of `buckets[0]`.
   private var base: Int64 = 0
   /// Earliest and latest time added.
