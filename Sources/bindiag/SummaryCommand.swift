@@ -20,7 +20,7 @@ enum SummaryCommand {
     let showProgress = Output.isTerminal(2)
     if showProgress {
       reader.onProgress = { source, bytes in
-        Output.err("\rreading \(source): \(bytes >> 20) MiB")
+        Output.err("\rreading \(DisplayText.escapingControls(source)): \(bytes >> 20) MiB")
       }
     }
     var failed = false

@@ -137,6 +137,25 @@ import Testing
     return values
   }()
 
+  /// `demo --dir` creates its directory: hostile names go under a fresh temporary one.
+  @Test func hostileDemoDirectoriesNeverCrash() throws {
+    let root = try temporaryDirectory()
+    let names = [
+      "", "\u{1b}[31mred", "\u{202E}x", "a\"b'c", "ünïcode", ".", "..", "-", "--", "\t", "😀",
+      String(repeating: "a", count: 300), "x/y/z", "\u{2028}",
+    ]
+    for name in names {
+      let result = try bindiag("demo", "--dir", root + "/" + name)
+      let shown = name.debugDescription.prefix(60)
+      #expect([0, 1].contains(result.status), "\(shown): status \(result.status)")
+      #expect(
+        !(result.stdout + result.stderr).unicodeScalars.contains {
+          ($0.value < 0x20 && $0 != "\n") || (0x7f...0x9f).contains($0.value)
+            || (0x202a...0x202e).contains($0.value) || (0x2066...0x2069).contains($0.value)
+        }, "\(shown)")
+    }
+  }
+
   @Test(arguments: options)
   func hostileValuesNeverCrash(command: String, option: String) throws {
     for (index, value) in BindiagOptionFuzzTests.values.enumerated() {
