@@ -177,6 +177,25 @@ import Testing
         #"{"schema":1,"events":24000,"records":24000,"malformed":0,"other":0,"lost":0,"#))
   }
 
+  /// The line buffer grows only as a line needs it, up to `--max-line-bytes`: a 3 MiB record
+  /// is an event under a 4 MiB limit, read from a pipe and from a file.
+  @Test func aLongRecordWithinALargeLimitIsAnEvent() throws {
+    var event = fixtureEvent(seq: 1)
+    event.message = String(repeating: "m", count: 3 << 20)
+    let text = jsonLines([event])
+    let path = try writeFixture(text)
+    // Standard input only for `-`: a child that does not read it would leave the writer a
+    // broken pipe.
+    for (input, stdin) in [("-", Data(text.utf8)), (path, nil)] {
+      let result = try bindiag(
+        arguments: ["summary", "--format", "json", "--max-line-bytes", "4194304", input],
+        stdin: stdin)
+      #expect(result.stdout.hasPrefix(#"{"schema":1,"events":1,"records":1,"malformed":0,"#))
+      let limited = try bindiag(arguments: ["summary", "--format", "json", input], stdin: stdin)
+      #expect(limited.stdout.hasPrefix(#"{"schema":1,"events":0,"records":0,"malformed":1,"#))
+    }
+  }
+
   /// A file name, process and reason with bidirectional controls: every human output shows
   /// them escaped, like control characters.
   @Test func bidirectionalControlsAreEscapedInEveryHumanOutput() throws {
