@@ -42,15 +42,19 @@ struct ArgumentScanner {
     return arguments[index - 1]
   }
 
-  /// A whole number at least `minimum`.
-  mutating func integer(_ option: String, inline: String?, minimum: Int = 0) throws(UsageError)
-    -> Int
-  {
+  /// A whole number in `range`; anything else (not a number, out of `Int`, out of range) is a
+  /// usage error that says what is expected.
+  mutating func integer(
+    _ option: String, inline: String?, in range: ClosedRange<Int> = 0...Int.max
+  ) throws(UsageError) -> Int {
     let text = try value(option, inline: inline)
-    guard let number = Int(text), number >= minimum else {
+    guard let number = Int(text), range.contains(number) else {
+      let expected =
+        range.upperBound == Int.max
+        ? "a whole number of at least \(range.lowerBound)"
+        : "a whole number from \(range.lowerBound) to \(range.upperBound)"
       throw UsageError(
-        "The value '\(text)' is invalid for '\(option)': expected a whole number of at least \(minimum)",
-        command: command)
+        "The value '\(text)' is invalid for '\(option)': expected \(expected)", command: command)
     }
     return number
   }

@@ -14,7 +14,9 @@ enum DemoCommand {
     let directory: String
     if let chosen = options.directory {
       guard mkdir(chosen, 0o750) == 0 || errno == EEXIST else {
-        Output.err("Error: cannot create '\(chosen)': \(String(cString: strerror(errno)))\n")
+        Output.err(
+          "Error: cannot create '\(DisplayText.escapingControls(chosen))': "
+            + "\(String(cString: strerror(errno)))\n")
         return ExitCode.failure
       }
       directory = chosen
@@ -32,7 +34,7 @@ enum DemoCommand {
     switch JSONLinesFileSink.open(path: path) {
     case .success(let sink): file = sink
     case .failure(let error):
-      Output.err("Error: cannot open '\(path)': \(error)\n")
+      Output.err("Error: cannot open '\(DisplayText.escapingControls(path))': \(error)\n")
       return ExitCode.failure
     }
     var sinks: [any DiagnosticsSink] = [
@@ -52,20 +54,22 @@ enum DemoCommand {
     var aggregator = Aggregator()
     let reader = InputReader()
     if case .failure(let error) = reader.read(path: path, into: &aggregator) {
-      Output.err("Error: cannot read '\(path)': \(error.message)\n")
+      Output.err("Error: cannot read '\(DisplayText.escapingControls(path))': \(error.message)\n")
       return ExitCode.failure
     }
     let summary = aggregator.summary()
-    Output.out("\nSummary of \(path):\n\n")
+    // The directory is the caller's, but a terminal still gets no raw control from it.
+    let shown = DisplayText.escapingControls(path)
+    Output.out("\nSummary of \(shown):\n\n")
     Output.out(TableRenderer().render(summary))
     let me = invocationName()
     var hints = """
 
       \(summary.events) misuses happened (the script commits \(DemoApp.expectedEvents)); \(summary.records) records stand for them.
       Dig further:
-        \(me) summary --group-by kind,process \(path)
-        \(me) check --max-events 0 \(path); echo "exit $?"
-        jq -c 'select(.suppressed > 0) | {kind, file, line, suppressed}' \(path)
+        \(me) summary --group-by kind,process \(shown)
+        \(me) check --max-events 0 \(shown); echo "exit $?"
+        jq -c 'select(.suppressed > 0) | {kind, file, line, suppressed}' \(shown)
 
       """
     if journalReason == nil {

@@ -98,7 +98,8 @@ enum Help {
                                   function, file, line; several joined by commas.
           --top <n>               Groups shown (default 20 in table and markdown, all in json
                                   and csv; 0 for all).
-          --max-line-bytes <n>    Longer lines are malformed (default 1048576).
+          --max-line-bytes <n>    Longer lines are malformed (default 1048576,
+                                  at most 1073741824).
           --strict                Exit 65 when any line is malformed.
 
         """
@@ -131,7 +132,8 @@ enum Help {
         """ + inputOptions + """
           OPTIONS:
             --count <n>             Stop after <n> events.
-            --max-line-bytes <n>    Longer lines are malformed (default 1048576).
+            --max-line-bytes <n>    Longer lines are malformed (default 1048576,
+                                    at most 1073741824).
 
           """
     case .demo:

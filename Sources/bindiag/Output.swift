@@ -1,3 +1,5 @@
+import BindingDiagnosticsReport
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -14,9 +16,10 @@ enum Output {
     write(2, text)
   }
 
-  /// `Error: …` and the usage on standard error; returns 64.
+  /// `Error: …` and the usage on standard error; returns 64. The message quotes arguments, so
+  /// its control characters are escaped.
   static func usageError(_ message: String, usage: String) -> Int32 {
-    err("Error: \(message)\n\(usage)")
+    err("Error: \(DisplayText.escapingControls(message))\n\(usage)")
     return ExitCode.usage
   }
 

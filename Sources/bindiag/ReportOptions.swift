@@ -16,6 +16,9 @@ struct ReportOptions {
   var top: Int?
   var filter = EventFilter()
   var maxLineBytes = 1 << 20
+  /// The largest `--max-line-bytes`: 1 GiB, far above any record (the file sink writes at
+  /// most 64 KiB) yet a size one line may still be held in memory.
+  static let maxLineBytesLimit = 1 << 30
   var strict = false
   var maxEvents = 0
   var maxLost = 0
@@ -64,6 +67,11 @@ struct ReportOptions {
               "The value '\(text)' is invalid for '\(name)': expected an RFC 3339 time, -30m, -1h, -7d or today",
               command: command)
           }
+          guard TimeArgument.range.contains(time.microsecondsSinceEpoch) else {
+            throw UsageError(
+              "The value '\(text)' is invalid for '\(name)': the time must fall in years 0000 to 9999",
+              command: command)
+          }
           if name == "--since" { options.filter.since = time } else { options.filter.until = time }
         case "--kind":
           let kind = try scanner.value(name, inline: inline)
@@ -90,7 +98,8 @@ struct ReportOptions {
           }
           options.filter.minimumLevel = level
         case "--max-line-bytes":
-          options.maxLineBytes = try scanner.integer(name, inline: inline, minimum: 64)
+          options.maxLineBytes = try scanner.integer(
+            name, inline: inline, in: 64...ReportOptions.maxLineBytesLimit)
         case "--strict":
           options.strict = true
         case "--max-events" where command == .check:
@@ -98,7 +107,7 @@ struct ReportOptions {
         case "--max-lost" where command == .check:
           options.maxLost = try scanner.integer(name, inline: inline)
         case "--count" where command == .follow:
-          options.count = try scanner.integer(name, inline: inline, minimum: 1)
+          options.count = try scanner.integer(name, inline: inline, in: 1...Int.max)
         default:
           throw scanner.unknown(name)
         }
@@ -120,6 +129,11 @@ struct ReportOptions {
 
 /// `--since`/`--until` values: RFC 3339, `-30s`, `-30m`, `-1h`, `-7d`, `today` (UTC midnight), `now`.
 enum TimeArgument {
+  /// The times the contract can write: years 0000 to 9999.
+  static let range = Timestamp.earliest...Timestamp.latest
+
+  /// The time `text` names, or `nil` when it names none. A relative time too far back for
+  /// `Int64` gives `Int64.min`, which is out of ``range``.
   static func parse(_ text: String, now: Timestamp) -> Timestamp? {
     if let time = Timestamp(rfc3339: text) { return time }
     if text == "now" { return now }
@@ -128,18 +142,23 @@ enum TimeArgument {
       let micros = now.microsecondsSinceEpoch
       return Timestamp(microsecondsSinceEpoch: micros - ((micros % day) + day) % day)
     }
-    guard text.hasPrefix("-"), let unit = text.last,
-      let amount = Int64(text.dropFirst().dropLast()),
-      amount >= 0
+    let digits = text.utf8.dropFirst().dropLast()
+    guard text.utf8.first == UInt8(ascii: "-"), !digits.isEmpty,
+      digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
     else { return nil }
-    let seconds: Int64
-    switch unit {
-    case "s": seconds = amount
-    case "m": seconds = amount * 60
-    case "h": seconds = amount * 3600
-    case "d": seconds = amount * 86_400
+    let unitMicros: Int64
+    switch text.utf8.last {
+    case UInt8(ascii: "s"): unitMicros = 1_000_000
+    case UInt8(ascii: "m"): unitMicros = 60_000_000
+    case UInt8(ascii: "h"): unitMicros = 3_600_000_000
+    case UInt8(ascii: "d"): unitMicros = 86_400_000_000
     default: return nil
     }
-    return Timestamp(microsecondsSinceEpoch: now.microsecondsSinceEpoch - seconds * 1_000_000)
+    guard let amount = Int64(String(decoding: digits, as: UTF8.self)) else {
+      return Timestamp(microsecondsSinceEpoch: .min)
+    }
+    let (back, overflow) = amount.multipliedReportingOverflow(by: unitMicros)
+    let (micros, under) = now.microsecondsSinceEpoch.subtractingReportingOverflow(back)
+    return Timestamp(microsecondsSinceEpoch: overflow || under ? .min : micros)
   }
 }

@@ -20,7 +20,7 @@ enum SummaryCommand {
     let showProgress = Output.isTerminal(2)
     if showProgress {
       reader.onProgress = { source, bytes in
-        Output.err("\rreading \(source): \(bytes >> 20) MiB")
+        Output.err("\rreading \(DisplayText.escapingControls(source)): \(bytes >> 20) MiB")
       }
     }
     var failed = false
@@ -28,14 +28,15 @@ enum SummaryCommand {
       if case .failure(let error) = reader.readJournal(
         directory: options.journalDirectory, into: &aggregator)
       {
-        Output.err("Error: journal not available: \(error)\n")
+        Output.err("Error: journal not available: \(DisplayText.escapingControls("\(error)"))\n")
         return ExitCode.failure
       }
     } else {
       if options.files.isEmpty { options.files = ["-"] }
       for file in options.files {
         if case .failure(let error) = reader.read(path: file, into: &aggregator) {
-          Output.err("Error: cannot read '\(file)': \(error.message)\n")
+          Output.err(
+            "Error: cannot read '\(DisplayText.escapingControls(file))': \(error.message)\n")
           failed = true
         }
       }

@@ -23,10 +23,13 @@ func randomEvent(_ random: inout SeededGenerator, seq: Int = 1, run: String? = n
   ]
   func text() -> String { texts.randomElement(using: &random)! }
   let kind = kinds.randomElement(using: &random)!
+  // Mostly one day of 2026; one in four anywhere in the years 0000 to 9999 the contract allows.
+  let micros =
+    Int.random(in: 0..<4, using: &random) == 0
+    ? Int64.random(in: -62_167_219_200_000_000...253_402_300_799_999_999, using: &random)
+    : 1_796_000_000_000_000 + Int64.random(in: 0..<86_400_000_000, using: &random)
   return MisuseEvent(
-    timestamp: Timestamp(
-      microsecondsSinceEpoch: 1_796_000_000_000_000
-        + Int64.random(in: 0..<86_400_000_000, using: &random)),
+    timestamp: Timestamp(microsecondsSinceEpoch: micros),
     level: MisuseLevel.allCases.randomElement(using: &random)!, kind: kind,
     message: "msg " + text(),
     file: ["App/A.swift", "App/B.swift", "Feature/" + text()].randomElement(using: &random)!,

@@ -90,6 +90,9 @@ import Testing
     (#"{"v":1,"ts":"2026-11-30T04:12:33.123456Z","level":"loud"}"#, #"unknown level "loud""#),
     ("v=1 kind=mapped-bool-set-true", #"missing key "ts""#),
     ("v=1 kind=x msg=\"unterminated", "not valid logfmt"),
+    (#"{"v":1,"v":1}"#, #"duplicate key "v""#),
+    (#"{"a":{"b":1,"b":2}}"#, #"duplicate key "b""#),
+    ("v=1 kind=a-b v=1", #"duplicate key "v""#),
   ])
   func malformedLinesSayWhy(text: String, reason: String) {
     #expect(classify(text) == .malformed(MalformedReason(stringLiteral: reason)))
@@ -142,10 +145,11 @@ import Testing
   }
 }
 
-/// One random edit of a line: reorder, add blanks, escape, drop, retype, truncate, flip a byte.
+/// One random edit of a line: reorder, add blanks, escape, drop, retype, truncate, flip a byte,
+/// repeat a key.
 func mutate(_ bytes: inout [UInt8], _ random: inout SeededGenerator) {
   guard !bytes.isEmpty else { return }
-  switch Int.random(in: 0..<9, using: &random) {
+  switch Int.random(in: 0..<10, using: &random) {
   case 0:  // a blank after a comma
     if let comma = bytes.indices.filter({ bytes[$0] == UInt8(ascii: ",") }).randomElement(
       using: &random)
@@ -192,6 +196,17 @@ func mutate(_ bytes: inout [UInt8], _ random: inout SeededGenerator) {
       bytes.insert(
         contentsOf: Array("1.0e1".utf8).prefix(Int.random(in: 1...5, using: &random)),
         at: range.upperBound)
+    }
+  case 9:  // a member given again, with its value or another one, anywhere
+    let commas = bytes.indices.filter { bytes[$0] == UInt8(ascii: ",") }
+    if commas.count > 2 {
+      let pick = Int.random(in: 0..<(commas.count - 1), using: &random)
+      var member = Array(bytes[commas[pick]..<commas[pick + 1]])
+      if Bool.random(using: &random), let colon = member.firstIndex(of: UInt8(ascii: ":")) {
+        member.replaceSubrange((colon + 1)..., with: Array("7".utf8))
+      }
+      let at = commas.randomElement(using: &random)!
+      bytes.insert(contentsOf: member, at: at)
     }
   default:  // swap two adjacent members
     let commas = bytes.indices.filter { bytes[$0] == UInt8(ascii: ",") }

@@ -7,12 +7,13 @@ import Testing
   func summary() -> Summary {
     var aggregator = Aggregator()
     var event = sampleEvent()
+    event.seq = 1
     aggregator.add(event)
-    event.seq = 9
+    event.seq = 3
     event.suppressed = 2
     event.timestamp = Timestamp(rfc3339: "2026-11-30T05:12:33.000000Z")!
     aggregator.add(event)
-    event.seq = 10
+    event.seq = 4
     event.suppressed = 0
     event.kind = .unwrappedReadAfterNil
     event.level = .warning
@@ -26,7 +27,7 @@ import Testing
   @Test func jsonIsTheContractForm() {
     #expect(
       JSONRenderer().render(summary())
-        == #"{"schema":1,"events":5,"records":3,"malformed":0,"other":0,"lost":1,"duplicates":0,"first":"2026-11-30T04:12:33.123456Z","last":"2026-11-30T05:12:33.000000Z","group_by":["kind","file","line"],"groups":[{"key":{"kind":"mapped-bool-set-true","file":"App/ContentView.swift","line":42},"events":4,"records":2,"first":"2026-11-30T04:12:33.123456Z","last":"2026-11-30T05:12:33.000000Z","processes":["Demo"],"hosts":["build-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":4}},{"key":{"kind":"unwrapped-read-after-nil","file":"App/Detail, \"quoted\".swift","line":7},"events":1,"records":1,"first":"2026-11-30T05:12:33.000000Z","last":"2026-11-30T05:12:33.000000Z","processes":["=cmd|calc"],"hosts":["build-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"warning":1}}],"lost_runs":[{"run":"0123456789abcdef","process":"Demo","lost":1}]}"#
+        == #"{"schema":1,"events":5,"records":3,"malformed":0,"other":0,"lost":1,"duplicates":0,"first":"2026-11-30T04:12:33.123456Z","last":"2026-11-30T05:12:33.000000Z","group_by":["kind","file","line"],"groups":[{"key":{"kind":"mapped-bool-set-true","file":"App/ContentView.swift","line":42},"events":4,"records":2,"first":"2026-11-30T04:12:33.123456Z","last":"2026-11-30T05:12:33.000000Z","processes":["Demo"],"hosts":["build-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":4}},{"key":{"kind":"unwrapped-read-after-nil","file":"App/Detail, \"quoted\".swift","line":7},"events":1,"records":1,"first":"2026-11-30T05:12:33.000000Z","last":"2026-11-30T05:12:33.000000Z","processes":["=cmd|calc"],"hosts":["build-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"warning":1}}],"lost_runs":[{"run":"0123456789abcdef","process":"=cmd|calc","lost":1}]}"#
         + "\n")
   }
 
@@ -40,7 +41,7 @@ import Testing
              4        2  mapped-bool-set-true      App/ContentView.swift:42      2026-11-30 04:12:33  2026-11-30 05:12:33      1  ▃      █
              1        1  unwrapped-read-after-nil  App/Detail, "quoted".swift:7  2026-11-30 05:12:33  2026-11-30 05:12:33      1         █
 
-        Lost records: 1 in 1 run (Demo run 0123456789abcdef: 1)
+        Lost records: 1 in 1 run (=cmd|calc run 0123456789abcdef: 1)
 
         """)
   }

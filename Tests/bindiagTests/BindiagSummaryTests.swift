@@ -51,13 +51,13 @@ import Testing
   }
 
   @Test func mixedStreamsAreRecognisedLineByLine() throws {
-    let logfmt = String(decoding: LogfmtEncoder().encode(fixtureEvent(seq: 5)), as: UTF8.self)
+    let logfmt = String(decoding: LogfmtEncoder().encode(fixtureEvent(seq: 1)), as: UTF8.self)
     let journal =
       #"{"__CURSOR":"c","__REALTIME_TIMESTAMP":"1796011953123456","_PID":"9","_HOSTNAME":"h","SYSLOG_IDENTIFIER":"Demo","MESSAGE":"m","MESSAGE_ID":"2b9f53b872d7905613eeb68e53797657","CODE_FILE":"App/ContentView.swift","CODE_LINE":"42","CODE_FUNC":"body","BINDING_SCHEMA":"1","BINDING_LEVEL":"error","BINDING_KIND":"mapped-bool-set-true","BINDING_VALUE_TYPE":"T","BINDING_VALUE_PRESENT":"0","BINDING_RUN":"00000000000000ff","BINDING_SEQ":"1","BINDING_SUPPRESSED":"2"}"#
     let other = #"{"__CURSOR":"d","__REALTIME_TIMESTAMP":"1","MESSAGE":"unrelated"}"#
     let input =
       "app starting\n" + logfmt + "GET / 200\n\n" + journal + "\n" + other + "\n"
-      + jsonLines([fixtureEvent(seq: 6)])
+      + jsonLines([fixtureEvent(seq: 2)])
     let result = try bindiag("summary", "--format", "json", stdin: input)
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])

@@ -106,13 +106,17 @@ extension Array where Element == UInt8 {
 
 /// The character classes of the logfmt form.
 package enum LogfmtEscaping {
-  /// `text` with every control character (``isControl(_:)``) written as a `\uXXXX` escape, so
-  /// it can neither break a line nor reach a terminal as an escape sequence.
+  /// `text` with every control character (``isControl(_:)``) and bidirectional control
+  /// (``isBidiControl(_:)``) written as a `\uXXXX` escape, so it can neither break a line,
+  /// nor reach a terminal as an escape sequence, nor reorder what is shown around it. For
+  /// human output only: the logfmt wire form escapes what `shared/spec/events.md` says.
   package static func escapingControls(_ text: String) -> String {
-    guard text.unicodeScalars.contains(where: isControl) else { return text }
+    guard text.unicodeScalars.contains(where: { isControl($0) || isBidiControl($0) }) else {
+      return text
+    }
     var out = ""
     for scalar in text.unicodeScalars {
-      if isControl(scalar) {
+      if isControl(scalar) || isBidiControl(scalar) {
         let hex = String(scalar.value, radix: 16)
         out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
       } else {
@@ -126,6 +130,13 @@ package enum LogfmtEscaping {
   package static func isControl(_ scalar: Unicode.Scalar) -> Bool {
     let value = scalar.value
     return value < 0x20 || (0x7f...0x9f).contains(value) || value == 0x2028 || value == 0x2029
+  }
+
+  /// The explicit bidirectional formatting characters (embeddings and overrides U+202A–U+202E,
+  /// isolates U+2066–U+2069), which make a terminal show text in another order than it is
+  /// (as in "Trojan Source").
+  package static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+    (0x202a...0x202e).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
   }
 
   /// The byte length of an escaped sequence at `index` (a quote, a backslash, a C0 control or

@@ -44,9 +44,9 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
   }
 
   /// The earliest time the contract form can show: 0000-01-01T00:00:00.000000Z.
-  static let earliest: Int64 = -62_167_219_200_000_000
+  package static let earliest: Int64 = -62_167_219_200_000_000
   /// The latest time the contract form can show: 9999-12-31T23:59:59.999999Z.
-  static let latest: Int64 = 253_402_300_799_999_999
+  package static let latest: Int64 = 253_402_300_799_999_999
 
   /// Writes the contract form, 27 bytes. Times outside years 0000–9999, which RFC 3339 cannot
   /// write, are written as the nearest end of that range, so the output is always valid.

@@ -20,14 +20,18 @@ public struct Aggregator {
     }
   }
 
-  /// Distinct strings, at most 64. Values repeat, and there are few: compare with the last
+  /// Distinct strings, at most 64: past that, the 64 smallest, so which ones are kept does
+  /// not depend on the input's order. Values repeat, and there are few: compare with the last
   /// one, then scan a short array, before hashing.
   private struct SmallSet {
+    static let limit = 64
     private(set) var values: [String] = []
     private var hashed: Set<String> = []
     private var last: String?
 
     mutating func insert(_ value: String) {
+      // `last` is either kept or was refused; a refused value stays refused, since the
+      // largest kept value only ever decreases.
       if value == last { return }
       last = value
       if values.count <= 8 {
@@ -35,14 +39,28 @@ public struct Aggregator {
       } else if hashed.contains(value) {
         return
       }
-      guard values.count < 64 else { return }
+      guard values.count < SmallSet.limit else { return keepIfSmaller(value) }
       values.append(value)
       if values.count > 8 { hashed = Set(values) }
+    }
+
+    /// When full: `value` replaces the largest kept value if it is smaller. Out of line, so
+    /// the common path stays small.
+    @inline(never)
+    private mutating func keepIfSmaller(_ value: String) {
+      guard let largest = values.indices.max(by: { values[$0] < values[$1] }),
+        value < values[largest]
+      else { return }
+      hashed.remove(values[largest])
+      hashed.insert(value)
+      values[largest] = value
     }
   }
 
   private struct RunState {
     var seqs = SeqTracker()
+    /// The smallest process name among the run's records (one, unless the input is odd), so
+    /// the name shown does not depend on the input's order.
     var process: String
   }
 
@@ -59,6 +77,8 @@ public struct Aggregator {
   /// Which events count.
   public let filter: EventFilter
   private let bySite: Bool
+  /// Whether the filter can refuse anything (most runs have none).
+  private let filters: Bool
   private var groups: [GroupState] = []
   private var groupIndex: [[GroupKeyPart]: Int] = [:]
   private var siteSlots = [SiteSlot?](repeating: nil, count: 512)
@@ -81,6 +101,7 @@ public struct Aggregator {
     self.groupBy = groupBy
     self.filter = filter
     self.bySite = groupBy == [.kind, .file, .line]
+    self.filters = !filter.isEmpty
   }
 
   /// Adds one classified line.
@@ -95,18 +116,34 @@ public struct Aggregator {
   }
 
   /// Adds one event. A duplicate (same run and seq) is counted once; lost-record tracking
-  /// sees every record, filtered or not.
+  /// sees every record of the runs selected (all, or the filter's `run`), filtered or not.
   /// - Parameter event: The event.
   public mutating func add(_ event: MisuseEvent) {
+    if let selected = filter.run, event.run != selected { return }
     let index = run(for: event)
     guard runs[index].seqs.insert(event.seq) else {
       duplicates += 1
       return
     }
-    guard filter.accepts(event) else { return }
+    if event.process != runs[index].process, event.process < runs[index].process {
+      runs[index].process = event.process
+    }
+    guard !filters || filter.accepts(event) else { return }
     events += event.events
     records += 1
     Aggregator.apply(event, to: &groups[group(for: event)])
+  }
+
+  /// Records `event`'s `seq` for lost-record tracking only, when its run is already known:
+  /// for records read to complete a run's start, outside the window counted.
+  mutating func track(_ event: MisuseEvent) {
+    guard let index = runIndex[event.run] else { return }
+    _ = runs[index].seqs.insert(event.seq)
+  }
+
+  /// The runs whose `seq` 1 has not been seen.
+  var runsWithoutStart: [String] {
+    runIndex.compactMap { run, index in runs[index].seqs.hasFirst ? nil : run }.sorted()
   }
 
   /// The index of `event`'s run, creating it when new. Runs interleave (several processes
@@ -201,7 +238,10 @@ public struct Aggregator {
     for (run, index) in runIndex {
       let state = runs[index]
       let missing = state.seqs.lost
-      lost += missing
+      // Each run's count is below 2^53; only a hostile input of many runs could overflow the
+      // sum, which then stays at the largest value.
+      let (sum, overflow) = lost.addingReportingOverflow(missing)
+      lost = overflow ? Int.max : sum
       if missing > 0 {
         lostRuns.append(Summary.LostRun(run: run, process: state.process, lost: missing))
       }

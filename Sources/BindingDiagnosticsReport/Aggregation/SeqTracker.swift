@@ -1,5 +1,5 @@
-/// The `seq` numbers seen for one run, as sorted disjoint ranges: memory grows with the gaps,
-/// not with the records. Finds duplicates and counts lost records.
+/// The `seq` numbers (1 or more) seen for one run, as sorted disjoint ranges: memory grows with
+/// the gaps, not with the records. Finds duplicates and counts lost records.
 struct SeqTracker {
   private var ranges: [ClosedRange<Int>] = []
 
@@ -47,10 +47,14 @@ struct SeqTracker {
     return true
   }
 
-  /// Records missing between the lowest and highest `seq` seen.
+  /// Whether `seq` 1 was seen.
+  var hasFirst: Bool { ranges.first?.lowerBound == 1 }
+
+  /// Records missing up to the highest `seq` seen: a run starts at 1, so the ones below the
+  /// lowest seen count too (a first record glued to a torn one is lost, not absent).
   var lost: Int {
-    guard let first = ranges.first, let last = ranges.last else { return 0 }
+    guard let last = ranges.last else { return 0 }
     let seen = ranges.reduce(0) { $0 + $1.count }
-    return last.upperBound - first.lowerBound + 1 - seen
+    return last.upperBound - seen
   }
 }

@@ -33,7 +33,7 @@ public struct Summary: Sendable {
     public var run: String
     /// The process that wrote it.
     public var process: String
-    /// Records missing between its lowest and highest `seq`.
+    /// Records missing from `seq` 1 to its highest `seq`.
     public var lost: Int
   }
 

@@ -1,55 +1,109 @@
-/// Counts over time with bounded memory: a window of ``maxBuckets`` buckets of a power-of-two
-/// multiple of a second, starting at the first event's bucket. When an event falls outside the
-/// window, the width doubles (neighbouring buckets merge) until it fits.
+/// Counts over time in bounded memory, the same for any order of the same events.
+///
+/// Buckets are anchored at the epoch: at shift `k` (20 or more), the bucket of time `t` (µs)
+/// is `t >> k`, so they nest (two buckets at `k` make one at `k + 1`) and merging is exact.
+/// The shift is the smallest one at which the earliest and the latest event fall within
+/// ``maxBuckets`` buckets: it depends only on those two times, and each bucket's count,
+/// earliest and latest time are sums and extremes, so the whole state is a function of the
+/// multiset of events added. Any `Int64` time works (the shift never exceeds 58).
 struct TimeHistogram: Sendable {
   static let maxBuckets = 64
-  private(set) var width: Int64 = 1_000_000
-  /// The absolute bucket index (time / width) of `counts[0]`.
+
+  /// One bucket: its events and the times of its earliest and latest one.
+  private struct Bucket: Sendable {
+    var count = 0
+    var first = Int64.max
+    var last = Int64.min
+
+    mutating func add(_ micros: Int64, count: Int) {
+      self.count += count
+      if micros < first { first = micros }
+      if micros > last { last = micros }
+    }
+
+    mutating func merge(_ other: Bucket) {
+      count += other.count
+      first = min(first, other.first)
+      last = max(last, other.last)
+    }
+  }
+
+  /// The narrowest buckets: 2^20 µs, about a second. Finer ones would only cost widenings.
+  static let minimumShift: Int64 = 20
+  /// Bucket width is `1 << shift` µs.
+  private var shift = minimumShift
+  /// The absolute index (`time >> shift`) of `buckets[0]`.
   private var base: Int64 = 0
+  /// Earliest and latest time added.
+  private var first = Int64.max
+  private var last = Int64.min
   /// Empty until the first event.
-  private var counts: [Int] = []
+  private var buckets: [Bucket] = []
 
   mutating func add(_ micros: Int64, count: Int) {
-    var index = TimeHistogram.floorDivide(micros, width)
-    if counts.isEmpty {
-      counts = [Int](repeating: 0, count: TimeHistogram.maxBuckets)
-      base = index
+    let offset = UInt64(bitPattern: (micros &>> shift) &- base)
+    if offset < UInt64(TimeHistogram.maxBuckets) && !buckets.isEmpty {
+      // The usual case: inside the window. `first`/`last` only move outwards within it.
+      buckets[Int(offset)].add(micros, count: count)
+      if micros < first { first = micros }
+      if micros > last { last = micros }
+      return
     }
-    while index < base || index >= base + Int64(TimeHistogram.maxBuckets) {
-      widen()
-      index = TimeHistogram.floorDivide(micros, width)
-    }
-    counts[Int(index - base)] += count
+    widen(toInclude: micros)
+    buckets[Int((micros &>> shift) &- base)].add(micros, count: count)
   }
 
-  /// Doubles the width, merging each pair of neighbouring buckets.
-  private mutating func widen() {
-    let newBase = TimeHistogram.floorDivide(base, 2)
-    var merged = [Int](repeating: 0, count: TimeHistogram.maxBuckets)
-    for (offset, value) in counts.enumerated() where value != 0 {
-      merged[Int(TimeHistogram.floorDivide(base + Int64(offset), 2) - newBase)] += value
+  /// Makes room for `micros`: the smallest shift (never smaller than the current one) that
+  /// holds every time seen in ``maxBuckets`` buckets, existing buckets merged into it, and the
+  /// window starting at the earliest time's bucket.
+  private mutating func widen(toInclude micros: Int64) {
+    let isFirst = buckets.isEmpty
+    first = min(first, micros)
+    last = max(last, micros)
+    var newShift = shift
+    while !TimeHistogram.fits(first, last, shift: newShift) { newShift += 1 }
+    let newBase = first &>> newShift
+    var merged = [Bucket](repeating: Bucket(), count: TimeHistogram.maxBuckets)
+    if !isFirst {
+      for (offset, bucket) in buckets.enumerated() where bucket.count != 0 {
+        let index = ((base &+ Int64(offset)) &>> (newShift - shift)) &- newBase
+        merged[Int(index)].merge(bucket)
+      }
     }
-    counts = merged
+    buckets = merged
     base = newBase
-    width *= 2
+    shift = newShift
   }
 
-  /// The counts spread over `bins` equal bins between `start` and `end` (µs), by bucket middle.
+  /// Whether `first...last` spans fewer than ``maxBuckets`` buckets at `shift` (no overflow:
+  /// the difference of two `Int64` shifted right is taken as unsigned).
+  private static func fits(_ first: Int64, _ last: Int64, shift: Int64) -> Bool {
+    UInt64(bitPattern: (last &>> shift) &- (first &>> shift)) < UInt64(maxBuckets)
+  }
+
+  /// The counts spread over `bins` equal bins from `start` to `end` (µs): each bucket goes to
+  /// the bin of the middle of its earliest and latest time, so a bucket of one time (or of
+  /// equal times) lands exactly where that time belongs. Integer arithmetic throughout.
   func bins(_ bins: Int, start: Int64, end: Int64) -> [Int] {
     var result = [Int](repeating: 0, count: bins)
-    // In Double: extreme times (from a hostile journal entry) must not overflow Int64.
-    let span = max(Double(end) - Double(start), 1)
-    for (offset, value) in counts.enumerated() where value != 0 {
-      let middle = Double(base + Int64(offset)) * Double(width) + Double(width / 2)
-      let fraction = (middle - Double(start)) / span * Double(bins)
-      let position = fraction.isFinite ? Int(max(min(fraction, Double(bins - 1)), 0)) : 0
-      result[position] += value
+    guard bins > 0 else { return result }
+    let span = end > start ? UInt64(bitPattern: end &- start) : 0
+    for bucket in buckets where bucket.count != 0 {
+      // The middle, as an unsigned distance from `start` (the halves avoid any overflow).
+      let low = UInt64(bitPattern: bucket.first &- start)
+      let high = UInt64(bitPattern: bucket.last &- start)
+      let middle =
+        bucket.first < start ? 0 : min(low / 2 + high / 2 + (low & high & 1), span)
+      let position: Int
+      if span == 0 {
+        position = 0
+      } else {
+        // middle * bins / span, exactly: the quotient is at most `bins`.
+        let product = UInt64(bins).multipliedFullWidth(by: middle)
+        position = Int(min(span.dividingFullWidth(product).quotient, UInt64(bins - 1)))
+      }
+      result[position] += bucket.count
     }
     return result
-  }
-
-  private static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
-    let quotient = value / divisor
-    return (value % divisor != 0 && (value < 0) != (divisor < 0)) ? quotient - 1 : quotient
   }
 }

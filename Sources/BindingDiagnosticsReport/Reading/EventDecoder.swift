@@ -268,10 +268,15 @@ enum EventDecoder {
       timestamp: nil, realtime: fields["__REALTIME_TIMESTAMP"].flatMap { Int64($0) })
   }
 
-  /// logfmt pairs of the standard-error sink.
+  /// logfmt pairs of the standard-error sink. A key given twice is malformed, as in JSON.
   static func decodeLogfmt(_ pairs: [(String, String)]) -> Result<MisuseEvent, MalformedReason> {
     var raw = RawFields()
+    var keys: Set<String> = []
+    keys.reserveCapacity(pairs.count)
     for (key, text) in pairs {
+      guard keys.insert(key).inserted else {
+        return .failure(MalformedReason(stringLiteral: JSONParser.duplicateKey(key)))
+      }
       if let reason = assign(key, .text(text), textual: true, to: &raw) { return .failure(reason) }
     }
     return validate(raw)

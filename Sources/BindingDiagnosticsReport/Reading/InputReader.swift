@@ -96,12 +96,15 @@ public struct InputReader {
     /// empty for a chunk that stands for one line too long to keep.
     var bytes: [UInt8]
     let tooLong: Bool
+    /// Whether the chunk starts the input, where a byte order mark is skipped.
+    let first: Bool
     var classes: [LineClass] = []
     let done = DispatchSemaphore(value: 0)
 
-    init(bytes: [UInt8], tooLong: Bool = false) {
+    init(bytes: [UInt8], tooLong: Bool = false, first: Bool) {
       self.bytes = bytes
       self.tooLong = tooLong
+      self.first = first
     }
 
     func classify(maxLineBytes: Int, pool: ClassifierPool) {
@@ -126,7 +129,9 @@ public struct InputReader {
           if end - start > maxLineBytes {
             classes.append(.malformed("line longer than \(maxLineBytes) bytes"))
           } else {
-            classes.append(classifier.classify(UnsafeBufferPointer(rebasing: buffer[start..<end])))
+            let line = UnsafeBufferPointer(rebasing: buffer[start..<end])
+            classes.append(
+              classifier.classify(start == 0 && first ? InputReader.droppingBOM(line) : line))
           }
           start = end + 1
         }
@@ -180,7 +185,9 @@ public struct InputReader {
         }
       }
     }
+    var submitted = false
     func submit(_ chunk: Chunk) {
+      submitted = true
       inFlight.append(chunk)
       DispatchQueue.global().async {
         chunk.classify(maxLineBytes: maxLineBytes, pool: pool)
@@ -189,7 +196,8 @@ public struct InputReader {
       if inFlight.count >= 4 { finishOldest() }
     }
     // A line longer than this cannot be kept whole; it is skipped to its end.
-    let capacity = max(InputReader.chunkBytes, maxLineBytes + 1) + InputReader.chunkBytes
+    let capacity =
+      max(InputReader.chunkBytes, min(maxLineBytes, Int.max / 2) + 1) + InputReader.chunkBytes
     var carry: [UInt8] = []
     var skipping = false
     var failure: SystemError?
@@ -232,12 +240,12 @@ public struct InputReader {
         buffer.removeSubrange(...newline)
       }
       if endOfInput {
-        if !buffer.isEmpty { submit(Chunk(bytes: buffer)) }
+        if !buffer.isEmpty { submit(Chunk(bytes: buffer, first: !submitted)) }
         break
       }
       guard let lastNewline = InputReader.lastNewline(in: buffer) else {
         if buffer.count > maxLineBytes {
-          submit(Chunk(bytes: [], tooLong: true))
+          submit(Chunk(bytes: [], tooLong: true, first: !submitted))
           skipping = true
         } else {
           carry = buffer
@@ -246,9 +254,9 @@ public struct InputReader {
       }
       carry = Array(buffer[(lastNewline + 1)...])
       buffer.removeSubrange((lastNewline + 1)...)
-      submit(Chunk(bytes: buffer))
+      submit(Chunk(bytes: buffer, first: !submitted))
       if carry.count > maxLineBytes {
-        submit(Chunk(bytes: [], tooLong: true))
+        submit(Chunk(bytes: [], tooLong: true, first: !submitted))
         carry.removeAll()
         skipping = true
       }
@@ -260,6 +268,13 @@ public struct InputReader {
     while !inFlight.isEmpty { finishOldest() }
     if let failure { return .failure(failure) }
     return .success(())
+  }
+
+  /// `line` without a leading UTF-8 byte order mark (`EF BB BF`), which some editors and
+  /// Windows tools put at the start of a file.
+  static func droppingBOM(_ line: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+    guard line.count >= 3, line[0] == 0xef, line[1] == 0xbb, line[2] == 0xbf else { return line }
+    return UnsafeBufferPointer(rebasing: line[3...])
   }
 
   static func firstNewline(in buffer: [UInt8]) -> Int? {
@@ -305,7 +320,7 @@ public struct InputReader {
         bytesRead += maxLineBytes
       case .text(let bytes):
         bytesRead += bytes.count + 1
-        kind = classifier.classify(bytes)
+        kind = classifier.classify(number == 1 ? InputReader.droppingBOM(bytes) : bytes)
       }
       if case .malformed(let reason) = kind {
         onMalformed(MalformedLine(source: name, line: number, reason: reason.text))
@@ -319,8 +334,11 @@ public struct InputReader {
     return result.map { _ in () }
   }
 
-  /// Reads journal entries with `BINDING_SCHEMA=1` (and the filter's kind, process and host as
-  /// journal matches, its `since` as the start) into `aggregator`.
+  /// Reads journal entries with `BINDING_SCHEMA=1` (of the filter's run, when it names one,
+  /// from its `since` on) into `aggregator`. Kind, process and host are filtered here, not
+  /// as journal matches, so lost-record tracking sees every record of a run, as it does for
+  /// files. With `since`, the records of runs begun earlier are then read up to `since` for
+  /// tracking only, so they do not count as lost.
   /// - Parameters:
   ///   - directory: A journal directory, or `nil` for the local journal.
   ///   - aggregator: Where events go.
@@ -328,11 +346,14 @@ public struct InputReader {
   public func readJournal(directory: String?, into aggregator: inout Aggregator) -> Result<
     Void, JournalError
   > {
+    let source: JournalReader.Source = directory.map { .directory($0) } ?? .local
+    var matches = ["BINDING_SCHEMA=1"]
+    if let run = aggregator.filter.run { matches.append("BINDING_RUN=\(run)") }
+    let since = aggregator.filter.since.map { UInt64(max(0, $0.microsecondsSinceEpoch)) }
     let query = JournalReader.Query(
-      source: directory.map { .directory($0) } ?? .local,
-      matches: InputReader.journalMatches(aggregator.filter), fields: EventDecoder.journalFields,
-      since: aggregator.filter.since.map { UInt64(max(0, $0.microsecondsSinceEpoch)) })
+      source: source, matches: matches, fields: EventDecoder.journalFields, since: since)
     let box = AggregatorBox(aggregator)
+    defer { aggregator = box.value }
     let onMalformed = self.onMalformed
     var number = 0
     var decoder = JournalEntryDecoder()
@@ -345,8 +366,20 @@ public struct InputReader {
       box.value.add(kind)
       return true
     }
-    aggregator = box.value
-    return result
+    guard case .success = result, let since else { return result }
+    let unstarted = box.value.runsWithoutStart
+    guard !unstarted.isEmpty else { return result }
+    // Many runs as matches would slow libsystemd down more than reading the other entries.
+    if unstarted.count <= 256, aggregator.filter.run == nil {
+      matches += unstarted.map { "BINDING_RUN=\($0)" }
+    }
+    let before = JournalReader.Query(
+      source: source, matches: matches, fields: EventDecoder.journalFields, since: nil)
+    return JournalReader.read(before) { entry in
+      guard entry.realtime < since else { return false }
+      if case .event(let event) = decoder.classify(entry) { box.value.track(event) }
+      return true
+    }
   }
 
   /// Follows the journal, handing each new matching entry's class to `handler` until it

@@ -8,10 +8,10 @@ enum JSONValue {
   case array([JSONValue])
   case object([(String, JSONValue)])
 
-  /// The value of `key` in an object (the last one, as most parsers keep).
+  /// The value of `key` in an object (keys are unique: the parser refuses duplicates).
   subscript(key: String) -> JSONValue? {
     guard case .object(let members) = self else { return nil }
-    return members.last { $0.0 == key }?.1
+    return members.first { $0.0 == key }?.1
   }
 
   /// An integer when the number is integral (`12`, `-3`, `1.0`, `1e2`) and fits.
@@ -25,7 +25,8 @@ enum JSONValue {
   }
 }
 
-/// A strict RFC 8259 parser over bytes: UTF-8 validated, nesting bounded, no trailing garbage.
+/// A strict RFC 8259 parser over bytes: UTF-8 validated, nesting bounded, keys unique, no
+/// trailing garbage.
 struct JSONParser {
   enum Failure: Error {
     case syntax(String)
@@ -95,6 +96,8 @@ struct JSONParser {
     defer { depth -= 1 }
     index += 1
     var members: [(String, JSONValue)] = []
+    // Keys of large objects, hashed; small ones are scanned.
+    var keys: Set<String> = []
     skipBlanks()
     if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
       index += 1
@@ -107,6 +110,16 @@ struct JSONParser {
         throw .syntax("expected a key at byte \(index + 1)")
       }
       let key = try string()
+      // RFC 8259 leaves duplicate names undefined; readers disagree on which one wins, so a
+      // record with one is malformed rather than read one way here and another way by jq.
+      let duplicate: Bool
+      if members.count < 16 {
+        duplicate = members.contains { $0.0 == key }
+      } else {
+        if keys.isEmpty { keys = Set(members.map(\.0)) }
+        duplicate = !keys.insert(key).inserted
+      }
+      guard !duplicate else { throw .syntax(JSONParser.duplicateKey(key)) }
       skipBlanks()
       guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
         throw .syntax("expected ':' at byte \(index + 1)")
@@ -126,6 +139,12 @@ struct JSONParser {
       index += 1
       return .object(members)
     }
+  }
+
+  /// `duplicate key "seq"`; a long key is cut to 64 characters and `…`.
+  static func duplicateKey(_ key: String) -> String {
+    let shown = key.count <= 64 ? key : key.prefix(64) + "…"
+    return #"duplicate key "\#(shown)""#
   }
 
   private mutating func array() throws(Failure) -> JSONValue {

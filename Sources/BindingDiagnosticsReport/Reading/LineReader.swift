@@ -31,13 +31,24 @@ struct LineReader {
   func forEachLine(
     startingAt firstLine: Int = 1, _ body: (Line, Int) -> Bool
   ) -> Result<Int, SystemError> {
-    let capacity = min(maxLineBytes, Int.max - LineReader.chunk) + LineReader.chunk
-    let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+    // The buffer grows with the longest line seen, up to the limit: a large limit costs
+    // nothing until a line needs it.
+    let limit = min(max(maxLineBytes, 0), Int.max / 2 - LineReader.chunk) + LineReader.chunk
+    var capacity = min(limit, 2 * LineReader.chunk)
+    var buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
     defer { buffer.deallocate() }
     var used = 0
     var lineNumber = firstLine - 1
     var skipping = false
     while true {
+      if capacity - used < LineReader.chunk, capacity < limit {
+        let grown = min(limit, capacity * 2)
+        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+        bigger.update(from: buffer, count: used)
+        buffer.deallocate()
+        buffer = bigger
+        capacity = grown
+      }
       let count = read(fd, buffer + used, min(LineReader.chunk, capacity - used))
       if count < 0 {
         if errno == EINTR { continue }

@@ -34,10 +34,16 @@ public struct CSVRenderer: Sendable {
   }
 
   /// A field, quoted when it holds `,`, `"`, CR or LF (quotes doubled); a leading `=`, `+`,
-  /// `-` or `@` is prefixed with `'` so spreadsheets never run a value as a formula.
+  /// `-`, `@`, TAB or CR is prefixed with `'` so spreadsheets never run a value as a formula
+  /// (OWASP's list). The first Unicode scalar is what counts: a combining mark after `=` does
+  /// not hide it.
   static func quote(_ field: String) -> String {
     var field = field
-    if let first = field.first, "=+-@".contains(first), Int(field) == nil { field = "'" + field }
+    if let first = field.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first),
+      Int(field) == nil
+    {
+      field = "'" + field
+    }
     guard
       field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
     else { return field }
