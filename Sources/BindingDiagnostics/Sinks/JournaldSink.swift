@@ -37,7 +37,7 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
   public init(
     socketPath: String = "/run/systemd/journal/socket",
     fallback: any DiagnosticsSink = StandardErrorSink(),
-    queueCapacity: Int = 8192, flushTimeout: Double = 1
+    queueCapacity: Int = 8192, flushTimeout: Double = 0.5
   ) {
     self.fallback = fallback
     self.flushTimeout = flushTimeout
