@@ -7,7 +7,9 @@ final class RunningHelper: @unchecked Sendable {
   let process = Process()
   private let output = Pipe()
 
-  init(_ arguments: [String], environment: [String: String]) throws {
+  private let errorOutput = Pipe()
+
+  init(_ arguments: [String], environment: [String: String], stderr: Bool = false) throws {
     process.executableURL = productsDirectory().appendingPathComponent("misuse-helper")
     process.arguments = arguments
     var merged = ProcessInfo.processInfo.environment
@@ -15,7 +17,7 @@ final class RunningHelper: @unchecked Sendable {
     merged.merge(environment) { $1 }
     process.environment = merged
     process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
+    process.standardError = stderr ? errorOutput : FileHandle.nullDevice
     try process.run()
   }
 
@@ -30,6 +32,11 @@ final class RunningHelper: @unchecked Sendable {
   }
 
   func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+  /// Everything the helper wrote to standard error (when captured), once it has ended.
+  func errors() -> String {
+    String(decoding: errorOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+  }
 }
 
 /// The records of a JSON Lines file and the events they stand for (`1 + suppressed` each).
@@ -68,7 +75,8 @@ func tally(_ path: String) throws -> (records: [[String: Any]], events: Int) {
     helper.process.waitUntilExit()
     #expect(helper.process.terminationStatus == SIGTERM)
     let (records, events) = try tally(path)
-    #expect(records.count < 100)
+    // Folded: about 10 records a second plus one per drain, however slow the machine.
+    #expect(records.count < 10_000)
     #expect(events == 1_000_000)
   }
 

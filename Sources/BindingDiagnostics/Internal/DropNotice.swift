@@ -1,5 +1,6 @@
 /// Tracks a sink's episodes of dropping records, so that it says one line when drops start and
-/// one when they stop (with the count), never one line per record.
+/// one when they stop (with the count), never one line per record. An episode ends only after a
+/// second without drops, so a queue hovering at its limit says two lines a second at most.
 ///
 /// Not thread-safe by itself: the sink keeps it under its own lock and writes the lines with the
 /// lock released.
@@ -12,20 +13,26 @@ struct DropNotice {
     case ended(dropped: Int)
   }
 
+  /// How long without a drop ends an episode.
+  static let quietNanoseconds: UInt64 = 1_000_000_000
+
   private var dropping = false
   private var droppedInEpisode = 0
+  private var lastDrop: UInt64 = 0
 
-  /// Notes a dropped record; `.started` for the first of an episode.
-  mutating func dropped() -> Change? {
+  /// Notes a dropped record at monotonic time `now`; `.started` for the first of an episode.
+  mutating func dropped(now: UInt64) -> Change? {
     droppedInEpisode += 1
+    lastDrop = now
     guard !dropping else { return nil }
     dropping = true
     return .started
   }
 
-  /// Notes an accepted record; `.ended` when it closes an episode of drops.
-  mutating func accepted() -> Change? {
-    guard dropping else { return nil }
+  /// Notes an accepted record; `.ended` when it closes an episode of drops (no drop for
+  /// ``quietNanoseconds``). `now` is read only during an episode.
+  mutating func accepted(now: @autoclosure () -> UInt64) -> Change? {
+    guard dropping, now() &- lastDrop >= DropNotice.quietNanoseconds else { return nil }
     dropping = false
     defer { droppedInEpisode = 0 }
     return .ended(dropped: droppedInEpisode)
@@ -49,6 +56,6 @@ struct DropNotice {
       line.append(contentsOf: " action=\"queue accepting again\"".utf8)
     }
     line.append(UInt8(ascii: "\n"))
-    _ = FileDescriptorIO.writeAll(2, line)
+    ConfigurationWarning.write(line)
   }
 }

@@ -45,6 +45,32 @@ enum FileDescriptorIO {
     }
   }
 
+  /// Moves `fd` to the lowest free descriptor from 3 up (close-on-exec), so that an app started
+  /// with standard input, output or error closed never gets library files or pipes as its
+  /// descriptors 0 to 2 (where every `printf` and warning would land in them).
+  static func aboveStandardStreams(_ fd: Int32) -> Int32 {
+    guard fd >= 0, fd <= 2 else { return fd }
+    let moved = fcntl(fd, F_DUPFD_CLOEXEC, 3)
+    guard moved >= 0 else { return fd }
+    _ = close(fd)
+    return moved
+  }
+
+  /// `pipe(2)`, both ends close-on-exec and above the standard streams.
+  static func makePipe() -> Result<(read: Int32, write: Int32), SystemError> {
+    var ends: [Int32] = [-1, -1]
+    guard pipe(&ends) == 0 else { return .failure(SystemError("pipe", code: errno)) }
+    let read = aboveStandardStreams(ends[0])
+    let write = aboveStandardStreams(ends[1])
+    for fd in [read, write] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+    return .success((read, write))
+  }
+
+  /// Sets `O_NONBLOCK` on `fd`.
+  static func setNonBlocking(_ fd: Int32) {
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+  }
+
   /// `fstat(2)`.
   static func status(_ fd: Int32) -> Result<stat, SystemError> {
     var info = stat()

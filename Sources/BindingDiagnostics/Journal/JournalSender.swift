@@ -56,14 +56,14 @@ final class JournalSender: @unchecked Sendable {
     if queue.count + sendingCount < capacity && !stopping {
       queue.append(Item(event: event, deliverFallback: deliverFallback))
       enqueued += 1
-      change = notice.accepted()
+      change = notice.accepted(now: RateLimiter.monotonicNanoseconds())
       if idle {
         idle = false
         condition.signal()
       }
     } else {
       dropped += 1
-      change = notice.dropped()
+      change = notice.dropped(now: RateLimiter.monotonicNanoseconds())
     }
     condition.unlock()
     if let change { DropNotice.say(change, sink: Array("journald".utf8), capacity: capacity) }

@@ -39,6 +39,10 @@ final class FileWriter: @unchecked Sendable {
 
   // Owned by the writer (the thread, or the caller under `condition` in synchronous mode).
   private var file: LogFile?
+  /// Whether anything was written to `file` since it was opened.
+  private var wroteToFile = false
+  /// Whether the writer is writing without the file's lock (said once per episode).
+  private var lockingFailed = false
   private var lastIdentityCheck: UInt64 = 0
   private var failing = false
   private var nextRetry: UInt64 = 0
@@ -50,6 +54,11 @@ final class FileWriter: @unchecked Sendable {
 
   /// Bytes written by one `write(2)` at the most (always whole records).
   private static let chunkBytes = 1 << 20
+  /// The longest ``flush()`` and ``stop()`` wait for the writer (a hung filesystem).
+  private static let waitSeconds = 5.0
+  /// How long the writer waits for another process's lock on the file before writing
+  /// without it (a writer stopped with SIGSTOP, or another user's `flock`, must not stop us).
+  private static let lockWaitNanoseconds: UInt64 = 50_000_000
   /// How long the writer lets records gather after it wakes, so that a busy app pays for one
   /// wake-up per batch instead of one per record.
   private static let gatherSeconds = 0.001
@@ -89,14 +98,14 @@ final class FileWriter: @unchecked Sendable {
     if queue.count < options.queueCapacity, !stopping {
       queue.bytes.append(contentsOf: record)
       queue.ends.append(queue.bytes.count)
-      change = queueNotice.accepted()
+      change = queueNotice.accepted(now: RateLimiter.monotonicNanoseconds())
       if writerIdle {
         writerIdle = false
         condition.signal()
       }
     } else {
       stats.dropped += 1
-      change = queueNotice.dropped()
+      change = queueNotice.dropped(now: RateLimiter.monotonicNanoseconds())
     }
     condition.unlock()
     if let change {
@@ -121,7 +130,13 @@ final class FileWriter: @unchecked Sendable {
     flushRequested += 1
     let ticket = flushRequested
     condition.broadcast()
-    while flushCompleted < ticket && running { condition.wait() }
+    let deadline = Date(timeIntervalSinceNow: FileWriter.waitSeconds)
+    while flushCompleted < ticket && running {
+      if !condition.wait(until: deadline) {
+        FileWriter.say(path: path, error: nil, action: "flush gave up after 5 s; writes are stuck")
+        return
+      }
+    }
   }
 
   /// Drains the queue, then ends the writer thread.
@@ -129,7 +144,10 @@ final class FileWriter: @unchecked Sendable {
     condition.lock()
     stopping = true
     condition.broadcast()
-    while running { condition.wait() }
+    let deadline = Date(timeIntervalSinceNow: FileWriter.waitSeconds)
+    while running {
+      if !condition.wait(until: deadline) { break }
+    }
     file?.close()
     file = nil
     condition.unlock()
@@ -233,7 +251,7 @@ final class FileWriter: @unchecked Sendable {
       }
       let start = index == 0 ? 0 : batch.ends[index - 1]
       let first = batch.ends[index] - start
-      if current.isRegular { _ = FileDescriptorIO.lock(current.fd, LOCK_EX) }
+      let locked = current.isRegular && lock(current)
       if checkIdentity && !current.isStillAt(path) {
         // Moved or deleted by an outside tool, or rotated by another process.
         current.close()
@@ -243,7 +261,8 @@ final class FileWriter: @unchecked Sendable {
       }
       checkIdentity = options.maxBytes != nil
       var room = FileWriter.chunkBytes
-      if let maxBytes = options.maxBytes, current.isRegular {
+      // Rotation only under the lock: without it another process may be rotating too.
+      if let maxBytes = options.maxBytes, locked {
         let size = current.size()
         if size > 0 && size + first > maxBytes {
           rotate(current, outcome: &outcome)
@@ -256,7 +275,7 @@ final class FileWriter: @unchecked Sendable {
       while last + 1 < batch.count && batch.ends[last + 1] - start <= room { last += 1 }
       let end = batch.ends[last]
       var result = Result<Void, SystemError>.success(())
-      if !current.endsWithNewline() {
+      if current.needsNewlineBeforeAppend(firstWrite: !wroteToFile) {
         result = FileDescriptorIO.writeAll(current.fd, [UInt8(ascii: "\n")])
       }
       var reached = 0
@@ -266,7 +285,8 @@ final class FileWriter: @unchecked Sendable {
             current.fd, UnsafeRawBufferPointer(rebasing: $0[start..<end]), written: &reached)
         }
       }
-      if current.isRegular { _ = FileDescriptorIO.lock(current.fd, LOCK_UN) }
+      if locked { _ = FileDescriptorIO.lock(current.fd, LOCK_UN) }
+      wroteToFile = true
       switch result {
       case .success:
         outcome.written += last - index + 1
@@ -295,6 +315,36 @@ final class FileWriter: @unchecked Sendable {
     return outcome
   }
 
+  /// Takes the exclusive `flock` on `current`, waiting at most ``lockWaitNanoseconds``.
+  /// - Returns: Whether the lock is held (otherwise the writer goes on without it).
+  private func lock(_ current: LogFile) -> Bool {
+    let start = RateLimiter.monotonicNanoseconds()
+    while true {
+      switch FileDescriptorIO.lock(current.fd, LOCK_EX | LOCK_NB) {
+      case .success:
+        if lockingFailed {
+          lockingFailed = false
+          FileWriter.say(path: path, error: nil, action: "file lock available again")
+        }
+        return true
+      case .failure(let error) where error.code == EWOULDBLOCK:
+        if RateLimiter.monotonicNanoseconds() &- start < FileWriter.lockWaitNanoseconds {
+          usleep(1000)
+          continue
+        }
+        if !lockingFailed {
+          lockingFailed = true
+          FileWriter.say(
+            path: path, error: nil,
+            action: "another process holds the file's lock; writing without it")
+        }
+        return false
+      case .failure:
+        return false
+      }
+    }
+  }
+
   private func enterFailure(_ error: SystemError) {
     if !failing {
       FileWriter.say(path: path, error: error, action: "dropping records and retrying")
@@ -309,6 +359,7 @@ final class FileWriter: @unchecked Sendable {
     switch LogFile.open(path) {
     case .success(let opened):
       file = opened
+      wroteToFile = false
     case .failure(let error):
       outcome.failed += 1
       enterFailure(error)
@@ -357,6 +408,6 @@ final class FileWriter: @unchecked Sendable {
     line.append(contentsOf: " action=".utf8)
     line.appendLogfmtValue(action)
     line.append(UInt8(ascii: "\n"))
-    _ = FileDescriptorIO.writeAll(2, line)
+    ConfigurationWarning.write(line)
   }
 }

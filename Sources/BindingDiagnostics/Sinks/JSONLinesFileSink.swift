@@ -118,6 +118,7 @@ public final class JSONLinesFileSink: DiagnosticsSink {
   }
 
   private init(path: String, options: Options, file: LogFile?) {
+    if let exposure = file?.exposure { FileWriter.say(path: path, error: nil, action: exposure) }
     self.path = path
     self.options = options
     self.writer = FileWriter(path: path, options: options, file: file)
@@ -145,20 +146,9 @@ public final class JSONLinesFileSink: DiagnosticsSink {
 
   /// The JSON Lines record for `event`, with long fields cut so it fits ``maxRecordBytes``.
   static func record(for event: MisuseEvent) -> [UInt8] {
-    let encoder = JSONLinesEncoder()
-    let bytes = encoder.encode(event)
+    let bytes = JSONLinesEncoder().encode(event)
     guard bytes.count > maxRecordBytes else { return bytes }
-    // Escaping can grow a byte sixfold: these budgets keep the worst case under 64 KiB.
-    var cut = event
-    cut.message = Truncation.cut(event.message, maxBytes: 4096)
-    cut.value = event.value.map { Truncation.cut($0, maxBytes: 4096) }
-    cut.label = event.label.map { Truncation.cut($0, maxBytes: 512) }
-    cut.file = Truncation.cut(event.file, maxBytes: 512)
-    cut.function = Truncation.cut(event.function, maxBytes: 512)
-    cut.valueType = Truncation.cut(event.valueType, maxBytes: 512)
-    cut.process = Truncation.cut(event.process, maxBytes: 256)
-    cut.host = Truncation.cut(event.host, maxBytes: 256)
-    return encoder.encode(cut)
+    return JSONLinesEncoder().encode(event.cutToRecordLimit())
   }
 }
 

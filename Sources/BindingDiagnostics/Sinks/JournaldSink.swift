@@ -86,6 +86,9 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
   /// Events dropped because the queue to journald was full.
   public var dropped: Int { sender?.counts.dropped ?? 0 }
 
+  /// Events waiting for journald (queued, or being sent).
+  public var queued: Int { sender?.backlog ?? 0 }
+
   /// Events handed to the fallback sink so far.
   public var fellBack: Int { state.fellBack.load(ordering: .relaxed) }
 

@@ -12,6 +12,8 @@ struct LogFile {
   let isRegular: Bool
   /// Opened for reading too, so a torn last record can be detected (``endsWithNewline()``).
   let isReadable: Bool
+  /// Why other users can tamper with the file (world-writable, or another user's), if they can.
+  let exposure: String?
 
   /// Opens `path` for appending, creating it `0640`, refusing symlinks, directories, FIFOs and
   /// sockets, and checking the opened file is the one the path names. Another process may
@@ -28,6 +30,10 @@ struct LogFile {
   }
 
   private static func openOnce(_ path: String) -> Result<LogFile, SystemError> {
+    if let owner = foreignSymlinkOwner(in: path) {
+      return .failure(
+        SystemError("open (a symlink of uid \(owner) in the path refused)", code: ELOOP))
+    }
     if case .success(let info) = FileDescriptorIO.linkStatus(path) {
       let type = info.st_mode & S_IFMT
       if type == S_IFLNK { return .failure(SystemError("open (symlink refused)", code: ELOOP)) }
@@ -42,12 +48,12 @@ struct LogFile {
     let fd: Int32
     var isReadable = true
     switch FileDescriptorIO.openFile(path, flags | O_RDWR, 0o640) {
-    case .success(let opened): fd = opened
+    case .success(let opened): fd = FileDescriptorIO.aboveStandardStreams(opened)
     case .failure(let error) where error.code == EACCES:
       isReadable = false
       switch FileDescriptorIO.openFile(path, flags | O_WRONLY, 0o640) {
       case .failure(let error): return .failure(error)
-      case .success(let opened): fd = opened
+      case .success(let opened): fd = FileDescriptorIO.aboveStandardStreams(opened)
       }
     case .failure(let error): return .failure(error)
     }
@@ -65,10 +71,31 @@ struct LogFile {
       return .failure(SystemError("open (not a file or device)", code: EINVAL))
     }
     _ = fcntl(fd, F_SETFL, O_APPEND)
+    var exposure: String?
+    if type == S_IFREG && info.st_mode & S_IWOTH != 0 {
+      exposure = "writable by every user: anyone can forge or delete its records"
+    } else if type == S_IFREG && info.st_uid != geteuid() && info.st_uid != 0 {
+      exposure = "owned by uid \(info.st_uid): that user can read, forge or delete its records"
+    }
     return .success(
       LogFile(
         fd: fd, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), isRegular: type == S_IFREG,
-        isReadable: isReadable))
+        isReadable: isReadable, exposure: exposure))
+  }
+
+  /// The owner of a symlinked directory in `path` that neither root nor this process owns:
+  /// another user could point it anywhere, so the file would be created where they chose.
+  /// Root's symlinks (`/var/run`, macOS's `/tmp`) are followed.
+  private static func foreignSymlinkOwner(in path: String) -> uid_t? {
+    var prefix = path.hasPrefix("/") ? "" : "."
+    for component in path.split(separator: "/").dropLast() {
+      prefix += "/" + component
+      guard case .success(let info) = FileDescriptorIO.linkStatus(prefix),
+        info.st_mode & S_IFMT == S_IFLNK
+      else { continue }
+      if info.st_uid != 0 && info.st_uid != geteuid() { return info.st_uid }
+    }
+    return nil
   }
 
   /// Whether `path` still names this file (false when moved away or deleted).
@@ -81,6 +108,16 @@ struct LogFile {
   func size() -> Int {
     guard case .success(let info) = FileDescriptorIO.status(fd) else { return 0 }
     return Int(info.st_size)
+  }
+
+  /// Whether a `\n` must go first so the next record is not glued to a torn one: when the last
+  /// byte is not `\n` (a write cut short by SIGKILL or ENOSPC). A file that cannot be read
+  /// gets the `\n` on the first write after opening whenever it is not empty (a blank line,
+  /// which readers skip, at worst).
+  func needsNewlineBeforeAppend(firstWrite: Bool) -> Bool {
+    guard isRegular else { return false }
+    guard isReadable else { return firstWrite && size() > 0 }
+    return !endsWithNewline()
   }
 
   /// Whether the file is empty or ends with `\n`: `false` when a write cut short (SIGKILL,

@@ -1,6 +1,7 @@
 import Synchronization
 
 /// Writes each event as one line to standard error (or another descriptor), with one `write(2)`.
+/// A line is at most 64 KiB: longer fields are cut as the JSON Lines file sink cuts them.
 ///
 /// When the descriptor is a pipe whose reader has gone (`app 2>&1 | head`), the write fails
 /// with `EPIPE` and is counted in ``failedWrites``; `SIGPIPE` never kills the app.
@@ -50,16 +51,22 @@ public struct StandardErrorSink: DiagnosticsSink {
   /// Encodes and writes the event; a failed write is dropped, never raised.
   /// - Parameter event: The event.
   public func receive(_ event: MisuseEvent) {
-    let bytes =
-      switch format {
-      case .logfmt: LogfmtEncoder().encode(event)
-      case .jsonLines: JSONLinesEncoder().encode(event)
-      }
+    var bytes = encode(event)
+    if bytes.count > JSONLinesFileSink.maxRecordBytes { bytes = encode(event.cutToRecordLimit()) }
     let result =
       isPipe
       ? FileDescriptorIO.writeAllWithoutSigpipe(fileDescriptor, bytes)
       : FileDescriptorIO.writeAll(fileDescriptor, bytes)
     if case .failure = result { failures.count.add(1, ordering: .relaxed) }
+  }
+}
+
+extension StandardErrorSink {
+  fileprivate func encode(_ event: MisuseEvent) -> [UInt8] {
+    switch format {
+    case .logfmt: LogfmtEncoder().encode(event)
+    case .jsonLines: JSONLinesEncoder().encode(event)
+    }
   }
 }
 

@@ -10,62 +10,61 @@ import Foundation
 /// the default disposition, on `SIGTERM`, `SIGINT` and `SIGHUP` (how service managers, terminals
 /// and `kill` stop a process).
 ///
-/// The flush runs on a thread of its own, blocked in `read(2)` until asked. A signal handler
-/// only writes one byte to wake it (async-signal-safe), waits for its answer for at most
-/// ``timeoutMilliseconds``, restores the default disposition and raises the signal again, so
-/// the exit status (killed by the signal) and core-dump behaviour stay what they would have
-/// been. The `atexit` hook asks the same thread and waits the same bound, so an exit from any
-/// thread (an app's own `SIGTERM` handler calling `exit(0)` while another thread misuses
-/// included) never re-locks a lock its caller holds, and never hangs: past the bound it says so
-/// and lets the process end. `BINDING_DIAGNOSTICS_SIGNALS=off` leaves signals alone.
+/// The work happens on a thread of its own, blocked in `read(2)` until asked. A signal handler
+/// only writes one byte to wake it (async-signal-safe, never blocking) and returns at once, so
+/// the thread the signal interrupted (which may hold a lock the flush needs) runs on. The
+/// flushing thread then flushes for at most ``timeoutMilliseconds``, restores the default
+/// disposition and raises the signal again, so the process still ends by that signal (exit
+/// status and core-dump behaviour unchanged); the first stop signal decides. The `atexit` hook
+/// asks the same thread and waits the same bound, so an exit from any thread (an app's own
+/// handler calling `exit(0)` while another thread misuses included) never re-locks a lock its
+/// caller holds and never hangs. `BINDING_DIAGNOSTICS_SIGNALS=off` leaves signals alone.
 enum ProcessFlush {
   /// The stop signals handled.
   static let signals: [Int32] = [SIGTERM, SIGINT, SIGHUP]
-  /// How long a signal or `exit` waits for the flush.
+  /// How long a stop signal or `exit` waits for the flush.
   static let timeoutMilliseconds: Int32 = 1000
 
-  // Written once by `install` before any handler or atexit hook can read them, never again:
-  // plain integers a signal handler may read.
+  // Written once by `install` before any handler or atexit hook can read them: plain integers a
+  // signal handler may read. `stopping` is the first stop signal seen (0 before).
   nonisolated(unsafe) private static var requestWrite: Int32 = -1
   nonisolated(unsafe) private static var doneRead: Int32 = -1
+  nonisolated(unsafe) fileprivate static var stopping: Int32 = 0
 
   /// Starts the flushing thread for `diagnostics`, registers the exit hook and, unless
   /// `BINDING_DIAGNOSTICS_SIGNALS=off`, the signal handlers. Called once per process.
   static func install(_ diagnostics: Diagnostics) {
-    var request: [Int32] = [-1, -1]
-    var done: [Int32] = [-1, -1]
-    guard pipe(&request) == 0 else {
-      ConfigurationWarning.emit("no flush at exit: pipe: \(SystemError("pipe", code: errno))")
+    guard case .success(let request) = FileDescriptorIO.makePipe(),
+      case .success(let done) = FileDescriptorIO.makePipe()
+    else {
+      ConfigurationWarning.emit("no flush at exit or on signals: pipe: \(SystemError("pipe", code: errno))")
       return
     }
-    guard pipe(&done) == 0 else {
-      close(request[0])
-      close(request[1])
-      ConfigurationWarning.emit("no flush at exit: pipe: \(SystemError("pipe", code: errno))")
-      return
-    }
-    for fd in request + done { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-    // The handler drains stale answers without blocking.
-    _ = fcntl(done[0], F_SETFL, fcntl(done[0], F_GETFL) | O_NONBLOCK)
-    requestWrite = request[1]
-    doneRead = done[0]
-    let requestRead = request[0]
-    let doneWrite = done[1]
+    // Neither a handler nor the flushing thread may ever block on a pipe nobody reads.
+    FileDescriptorIO.setNonBlocking(request.write)
+    FileDescriptorIO.setNonBlocking(done.read)
+    FileDescriptorIO.setNonBlocking(done.write)
+    requestWrite = request.write
+    doneRead = done.read
     let thread = Thread {
       blockStopSignals()
       var byte: UInt8 = 0
       while true {
-        let count = read(requestRead, &byte, 1)
+        let count = read(request.read, &byte, 1)
         if count < 0 && errno == EINTR { continue }
         guard count == 1 else { return }
-        diagnostics.flush()
-        _ = write(doneWrite, &byte, 1)
+        if byte == 0 {
+          diagnostics.flush()
+          _ = write(done.write, &byte, 1)
+        } else {
+          flushThenEnd(by: Int32(byte), diagnostics)
+        }
       }
     }
     thread.name = "binding-diagnostics.flush"
     thread.start()
     atexit {
-      if !ProcessFlush.requestFlushAndWait() {
+      if !ProcessFlush.requestExitFlushAndWait() {
         ConfigurationWarning.emit(
           "flush at exit did not finish within \(ProcessFlush.timeoutMilliseconds) ms; "
             + "records still queued are lost")
@@ -81,8 +80,7 @@ enum ProcessFlush {
     }
   }
 
-  /// Blocks the stop signals on the calling thread: the sinks' own threads must never run the
-  /// handler, which waits for them.
+  /// Blocks the stop signals on the calling thread: the library's own threads never take them.
   static func blockStopSignals() {
     var set = sigset_t()
     sigemptyset(&set)
@@ -90,20 +88,50 @@ enum ProcessFlush {
     pthread_sigmask(SIG_BLOCK, &set, nil)
   }
 
-  /// Wakes the flushing thread and waits for it, at most ``timeoutMilliseconds``.
-  /// Async-signal-safe: only `read`, `write` and `poll`.
+  /// Asks the flushing thread (async-signal-safe: one non-blocking `write`).
+  fileprivate static func request(_ byte: UInt8) -> Bool {
+    guard requestWrite >= 0 else { return false }
+    var byte = byte
+    return write(requestWrite, &byte, 1) == 1
+  }
+
+  /// The exit hook: asks for a flush and waits at most ``timeoutMilliseconds``.
   /// - Returns: Whether the flush finished in time.
-  static func requestFlushAndWait() -> Bool {
+  static func requestExitFlushAndWait() -> Bool {
     guard requestWrite >= 0 else { return true }
     var byte: UInt8 = 0
     while read(doneRead, &byte, 1) == 1 {}  // answers to earlier, timed-out requests
-    guard write(requestWrite, &byte, 1) == 1 else { return false }
+    guard request(0) else { return false }
     var waiting = pollfd(fd: doneRead, events: Int16(POLLIN), revents: 0)
     while true {
       let ready = poll(&waiting, 1, timeoutMilliseconds)
       if ready < 0 && errno == EINTR { continue }
       return ready == 1 && read(doneRead, &byte, 1) == 1
     }
+  }
+
+  /// Flushes for at most the bound, then ends the process by `signal` as if no handler had
+  /// been there.
+  private static func flushThenEnd(by signal: Int32, _ diagnostics: Diagnostics) {
+    let finished = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      diagnostics.flush()
+      finished.signal()
+    }
+    if finished.wait(timeout: .now() + .milliseconds(Int(timeoutMilliseconds))) == .timedOut {
+      ConfigurationWarning.emit(
+        "flush on signal \(signal) did not finish within \(timeoutMilliseconds) ms; "
+          + "records still queued are lost")
+    }
+    var action = sigaction()
+    action.setHandler(nil)
+    sigemptyset(&action.sa_mask)
+    _ = sigaction(signal, &action, nil)
+    var set = sigset_t()
+    sigemptyset(&set)
+    sigaddset(&set, signal)
+    pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    _ = raise(signal)
   }
 
   private static func installHandlers() {
@@ -119,18 +147,19 @@ enum ProcessFlush {
   }
 }
 
-/// Flushes, then lets the signal do what it would have done: the default action, re-raised
-/// once this handler returns (the signal is blocked while it runs).
+/// Wakes the flushing thread for the first stop signal and returns: the flushing thread ends
+/// the process once the flush is done or the bound has passed.
 private func stopSignalHandler(_ signal: Int32) {
-  if !ProcessFlush.requestFlushAndWait() {
-    let text: StaticString = "binding-diagnostics: flush on signal did not finish within 1 s\n"
-    _ = write(2, text.utf8Start, text.utf8CodeUnitCount)
+  guard ProcessFlush.stopping == 0 else { return }
+  ProcessFlush.stopping = signal
+  if !ProcessFlush.request(UInt8(truncatingIfNeeded: signal)) {
+    // No flushing thread to ask: end as the default disposition would.
+    var action = sigaction()
+    action.setHandler(nil)
+    sigemptyset(&action.sa_mask)
+    _ = sigaction(signal, &action, nil)
+    _ = raise(signal)
   }
-  var action = sigaction()
-  action.setHandler(nil)
-  sigemptyset(&action.sa_mask)
-  _ = sigaction(signal, &action, nil)
-  _ = raise(signal)
 }
 
 extension sigaction {

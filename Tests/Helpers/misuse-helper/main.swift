@@ -95,8 +95,13 @@ if forever {
     usleep(50)
   }
 }
-if stats, let sink = DiagnosticsSystem.current.configuration.sink as? JSONLinesFileSink {
+if stats {
   DiagnosticsSystem.flush()
-  let statistics = sink.statistics
-  say("written=\(statistics.written) dropped=\(statistics.dropped)")
+  let sink = DiagnosticsSystem.current.configuration.sink
+  if let sink = sink as? JSONLinesFileSink {
+    let statistics = sink.statistics
+    say("written=\(statistics.written) dropped=\(statistics.dropped)")
+  } else if let sink = sink as? JournaldSink {
+    say("sent=\(sink.sent) queued=\(sink.queued) dropped=\(sink.dropped)")
+  }
 }
