@@ -57,8 +57,10 @@ final class FileWriter: @unchecked Sendable {
   /// The longest ``flush()`` and ``stop()`` wait for the writer (a hung filesystem).
   private static let waitSeconds = 5.0
   /// How long the writer waits for another process's lock on the file before writing
-  /// without it (a writer stopped with SIGSTOP, or another user's `flock`, must not stop us).
-  private static let lockWaitNanoseconds: UInt64 = 50_000_000
+  /// without it (a writer stopped with SIGSTOP, or another user's `flock`, must not stop us);
+  /// long enough for a writer descheduled on a loaded machine. While the lock stays
+  /// unavailable, each later batch tries once and goes on.
+  private static let lockWaitNanoseconds: UInt64 = 500_000_000
   /// How long the writer lets records gather after it wakes, so that a busy app pays for one
   /// wake-up per batch instead of one per record.
   private static let gatherSeconds = 0.001
@@ -328,7 +330,9 @@ final class FileWriter: @unchecked Sendable {
         }
         return true
       case .failure(let error) where error.code == EWOULDBLOCK:
-        if RateLimiter.monotonicNanoseconds() &- start < FileWriter.lockWaitNanoseconds {
+        if !lockingFailed,
+          RateLimiter.monotonicNanoseconds() &- start < FileWriter.lockWaitNanoseconds
+        {
           usleep(1000)
           continue
         }
