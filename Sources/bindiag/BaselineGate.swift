@@ -47,24 +47,28 @@ enum BaselineGate {
     var lines = ""
     if comparison.newEvents > options.maxEvents {
       crossed.append(
-        "\(comparison.new.count) new \(comparison.new.count == 1 ? "site" : "sites") not in the baseline, "
-          + "\(comparison.newEvents) events (--max-events \(options.maxEvents))")
-      for site in comparison.new {
+        "\(comparison.new.count) new \(comparison.new.count == 1 ? "site" : "sites") not in the "
+          + "baseline, \(events(comparison.newEvents)) (--max-events \(options.maxEvents))")
+      for new in comparison.new {
         lines +=
-          "  new: \(DisplayText.escapingControls(site.site.description)), \(site.events) \(site.events == 1 ? "event" : "events")\n"
+          "  new: \(DisplayText.escapingControls(new.site.description)), \(events(new.events))\n"
       }
     }
     if let factor = options.ci.maxGrowth, !comparison.grown.isEmpty {
       crossed.append(
-        "\(comparison.grown.count) known \(comparison.grown.count == 1 ? "site" : "sites") "
-          + "grew more than \(factor)× (--baseline-max-growth \(factor))")
-      for site in comparison.grown {
-        lines +=
-          "  grew: \(DisplayText.escapingControls(site.site.description)), from \(site.baselineEvents ?? 0) to \(site.events) events\n"
+        "\(comparison.grown.count) known \(comparison.grown.count == 1 ? "site" : "sites") grew more "
+          + "than \(factor)× (--baseline-max-growth \(factor))")
+      for grown in comparison.grown {
+        lines += "  grew: \(DisplayText.escapingControls(grown.site.description)), "
+        lines += "from \(grown.baselineEvents ?? 0) to \(events(grown.events))\n"
       }
     }
     return .compared(crossed: crossed, sites: lines)
   }
 
   private static func sites(_ count: Int) -> String { count == 1 ? "1 site" : "\(count) sites" }
+
+  private static func events(_ count: Int) -> String {
+    count == 1 ? "1 event" : "\(count) events"
+  }
 }

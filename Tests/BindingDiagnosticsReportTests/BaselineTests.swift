@@ -108,7 +108,10 @@ import Testing
         "unwrapped-read-after-nil at App/A.swift:5", "mapped-bool-set-true at App/New.swift:1",
       ])
     #expect(comparison.newEvents == 3)
-    #expect(comparison.grown.map(\.site.description) == ["mapped-bool-set-true at App/ContentView.swift:42"])
+    #expect(
+      comparison.grown.map(\.site.description) == [
+        "mapped-bool-set-true at App/ContentView.swift:42"
+      ])
     #expect(comparison.grown.map(\.baselineEvents) == [11])
     #expect(comparison.known == 3)
     #expect(

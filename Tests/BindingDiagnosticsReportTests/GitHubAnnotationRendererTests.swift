@@ -37,8 +37,10 @@ import Testing
     event.line = 7
     event.label = nil
     aggregator.add(event)
-    let text = GitHubAnnotationRenderer(paths: ["App/ContentView.swift": "Sources/App/ContentView.swift"])
-      .render(aggregator.summary())
+    let text = GitHubAnnotationRenderer(paths: [
+      "App/ContentView.swift": "Sources/App/ContentView.swift"
+    ])
+    .render(aggregator.summary())
     #expect(
       text == """
         ::error file=Sources/App/ContentView.swift,line=42,title=mapped-bool-set-true (bindiag)::A Binding<Bool> mapped from an optional was set to true: 3 events in 1 record, first seen 2026-11-30 04:12:33 UTC, last seen 2026-11-30 04:12:33 UTC.

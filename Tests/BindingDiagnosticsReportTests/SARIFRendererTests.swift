@@ -46,7 +46,8 @@ import Testing
     #expect(
       (first["message"] as? [String: String])?["text"]
         == "A Binding<Bool> mapped from an optional was set to true: 11 events in 1 record, "
-        + "first seen 2026-11-30 04:12:33 UTC, last seen 2026-11-30 04:12:33 UTC, label \"save-alert\".")
+        + "first seen 2026-11-30 04:12:33 UTC, last seen 2026-11-30 04:12:33 UTC, label \"save-alert\"."
+    )
     let location = try #require(
       ((first["locations"] as? [[String: Any]])?.first?["physicalLocation"]) as? [String: Any])
     #expect(
@@ -71,15 +72,17 @@ import Testing
   }
 
   @Test func rulesTakeTheirHelpFromTheCatalog() throws {
-    let run = try #require((try parse(SARIFRenderer(toolVersion: "1").render(summary()))["runs"]
-      as? [[String: Any]])?.first)
+    let run = try #require(
+      (try parse(SARIFRenderer(toolVersion: "1").render(summary()))["runs"]
+        as? [[String: Any]])?.first)
     let driver = try #require((run["tool"] as? [String: Any])?["driver"] as? [String: Any])
     let rules = try #require(driver["rules"] as? [[String: Any]])
     #expect(rules.map { $0["id"] as? String } == ["mapped-bool-set-true", "sheet-presented-twice"])
     let entry = try #require(MessageCatalog.entry(for: "mapped-bool-set-true"))
     let help = try #require(rules[0]["help"] as? [String: String])
     #expect(help["text"] == entry.paragraphs.joined(separator: "\n\n"))
-    #expect(help["text"]?.contains("use mappedToBool(default:) so that true stores a default") == true)
+    #expect(
+      help["text"]?.contains("use mappedToBool(default:) so that true stores a default") == true)
     #expect(help["text"]?.contains("@") == false)
     #expect(
       (rules[0]["shortDescription"] as? [String: String])?["text"]

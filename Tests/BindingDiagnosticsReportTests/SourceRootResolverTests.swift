@@ -4,20 +4,8 @@ import TestSupport
 import Testing
 
 @Suite struct SourceRootResolverTests {
-  /// A new directory holding empty files at `paths`.
-  func tree(_ paths: [String]) throws -> String {
-    let root = try temporaryDirectory()
-    for path in paths {
-      let url = URL(fileURLWithPath: root + "/" + path)
-      try FileManager.default.createDirectory(
-        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-      try Data().write(to: url)
-    }
-    return root
-  }
-
   @Test func theModuleFolderWinsOverADecoyOfTheSameName() throws {
-    let root = try tree([
+    let root = try temporaryTree([
       "Sources/App/ContentView.swift", "Sources/Other/ContentView.swift",
       "Sources/App/Views/Detail.swift",
     ])
@@ -39,30 +27,31 @@ import Testing
 
   @Test func aLoneFileIsTakenWhateverItsFolderIsCalled() throws {
     // An Xcode target folder need not carry the module's name.
-    let root = try tree(["MyApp iOS/Screens/ContentView.swift"])
+    let root = try temporaryTree(["MyApp iOS/Screens/ContentView.swift"])
     #expect(
       SourceRootResolver(root: root).resolve(["MyApp/ContentView.swift"])
         == ["MyApp/ContentView.swift": .resolved("MyApp iOS/Screens/ContentView.swift")])
   }
 
   @Test func twoFilesInsideTheModuleFolderAreAmbiguous() throws {
-    let root = try tree(["Sources/App/A/Row.swift", "Sources/App/B/Row.swift"])
+    let root = try temporaryTree(["Sources/App/A/Row.swift", "Sources/App/B/Row.swift"])
     #expect(
       SourceRootResolver(root: root).resolve(["App/Row.swift"])
         == ["App/Row.swift": .ambiguous(["Sources/App/A/Row.swift", "Sources/App/B/Row.swift"])])
   }
 
   @Test func hiddenFoldersAndSymbolicLinksAreNotSearched() throws {
-    let root = try tree([
+    let root = try temporaryTree([
       "Sources/App/ContentView.swift", ".build/checkouts/Dep/Sources/App/ContentView.swift",
     ])
-    let elsewhere = try tree(["Sources/App/Detail.swift"])
+    let elsewhere = try temporaryTree(["Sources/App/Detail.swift"])
     try FileManager.default.createSymbolicLink(
       atPath: root + "/Linked", withDestinationPath: elsewhere)
     try FileManager.default.createSymbolicLink(
       atPath: root + "/Sources/Loop", withDestinationPath: root)
     try FileManager.default.createSymbolicLink(
-      atPath: root + "/Sources/App/Alias.swift", withDestinationPath: elsewhere + "/Sources/App/Detail.swift")
+      atPath: root + "/Sources/App/Alias.swift",
+      withDestinationPath: elsewhere + "/Sources/App/Detail.swift")
     #expect(
       SourceRootResolver(root: root).resolve([
         "App/ContentView.swift", "App/Detail.swift", "App/Alias.swift",
