@@ -175,6 +175,35 @@ struct CISourceFixture {
     #expect(validation.stdout == "valid\n")
   }
 
+  @Test(
+    .enabled(
+      if: schemaValidatorAvailable,
+      "Python jsonschema and rfc3986-validator not installed (pip install jsonschema rfc3986-validator)"
+    ))
+  func hostileSitesStayValid() throws {
+    let files = [
+      "App/with space.swift", "App/quote\"d.swift", "App/new\nline.swift", "App/tab\t.swift",
+      "Feature/ünïcode 😀.swift", "App/a=b%20c#d?.swift", "", "NoModule.swift", "a:b/c.swift",
+    ]
+    var events: [MisuseEvent] = []
+    for (index, file) in files.enumerated() {
+      var event = fixtureEvent(
+        seq: index + 1, kind: MisuseKind.builtIn[index % 3], file: file,
+        line: [0, 7, 1, 9_007_199_254_740_991][index % 4])
+      event.label = index % 2 == 0 ? "label \u{1b}[31m\r\n\"x\"" : nil
+      events.append(event)
+    }
+    let result = try bindiag(
+      "summary", "--format", "sarif", "--source-root", try temporaryDirectory(),
+      try writeFixture(jsonLines(events)))
+    #expect(result.status == 0)
+    #expect(result.stdout.components(separatedBy: #""ruleId": "#).count - 1 == files.count)
+    let path = try temporaryFile(result.stdout, name: "hostile.sarif")
+    let validation = try runProduct(
+      executableInPath("python3")!, ["-c", validateSARIF, sarifSchemaPath, path])
+    #expect(validation.stdout == "valid\n")
+  }
+
   @Test(.enabled(if: sarifTools != nil, "sarif-tools not installed (pip install sarif-tools)"))
   func sarifToolsReadsTheResultsBack() throws {
     let fixture = try CISourceFixture()
