@@ -96,8 +96,9 @@ import Testing
   @Test func invocationCarriesLostAndMalformedCounts() throws {
     var aggregator = Aggregator()
     var event = sampleEvent()
+    event.seq = 1
     aggregator.add(event)
-    event.seq += 3
+    event.seq = 4  // 2 and 3 are lost
     aggregator.add(event)
     aggregator.add(.malformed("bad"))
     aggregator.add(.other)
