@@ -57,7 +57,8 @@ let package = Package(
     ),
     .testTarget(
       name: "bindiagTests",
-      dependencies: ["bindiag", "BindingDiagnostics", "BindingDiagnosticsTesting", "TestSupport"]
+      dependencies: ["bindiag", "BindingDiagnostics", "BindingDiagnosticsTesting", "TestSupport"],
+      exclude: ["Fixtures"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -93,7 +93,8 @@ enum Help {
       text += inputOptions
       text += """
         OUTPUT:
-          -f, --format <format>   table (default), json, markdown or csv.
+          -f, --format <format>   table (default), json, markdown, csv, sarif (SARIF 2.1.0 for
+                                  code scanning) or github (workflow-command annotations).
           --group-by <fields>     site (default: kind,file,line), kind, type, process, host,
                                   function, file, line; several joined by commas.
           --top <n>               Groups shown (default 20 in table and markdown, all in json
@@ -101,13 +102,25 @@ enum Help {
           --max-line-bytes <n>    Longer lines are malformed (default 1048576,
                                   at most 1073741824).
           --strict                Exit 65 when any line is malformed.
+          --source-root <dir>     With sarif or github: find each call site's Module/File.swift
+                                  under <dir>, preferring a folder named Module; unresolved ones
+                                  are named on standard error and keep the file ID.
 
         """
       if command == .check {
         text += """
           THRESHOLDS:
-            --max-events <n>        Most events allowed (default 0).
+            --max-events <n>        Most events allowed (default 0); with --baseline, most events
+                                    at sites not in the baseline.
             --max-lost <n>          Most lost records allowed (default 0).
+
+          BASELINE:
+            --write-baseline <file> Record the call sites and their events in <file> (sorted
+                                    JSON) and exit 0 without applying the thresholds.
+            --baseline <file>       Fail only on call sites not in <file>, naming each one.
+            --baseline-max-growth <n>
+                                    Also fail on known sites whose events grew more than <n>
+                                    times (2, 1.5).
 
           """
       }
@@ -118,6 +131,7 @@ enum Help {
           bindiag \(name) app.jsonl app.jsonl.1
           app 2>&1 >/dev/null | bindiag \(name) --format markdown
           bindiag \(name) --journal --since -1h --group-by kind,host
+          bindiag \(name) --format sarif --source-root . app.jsonl > bindiag.sarif
 
         """
       return text

@@ -4,7 +4,7 @@ import BindingDiagnosticsReport
 /// The options of `summary`, `check` and `follow`.
 struct ReportOptions {
   enum Format: String, CaseIterable {
-    case table, json, markdown, csv
+    case table, json, markdown, csv, sarif, github
   }
 
   var command: Command
@@ -23,6 +23,7 @@ struct ReportOptions {
   var maxEvents = 0
   var maxLost = 0
   var count: Int?
+  var ci = CIReportOptions()
   var help = false
 
   static func parse(_ arguments: [String], command: Command) throws(UsageError) -> ReportOptions {
@@ -45,7 +46,7 @@ struct ReportOptions {
           let text = try scanner.value(name, inline: inline)
           guard let format = Format(rawValue: text) else {
             throw UsageError(
-              "The value '\(text)' is invalid for '\(name)': expected table, json, markdown or csv",
+              "The value '\(text)' is invalid for '\(name)': expected table, json, markdown, csv, sarif or github",
               command: command)
           }
           options.format = format
@@ -108,6 +109,8 @@ struct ReportOptions {
           options.maxLost = try scanner.integer(name, inline: inline)
         case "--count" where command == .follow:
           options.count = try scanner.integer(name, inline: inline, in: 1...Int.max)
+        case _ where CIReportOptions.names.contains(name) && command != .follow:
+          try options.ci.parse(name, inline: inline, scanner: &scanner, command: command)
         default:
           throw scanner.unknown(name)
         }
@@ -120,6 +123,7 @@ struct ReportOptions {
       throw UsageError(
         "Files cannot be named together with '--journal' or '--journal-dir'", command: command)
     }
+    try options.ci.validate(options)
     return options
   }
 

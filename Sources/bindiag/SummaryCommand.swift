@@ -51,6 +51,8 @@ enum SummaryCommand {
     case .json: Output.out(JSONRenderer(top: options.top).render(summary))
     case .markdown: Output.out(MarkdownRenderer(top: options.top ?? 20).render(summary))
     case .csv: Output.out(CSVRenderer(top: options.top).render(summary))
+    case .sarif, .github:
+      Output.out(CIReports.render(summary, options: options, readFailed: failed))
     }
     if failed { return ExitCode.failure }
     if options.strict && summary.malformed > 0 {
@@ -61,14 +63,23 @@ enum SummaryCommand {
     }
     if options.command == .check {
       var crossed: [String] = []
-      if summary.events > options.maxEvents {
-        crossed.append("\(summary.events) events (--max-events \(options.maxEvents))")
+      var sites = ""
+      switch BaselineGate.run(summary, options: options) {
+      case .unused:
+        if summary.events > options.maxEvents {
+          crossed.append("\(summary.events) events (--max-events \(options.maxEvents))")
+        }
+      case .recorded: return ExitCode.success
+      case .failed(let status): return status
+      case .compared(let baselineCrossed, let siteLines):
+        crossed = baselineCrossed
+        sites = siteLines
       }
       if summary.lost > options.maxLost {
         crossed.append("\(summary.lost) lost records (--max-lost \(options.maxLost))")
       }
       if !crossed.isEmpty {
-        Output.err("check failed: \(crossed.joined(separator: ", "))\n")
+        Output.err("check failed: \(crossed.joined(separator: ", "))\n" + sites)
         return ExitCode.thresholdCrossed
       }
     }

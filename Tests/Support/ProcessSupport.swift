@@ -15,9 +15,10 @@ public func productsDirectory() -> URL {
   URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
 }
 
-/// Runs a built product (or any executable path) to completion.
+/// Runs a built product (or any executable path) to completion, in `directory` when given.
 public func runProduct(
-  _ name: String, _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil
+  _ name: String, _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil,
+  directory: String? = nil
 ) throws -> ProcessOutput {
   let executable =
     name.hasPrefix("/")
@@ -25,6 +26,7 @@ public func runProduct(
   let process = Process()
   process.executableURL = executable
   process.arguments = arguments
+  if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
   var merged = ProcessInfo.processInfo.environment
   for key in merged.keys where key.hasPrefix("BINDING_DIAGNOSTICS") { merged[key] = nil }
   merged.merge(environment) { $1 }

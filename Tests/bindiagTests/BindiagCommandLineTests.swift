@@ -44,7 +44,7 @@ import Testing
   @Test(arguments: [
     (
       ["summary", "--format", "xml"],
-      "Error: The value 'xml' is invalid for '--format': expected table, json, markdown or csv"
+      "Error: The value 'xml' is invalid for '--format': expected table, json, markdown, csv, sarif or github"
     ),
     (["summary", "--top"], "Error: Missing value for '--top'"),
     (

@@ -58,7 +58,7 @@ struct BindiagJournalFuzzTests {
       Thread.sleep(forTimeInterval: 0.05)
     }
     #expect((object["records"] as? Int ?? 0) + (object["malformed"] as? Int ?? 0) == count)
-    for format in ["table", "markdown", "csv"] {
+    for format in ["table", "markdown", "csv", "sarif", "github"] {
       let result = try bindiag(arguments: ["summary", "--journal", "--run", run, "--format", format])
       #expect(result.status == 0, "\(format): \(result.stderr)")
     }

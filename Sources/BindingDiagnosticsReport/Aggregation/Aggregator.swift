@@ -12,6 +12,7 @@ public struct Aggregator {
     var processes = SmallSet()
     var hosts = SmallSet()
     var valueTypes = SmallSet()
+    var labels = SmallSet()
     var levels = [Int](repeating: 0, count: MisuseLevel.allCases.count)
     var histogram = TimeHistogram()
 
@@ -178,6 +179,7 @@ public struct Aggregator {
     state.processes.insert(event.process)
     state.hosts.insert(event.host)
     state.valueTypes.insert(event.valueType)
+    if let label = event.label { state.labels.insert(label) }
     state.levels[event.level.rank] += event.events
     state.histogram.add(event.timestamp.microsecondsSinceEpoch, count: event.events)
   }
@@ -223,6 +225,7 @@ public struct Aggregator {
         key: state.key, events: state.events, records: state.records, first: state.first,
         last: state.last, processes: state.processes.values.sorted(),
         hosts: state.hosts.values.sorted(), valueTypes: state.valueTypes.values.sorted(),
+        labels: state.labels.values.sorted(),
         levels: Dictionary(
           uniqueKeysWithValues: MisuseLevel.allCases.compactMap { level in
             state.levels[level.rank] > 0 ? (level, state.levels[level.rank]) : nil

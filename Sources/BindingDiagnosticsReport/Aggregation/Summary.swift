@@ -21,6 +21,8 @@ public struct Summary: Sendable {
     public var hosts: [String]
     /// Distinct value types, sorted.
     public var valueTypes: [String]
+    /// Distinct labels the callers gave their mappings, sorted (at most 64).
+    public var labels: [String]
     /// Events per level.
     public var levels: [MisuseLevel: Int]
     /// Events per bin over the summary's whole time span (``Summary/histogramBins`` bins).

@@ -1,0 +1,86 @@
+public import BindingDiagnostics
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Reading and writing baseline files: the POSIX calls, each retrying `EINTR` and returning
+/// failures as values.
+public enum BaselineFile {
+  /// Why a baseline file could not be used.
+  public enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file could not be read.
+    case unreadable(SystemError)
+    /// The file is not a baseline.
+    case invalid(MalformedReason)
+
+    /// The reason, for `Error: cannot use baseline 'FILE': …`.
+    public var description: String {
+      switch self {
+      case .unreadable(let error): error.message
+      case .invalid(let reason): reason.text
+      }
+    }
+  }
+
+  /// Reads the baseline at `path` (`open(2)`, `read(2)`).
+  /// - Parameter path: The file.
+  public static func read(path: String) -> Result<Baseline, Failure> {
+    let fd = retrying { open(path, O_RDONLY | O_CLOEXEC) }
+    guard fd >= 0 else { return .failure(.unreadable(SystemError("open", code: errno))) }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 64 << 10)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { buffer in
+        retrying { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+      }
+      if count < 0 { return .failure(.unreadable(SystemError("read", code: errno))) }
+      if count == 0 { break }
+      bytes += chunk[..<count]
+    }
+    return Baseline.parse(bytes).mapError { .invalid($0) }
+  }
+
+  /// Writes `baseline` to `path` whole or not at all: a sibling temporary file, then
+  /// `rename(2)` over `path`.
+  /// - Parameters:
+  ///   - baseline: The baseline.
+  ///   - path: The file.
+  public static func write(_ baseline: Baseline, to path: String) -> Result<Void, SystemError> {
+    let temporary = path + ".tmp-\(getpid())"
+    let fd = retrying { open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+    guard fd >= 0 else { return .failure(SystemError("open", code: errno)) }
+    let bytes = Array(baseline.text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes.withUnsafeBytes { buffer in
+        retrying { Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset) }
+      }
+      if written < 0 {
+        let error = SystemError("write", code: errno)
+        close(fd)
+        unlink(temporary)
+        return .failure(error)
+      }
+      offset += written
+    }
+    close(fd)
+    guard rename(temporary, path) == 0 else {
+      let error = SystemError("rename", code: errno)
+      unlink(temporary)
+      return .failure(error)
+    }
+    return .success(())
+  }
+
+  /// Calls `body` again while it fails with `EINTR`.
+  private static func retrying<T: BinaryInteger>(_ body: () -> T) -> T {
+    while true {
+      let result = body()
+      if result >= 0 || errno != EINTR { return result }
+    }
+  }
+}

@@ -1,0 +1,82 @@
+import BindingDiagnostics
+
+/// `--format github`: one GitHub Actions workflow command per call site
+/// (`::error file=…,line=…,title=…::message`), so each site shows as an annotation on the
+/// pull request's line without an upload step.
+///
+/// Escaping follows the runner's rules: in the message `%`, CR and LF become `%25`, `%0D` and
+/// `%0A`; in property values `:` and `,` also become `%3A` and `%2C`. Any other control
+/// character is then written as a `\u00XX` escape so that nothing reaches the log raw.
+public struct GitHubAnnotationRenderer: Sendable {
+  /// At most this many annotations (all when `nil`).
+  public var top: Int?
+  /// The path to annotate for each `#fileID` (relative to the repository root); a `#fileID`
+  /// not in it is written as it is.
+  public var paths: [String: String]
+
+  /// A renderer.
+  /// - Parameters:
+  ///   - top: The annotation limit, or `nil` for all.
+  ///   - paths: Paths by `#fileID`.
+  public init(top: Int? = nil, paths: [String: String] = [:]) {
+    self.top = top
+    self.paths = paths
+  }
+
+  /// One line per call site. Groups must be keyed by site (kind, file, line); other groups
+  /// are left out.
+  /// - Parameter summary: The summary.
+  public func render(_ summary: Summary) -> String {
+    var out = ""
+    for group in summary.groups.prefix(top ?? Int.max) {
+      guard let site = summary.site(of: group) else { continue }
+      var properties = [("file", paths[site.file] ?? site.file)]
+      if site.line >= 1 { properties.append(("line", String(site.line))) }
+      properties.append(("title", "\(site.kind) (bindiag)"))
+      out += "::" + GitHubAnnotationRenderer.command(group.mostSevereLevel ?? .warning) + " "
+      out += properties.map { "\($0.0)=\(GitHubAnnotationRenderer.escapeProperty($0.1))" }
+        .joined(separator: ",")
+      out += "::" + GitHubAnnotationRenderer.escapeData(SiteMessage.text(group, kind: site.kind))
+      out += "\n"
+    }
+    return out
+  }
+
+  /// `error` for error and critical, `warning`, else `notice`.
+  static func command(_ level: MisuseLevel) -> String {
+    switch level {
+    case .critical, .error: "error"
+    case .warning: "warning"
+    case .notice, .info, .debug, .trace: "notice"
+    }
+  }
+
+  /// A message: `%` → `%25`, CR → `%0D`, LF → `%0A`, other controls escaped.
+  /// - Parameter text: The message.
+  public static func escapeData(_ text: String) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "%": out += "%25"
+      case "\r": out += "%0D"
+      case "\n": out += "%0A"
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return DisplayText.escapingControls(out)
+  }
+
+  /// A property value: as ``escapeData(_:)``, and `:` → `%3A`, `,` → `%2C`.
+  /// - Parameter text: The value.
+  public static func escapeProperty(_ text: String) -> String {
+    var out = ""
+    for scalar in escapeData(text).unicodeScalars {
+      switch scalar {
+      case ":": out += "%3A"
+      case ",": out += "%2C"
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
+  }
+}

@@ -1,0 +1,215 @@
+import BindingDiagnostics
+
+/// `--format sarif`: a SARIF 2.1.0 log for code scanning (GitHub, GitLab, IDE viewers). One
+/// result per call site, one rule per kind with the journald catalog's explanation as help,
+/// fingerprints stable across runs, and the run's lost and malformed counts on the invocation.
+public struct SARIFRenderer: Sendable {
+  /// The schema the log names in `$schema`: the OASIS SARIF 2.1.0 schema with errata 01.
+  public static let schemaURI =
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+  /// The `partialFingerprints` key; its value is `kind:fileID:line`, the same in every run.
+  public static let fingerprintKey = "bindiagSite/v1"
+  /// The base id the result URIs are relative to.
+  public static let sourceRootBaseID = "%SRCROOT%"
+
+  /// The tool version written in `tool.driver.version`.
+  public var toolVersion: String
+  /// At most this many results (all when `nil`).
+  public var top: Int?
+  /// Each `#fileID`'s path relative to the source root; a `#fileID` not in it is written as it is.
+  public var paths: [String: String]
+  /// The source root as an absolute directory path, written as where `%SRCROOT%` was.
+  public var sourceRoot: String?
+  /// Whether every input could be read (`invocations[0].executionSuccessful`).
+  public var executionSuccessful: Bool
+
+  /// A renderer.
+  /// - Parameters:
+  ///   - toolVersion: The `bindiag` version.
+  ///   - top: The result limit, or `nil` for all.
+  ///   - paths: Resolved paths by `#fileID` (see ``SourceRootResolver``).
+  ///   - sourceRoot: The source root's absolute path, or `nil` when none was given.
+  ///   - executionSuccessful: Whether every input could be read.
+  public init(
+    toolVersion: String, top: Int? = nil, paths: [String: String] = [:],
+    sourceRoot: String? = nil, executionSuccessful: Bool = true
+  ) {
+    self.toolVersion = toolVersion
+    self.top = top
+    self.paths = paths
+    self.sourceRoot = sourceRoot
+    self.executionSuccessful = executionSuccessful
+  }
+
+  /// The log as indented JSON and a newline. Groups must be keyed by site (kind, file, line);
+  /// other groups are left out.
+  /// - Parameter summary: The summary.
+  public func render(_ summary: Summary) -> String {
+    let sites = summary.groups.prefix(top ?? Int.max).compactMap { group in
+      summary.site(of: group).map { (group, $0) }
+    }
+    let kinds = Set(sites.map(\.1.kind)).sorted {
+      $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars)
+    }
+    let ruleIndex = Dictionary(uniqueKeysWithValues: kinds.enumerated().map { ($1, $0) })
+    var run: [(String, JSONValue)] = [
+      (
+        "tool",
+        .object([
+          (
+            "driver",
+            .object([
+              ("name", .string("bindiag")),
+              ("version", .string(toolVersion)),
+              ("rules", .array(kinds.map(SARIFRenderer.rule))),
+            ])
+          )
+        ])
+      ),
+      ("invocations", .array([invocation(summary)])),
+    ]
+    if let sourceRoot {
+      run.append(
+        (
+          "originalUriBaseIds",
+          .object([
+            (
+              SARIFRenderer.sourceRootBaseID,
+              .object([("uri", .string(SARIFRenderer.directoryURI(sourceRoot)))])
+            )
+          ])
+        ))
+    }
+    run.append(
+      ("results", .array(sites.map { result($0.0, site: $0.1, ruleIndex: ruleIndex[$0.1.kind]!) })))
+    let log = JSONValue.object([
+      ("$schema", .string(SARIFRenderer.schemaURI)),
+      ("version", .string("2.1.0")),
+      ("runs", .array([.object(run)])),
+    ])
+    return log.prettyText()
+  }
+
+  /// One `reportingDescriptor`: the catalog's text for a built-in kind.
+  static func rule(_ kind: String) -> JSONValue {
+    var members: [(String, JSONValue)] = [("id", .string(kind))]
+    if let entry = MessageCatalog.entry(for: kind) {
+      let paragraphs = entry.paragraphs
+      members += [
+        ("name", .string(upperCamelCase(kind))),
+        ("shortDescription", .object([("text", .string(entry.headline))])),
+        ("fullDescription", .object([("text", .string(paragraphs.first ?? entry.headline))])),
+        (
+          "help",
+          .object([
+            ("text", .string(paragraphs.joined(separator: "\n\n"))),
+            ("markdown", .string(paragraphs.joined(separator: "\n\n"))),
+          ])
+        ),
+        ("defaultConfiguration", .object([("level", .string(level(entry.kind.defaultLevel)))])),
+        ("properties", .object([("messageId", .string(entry.kind.messageID))])),
+      ]
+    } else {
+      let text = "The application's own misuse kind \(kind), reported through BindingDiagnostics."
+      members += [
+        ("name", .string(upperCamelCase(kind))),
+        ("shortDescription", .object([("text", .string(text))])),
+        ("help", .object([("text", .string(text))])),
+      ]
+    }
+    return .object(members)
+  }
+
+  private func invocation(_ summary: Summary) -> JSONValue {
+    .object([
+      ("executionSuccessful", .bool(executionSuccessful)),
+      (
+        "properties",
+        .object([
+          ("events", .decimal(summary.events)),
+          ("records", .decimal(summary.records)),
+          ("lost", .decimal(summary.lost)),
+          ("duplicates", .decimal(summary.duplicates)),
+          ("malformed", .decimal(summary.malformed)),
+          ("other", .decimal(summary.other)),
+        ])
+      ),
+    ])
+  }
+
+  private func result(_ group: Summary.Group, site: SiteKey, ruleIndex: Int) -> JSONValue {
+    var physical: [(String, JSONValue)] = [
+      (
+        "artifactLocation",
+        .object([
+          ("uri", .string(SARIFRenderer.uriReference(paths[site.file] ?? site.file))),
+          ("uriBaseId", .string(SARIFRenderer.sourceRootBaseID)),
+        ])
+      )
+    ]
+    if site.line >= 1 { physical.append(("region", .object([("startLine", .decimal(site.line))]))) }
+    var properties: [(String, JSONValue)] = [
+      ("fileID", .string(site.file)),
+      ("events", .decimal(group.events)),
+      ("records", .decimal(group.records)),
+      ("first", .string(group.first.rfc3339)),
+      ("last", .string(group.last.rfc3339)),
+      ("processes", .strings(group.processes)),
+      ("hosts", .strings(group.hosts)),
+    ]
+    if !group.labels.isEmpty { properties.append(("labels", .strings(group.labels))) }
+    return .object([
+      ("ruleId", .string(site.kind)),
+      ("ruleIndex", .decimal(ruleIndex)),
+      ("level", .string(SARIFRenderer.level(group.mostSevereLevel ?? .warning))),
+      ("message", .object([("text", .string(SiteMessage.text(group, kind: site.kind)))])),
+      ("locations", .array([.object([("physicalLocation", .object(physical))])])),
+      (
+        "partialFingerprints",
+        .object([(SARIFRenderer.fingerprintKey, .string("\(site.kind):\(site.file):\(site.line)"))])
+      ),
+      ("occurrenceCount", .decimal(max(1, group.events))),
+      ("properties", .object(properties)),
+    ])
+  }
+
+  /// SARIF's level for an event level: `error` for error and critical, `warning`, else `note`.
+  static func level(_ level: MisuseLevel) -> String {
+    switch level {
+    case .critical, .error: "error"
+    case .warning: "warning"
+    case .notice, .info, .debug, .trace: "note"
+    }
+  }
+
+  /// `mapped-bool-set-true` → `MappedBoolSetTrue`.
+  static func upperCamelCase(_ code: String) -> String {
+    code.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+  }
+
+  /// A relative path as a URI reference: every byte but unreserved characters and `/`
+  /// percent-encoded, so spaces, `%`, `#`, `?` and a `:` in the first segment stay path.
+  static func uriReference(_ path: String) -> String {
+    var out = ""
+    for byte in path.utf8 {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+        UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+        out.unicodeScalars.append(Unicode.Scalar(byte))
+      default:
+        let hex = Array("0123456789ABCDEF".unicodeScalars)
+        out.unicodeScalars.append("%")
+        out.unicodeScalars.append(hex[Int(byte >> 4)])
+        out.unicodeScalars.append(hex[Int(byte & 0xf)])
+      }
+    }
+    return out
+  }
+
+  /// An absolute directory path as a `file:` URI ending in `/`.
+  static func directoryURI(_ path: String) -> String {
+    let encoded = uriReference(path)
+    return "file://" + encoded + (encoded.hasSuffix("/") ? "" : "/")
+  }
+}

@@ -1,0 +1,74 @@
+import BindingDiagnostics
+import BindingDiagnosticsReport
+
+/// `check --baseline FILE` and `check --write-baseline FILE`: records this run's sites, and
+/// fails only on sites the baseline does not know (or known sites that grew too much).
+enum BaselineGate {
+  /// What the baseline options decided.
+  enum Outcome {
+    /// Neither option was given: the plain thresholds apply.
+    case unused
+    /// Only `--write-baseline`: the sites were recorded, no threshold applies.
+    case recorded
+    /// The baseline could not be read or written: exit with this code.
+    case failed(Int32)
+    /// Compared with `--baseline`: the thresholds crossed, and one line per offending site.
+    case compared(crossed: [String], sites: String)
+  }
+
+  static func run(_ summary: Summary, options: ReportOptions) -> Outcome {
+    guard options.ci.usesBaseline else { return .unused }
+    var comparison: BaselineComparison?
+    if let path = options.ci.baseline {
+      switch BaselineFile.read(path: path) {
+      case .success(let baseline):
+        comparison = BaselineComparison(
+          summary, baseline: baseline, maxGrowth: options.ci.maxGrowth)
+      case .failure(let failure):
+        Output.err("Error: cannot use baseline '\(path)': \(failure)\n")
+        return .failed(ExitCode.failure)
+      }
+    }
+    if let path = options.ci.writeBaseline {
+      let baseline = Baseline(summary: summary)
+      if case .failure(let error) = BaselineFile.write(baseline, to: path) {
+        Output.err("Error: cannot write baseline '\(path)': \(error.message)\n")
+        return .failed(ExitCode.failure)
+      }
+      Output.err("baseline: recorded \(sites(baseline.sites.count)) in \(path)\n")
+    }
+    guard let comparison else { return .recorded }
+    if !comparison.unseen.isEmpty {
+      Output.err(
+        "note: \(sites(comparison.unseen.count)) in the baseline not seen in this run "
+          + "(fixed, or not exercised); --write-baseline records the current ones\n")
+    }
+    var crossed: [String] = []
+    var lines = ""
+    if comparison.newEvents > options.maxEvents {
+      crossed.append(
+        "\(comparison.new.count) new \(comparison.new.count == 1 ? "site" : "sites") not in the "
+          + "baseline, \(events(comparison.newEvents)) (--max-events \(options.maxEvents))")
+      for new in comparison.new {
+        lines +=
+          "  new: \(DisplayText.escapingControls(new.site.description)), \(events(new.events))\n"
+      }
+    }
+    if let factor = options.ci.maxGrowth, !comparison.grown.isEmpty {
+      crossed.append(
+        "\(comparison.grown.count) known \(comparison.grown.count == 1 ? "site" : "sites") grew more "
+          + "than \(factor)× (--baseline-max-growth \(factor))")
+      for grown in comparison.grown {
+        lines += "  grew: \(DisplayText.escapingControls(grown.site.description)), "
+        lines += "from \(grown.baselineEvents ?? 0) to \(events(grown.events))\n"
+      }
+    }
+    return .compared(crossed: crossed, sites: lines)
+  }
+
+  private static func sites(_ count: Int) -> String { count == 1 ? "1 site" : "\(count) sites" }
+
+  private static func events(_ count: Int) -> String {
+    count == 1 ? "1 event" : "\(count) events"
+  }
+}

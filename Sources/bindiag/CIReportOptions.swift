@@ -1,0 +1,79 @@
+import BindingDiagnosticsReport
+import Foundation
+
+/// The CI options of `summary` and `check`: `--source-root` for `--format sarif|github`, and
+/// the baseline options of `check`.
+struct CIReportOptions {
+  /// The options this type parses.
+  static let names: Set<String> = [
+    "--source-root", "--write-baseline", "--baseline", "--baseline-max-growth",
+  ]
+
+  /// Where `#fileID`s are looked up (`--source-root DIR`).
+  var sourceRoot: String?
+  /// Where to record this run's sites (`--write-baseline FILE`).
+  var writeBaseline: String?
+  /// The sites to accept (`--baseline FILE`).
+  var baseline: String?
+  /// How much known sites may grow (`--baseline-max-growth N`).
+  var maxGrowth: GrowthFactor?
+
+  /// Whether a baseline is read or written.
+  var usesBaseline: Bool { baseline != nil || writeBaseline != nil }
+
+  /// Parses the option `name`, one of ``names``.
+  mutating func parse(
+    _ name: String, inline: String?, scanner: inout ArgumentScanner, command: Command
+  ) throws(UsageError) {
+    if name != "--source-root" && command != .check { throw scanner.unknown(name) }
+    let value = try scanner.value(name, inline: inline)
+    switch name {
+    case "--source-root":
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: value, isDirectory: &isDirectory),
+        isDirectory.boolValue
+      else {
+        throw UsageError(
+          "The value '\(value)' is invalid for '--source-root': not a directory", command: command)
+      }
+      sourceRoot = value
+    case "--write-baseline": writeBaseline = value
+    case "--baseline": baseline = value
+    default:
+      guard let factor = GrowthFactor(value) else {
+        throw UsageError(
+          "The value '\(value)' is invalid for '--baseline-max-growth': expected a number of at least 1, such as 2 or 1.5",
+          command: command)
+      }
+      maxGrowth = factor
+    }
+  }
+
+  /// Checks these options against the others.
+  func validate(_ options: ReportOptions) throws(UsageError) {
+    let command = options.command
+    let ciFormat = options.format == .sarif || options.format == .github
+    if ciFormat && command == .follow {
+      throw UsageError(
+        "'--format \(options.format.rawValue)' is for summary and check", command: command)
+    }
+    if sourceRoot != nil && !ciFormat {
+      throw UsageError(
+        "'--source-root' needs '--format sarif' or '--format github'", command: command)
+    }
+    if maxGrowth != nil && baseline == nil {
+      throw UsageError("'--baseline-max-growth' needs '--baseline'", command: command)
+    }
+    if !SiteKey.isKey(options.groupBy) {
+      if ciFormat {
+        throw UsageError(
+          "'--format \(options.format.rawValue)' needs '--group-by site'", command: command)
+      }
+      if usesBaseline {
+        throw UsageError(
+          "'\(baseline != nil ? "--baseline" : "--write-baseline")' needs '--group-by site'",
+          command: command)
+      }
+    }
+  }
+}
