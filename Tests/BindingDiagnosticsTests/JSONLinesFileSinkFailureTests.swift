@@ -102,11 +102,15 @@ import Testing
     let prefix = "binding-diagnostics: sink=jsonl path=\(path) "
     let lines = result.stderr.split(separator: "\n").map(String.init)
     let starts = lines.filter { $0 == prefix + #"queue=1 action="queue full, dropping records""# }
-    let ends = lines.filter { $0.hasPrefix(prefix + "dropped=") && $0.hasSuffix(#" action="queue accepting again""#) }
+    let ends = lines.filter {
+      $0.hasPrefix(prefix + "dropped=") && $0.hasSuffix(#" action="queue accepting again""#)
+    }
     #expect(starts.count + ends.count == lines.count, "\(result.stderr)")
     #expect(starts.count >= 1)
     #expect(starts.count - ends.count == 0 || starts.count - ends.count == 1)
-    let said = ends.compactMap { Int($0.dropFirst(prefix.count + "dropped=".count).prefix { $0.isNumber }) }
+    let said = ends.compactMap {
+      Int($0.dropFirst(prefix.count + "dropped=".count).prefix { $0.isNumber })
+    }
     #expect(said.reduce(0, +) <= dropped)
     if starts.count == ends.count { #expect(said.reduce(0, +) == dropped) }
   }

@@ -51,7 +51,8 @@ struct JournaldStuckTests {
     // `timeout` exits 124 when the app hung; the app must finish on its own.
     #expect(result.status == 0, "exit \(result.status) after \(elapsed) s: \(result.stderr)")
     let lines = result.stderr.split(separator: "\n").map(String.init)
-    let full = #"binding-diagnostics: sink=journald queue=8192 action="queue full, dropping records""#
+    let full =
+      #"binding-diagnostics: sink=journald queue=8192 action="queue full, dropping records""#
     #expect(lines.filter { $0 == full }.count == 1, "\(result.stderr)")
     // Everything is accounted for once the app's own flush (bounded) returned.
     let numbers = result.stdout.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }

@@ -131,6 +131,7 @@ import Testing
       ])
     #expect(result.status == 0)
     #expect(!FileManager.default.fileExists(atPath: target + "/app.jsonl"))
-    #expect(result.stderr.contains("a symlink of uid 65534 in the path refused"), "\(result.stderr)")
+    #expect(
+      result.stderr.contains("a symlink of uid 65534 in the path refused"), "\(result.stderr)")
   }
 }

@@ -22,7 +22,8 @@ public enum JournalNativeSender {
     let input = try JSONSerialization.data(withJSONObject: payload)
     let output = try runProduct(
       "/usr/bin/env", ["python3", "-c", script, String(uid)], stdin: input)
-    guard output.status == 0, let sentAs = UInt32(output.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+    guard output.status == 0,
+      let sentAs = UInt32(output.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
     else {
       throw SenderError(message: "journal sender failed (\(output.status)): \(output.stderr)")
     }

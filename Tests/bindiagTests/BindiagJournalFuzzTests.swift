@@ -49,7 +49,9 @@ struct BindiagJournalFuzzTests {
     _ = try JournalNativeSender.send(entries)
     var object: [String: Any] = [:]
     for _ in 0..<200 {
-      let result = try bindiag(arguments: ["summary", "--journal", "--run", run, "--format", "json"])
+      let result = try bindiag(arguments: [
+        "summary", "--journal", "--run", run, "--format", "json",
+      ])
       try #require(result.status == 0, "exit \(result.status): \(result.stderr)")
       object = try #require(
         try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
@@ -59,7 +61,9 @@ struct BindiagJournalFuzzTests {
     }
     #expect((object["records"] as? Int ?? 0) + (object["malformed"] as? Int ?? 0) == count)
     for format in ["table", "markdown", "csv", "sarif", "github"] {
-      let result = try bindiag(arguments: ["summary", "--journal", "--run", run, "--format", format])
+      let result = try bindiag(arguments: [
+        "summary", "--journal", "--run", run, "--format", format,
+      ])
       #expect(result.status == 0, "\(format): \(result.stderr)")
     }
   }

@@ -37,7 +37,8 @@ enum ProcessFlush {
     guard case .success(let request) = FileDescriptorIO.makePipe(),
       case .success(let done) = FileDescriptorIO.makePipe()
     else {
-      ConfigurationWarning.emit("no flush at exit or on signals: pipe: \(SystemError("pipe", code: errno))")
+      ConfigurationWarning.emit(
+        "no flush at exit or on signals: pipe: \(SystemError("pipe", code: errno))")
       return
     }
     // Neither a handler nor the flushing thread may ever block on a pipe nobody reads.

@@ -62,7 +62,8 @@ final class RateLimiter: Sendable {
     let burst = Double(limit.burst)
     let perNanosecond = burst / (limit.interval * 1e9)
     return state.withLock { state in
-      var bucket = state.buckets[key] ?? Bucket(tokens: burst, updated: now, pending: 0, template: nil)
+      var bucket =
+        state.buckets[key] ?? Bucket(tokens: burst, updated: now, pending: 0, template: nil)
       bucket.tokens = min(burst, bucket.tokens + Double(now &- bucket.updated) * perNanosecond)
       bucket.updated = now
       let decision: Decision

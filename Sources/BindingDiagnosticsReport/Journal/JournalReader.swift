@@ -184,8 +184,10 @@ package enum JournalReader {
         _ = library.getRealtime(handle, &realtime)
         collect(handle)
         let keepGoing = storage.withUnsafeBytes { base in
-          handler(Entry(values: ranges.map { $0.map { UnsafeRawBufferPointer(rebasing: base[$0]) } },
-            realtime: realtime))
+          handler(
+            Entry(
+              values: ranges.map { $0.map { UnsafeRawBufferPointer(rebasing: base[$0]) } },
+              realtime: realtime))
         }
         guard keepGoing else { return .success(()) }
       }
