@@ -57,21 +57,6 @@ struct JournalReaderHostileTests {
     ]
   }
 
-  /// `journalctl -o json --all` for `run`, polled until `count` entries are there.
-  func journalctl(run: String, count: Int) throws -> [[String: Any]] {
-    var entries: [[String: Any]] = []
-    for _ in 0..<200 {
-      let output = try runProduct(
-        "/usr/bin/env", ["journalctl", "--no-pager", "--all", "-o", "json", "BINDING_RUN=\(run)"])
-      entries = try output.stdout.split(separator: "\n").map {
-        try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
-      }
-      if entries.count >= count { break }
-      Thread.sleep(forTimeInterval: 0.05)
-    }
-    return entries
-  }
-
   /// A `journalctl -o json` value as bytes: a string, or an array of byte values.
   static func bytes(_ value: Any?) -> [UInt8]? {
     if let string = value as? String { return Array(string.utf8) }
@@ -86,7 +71,7 @@ struct JournalReaderHostileTests {
     let sent = sizes.enumerated().map { Self.entry(run: run, seq: $0.offset + 1, size: $0.element) }
     let uid = try JournalNativeSender.send(sent)
     if getuid() == 0 { #expect(uid == 65534) }
-    let expected = try journalctl(run: run, count: sent.count)
+    let expected = try journalEntries(run: run, count: sent.count)
     try #require(expected.count == sent.count)
     for entry in expected { #expect(entry["_UID"] as? String == String(uid)) }
 

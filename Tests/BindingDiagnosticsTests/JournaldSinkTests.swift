@@ -7,22 +7,6 @@ import Testing
 /// Whether a journald listens here; the reason shown when journald tests are skipped.
 let journalSocketPresent = FileManager.default.fileExists(atPath: "/run/systemd/journal/socket")
 
-/// Reads the entries of one run back with the real `journalctl`, retrying while journald
-/// catches up, until `count` entries are there.
-func journalEntries(run: String, count: Int) throws -> [[String: Any]] {
-  var entries: [[String: Any]] = []
-  for _ in 0..<100 {
-    let output = try runProduct(
-      "/usr/bin/env", ["journalctl", "--no-pager", "--all", "-o", "json", "BINDING_RUN=\(run)"])
-    entries = try output.stdout.split(separator: "\n").map {
-      try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
-    }
-    if entries.count >= count { return entries }
-    Thread.sleep(forTimeInterval: 0.05)
-  }
-  return entries
-}
-
 @Suite(.enabled(if: journalSocketPresent, "no journald socket at /run/systemd/journal/socket"))
 struct JournaldSinkTests {
   @Test func entriesCarryEveryContractField() throws {
