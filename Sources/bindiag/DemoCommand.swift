@@ -61,7 +61,10 @@ enum DemoCommand {
     // The directory is the caller's, but a terminal still gets no raw control from it.
     let shown = DisplayText.escapingControls(path)
     Output.out("\nSummary of \(shown):\n\n")
-    Output.out(TableRenderer().render(summary))
+    Output.out(
+      TableRenderer(
+        width: Terminal.width(1), color: Terminal.colors(.auto, fd: 1), timeZone: .local
+      ).render(summary))
     let me = invocationName()
     var hints = """
 

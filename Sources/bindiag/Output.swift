@@ -26,7 +26,8 @@ enum Output {
   /// Whether `fd` is a terminal.
   static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
-  private static func write(_ fd: Int32, _ text: String) {
+  /// Writes all of `text` to `fd`, retrying `EINTR` and partial writes; stops at any other error.
+  static func write(_ fd: Int32, _ text: String) {
     var text = text
     text.withUTF8 { buffer in
       var offset = 0

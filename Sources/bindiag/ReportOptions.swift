@@ -4,7 +4,12 @@ import BindingDiagnosticsReport
 /// The options of `summary`, `check` and `follow`.
 struct ReportOptions {
   enum Format: String, CaseIterable {
-    case table, json, markdown, csv, sarif, github
+    case table, json, markdown, csv, sarif, github, html
+  }
+
+  /// `--color`: when to write ANSI colours.
+  enum ColorChoice: String {
+    case auto, always, never
   }
 
   var command: Command
@@ -25,6 +30,9 @@ struct ReportOptions {
   var count: Int?
   var ci = CIReportOptions()
   var help = false
+  var color = ColorChoice.auto
+  var utc = false
+  var pager = true
 
   static func parse(_ arguments: [String], command: Command) throws(UsageError) -> ReportOptions {
     var options = ReportOptions(command: command)
@@ -46,7 +54,7 @@ struct ReportOptions {
           let text = try scanner.value(name, inline: inline)
           guard let format = Format(rawValue: text) else {
             throw UsageError(
-              "The value '\(text)' is invalid for '\(name)': expected table, json, markdown, csv, sarif or github",
+              "The value '\(text)' is invalid for '\(name)': expected table, json, markdown, csv, sarif, github or html",
               command: command)
           }
           options.format = format
@@ -107,6 +115,18 @@ struct ReportOptions {
           options.maxEvents = try scanner.integer(name, inline: inline)
         case "--max-lost" where command == .check:
           options.maxLost = try scanner.integer(name, inline: inline)
+        case "--color":
+          let text = try scanner.value(name, inline: inline)
+          guard let choice = ColorChoice(rawValue: text) else {
+            throw UsageError(
+              "The value '\(text)' is invalid for '--color': expected auto, always or never",
+              command: command)
+          }
+          options.color = choice
+        case "--utc":
+          options.utc = true
+        case "--no-pager":
+          options.pager = false
         case "--count" where command == .follow:
           options.count = try scanner.integer(name, inline: inline, in: 1...Int.max)
         case _ where CIReportOptions.names.contains(name) && command != .follow:

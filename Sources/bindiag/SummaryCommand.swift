@@ -8,56 +8,69 @@ enum SummaryCommand {
 
   static func run(_ options: inout ReportOptions) -> Int32 {
     var aggregator = Aggregator(groupBy: options.groupBy, filter: options.filter)
+    if !options.readsJournal && options.files.isEmpty { options.files = ["-"] }
+    // Progress only where a person watches: standard error on a terminal.
+    let progress =
+      Output.isTerminal(2)
+      ? ProgressLine(sources: options.files.count, width: Terminal.width(2) ?? 80) : nil
+    func warn(_ text: String) {
+      if let progress { progress.print(text) } else { Output.err(text) }
+    }
     var malformedSeen = 0
     var reader = InputReader(maxLineBytes: options.maxLineBytes) { line in
       malformedSeen += 1
       if malformedSeen <= malformedShown {
-        Output.err(
+        warn(
           "warning: \(DisplayText.escapingControls(line.source)):\(line.line): malformed: "
             + DisplayText.escapingControls(line.reason) + "\n")
       }
     }
-    let showProgress = Output.isTerminal(2)
-    if showProgress {
-      reader.onProgress = { source, bytes in
-        Output.err("\rreading \(DisplayText.escapingControls(source)): \(bytes >> 20) MiB")
-      }
-    }
+    if let progress { reader.onProgress = { progress.update($0) } }
     var failed = false
     if options.readsJournal {
       if case .failure(let error) = reader.readJournal(
         directory: options.journalDirectory, into: &aggregator)
       {
+        progress?.finish()
         Output.err("Error: journal not available: \(DisplayText.escapingControls("\(error)"))\n")
         return ExitCode.failure
       }
     } else {
-      if options.files.isEmpty { options.files = ["-"] }
-      for file in options.files {
+      for (index, file) in options.files.enumerated() {
+        if index > 0 { progress?.nextSource() }
         if case .failure(let error) = reader.read(path: file, into: &aggregator) {
-          Output.err(
-            "Error: cannot read '\(DisplayText.escapingControls(file))': \(error.message)\n")
+          warn("Error: cannot read '\(DisplayText.escapingControls(file))': \(error.message)\n")
           failed = true
         }
       }
     }
-    if showProgress { Output.err("\r\u{1b}[K") }
+    progress?.finish()
     if malformedSeen > malformedShown {
-      Output.err("warning: \(malformedSeen - malformedShown) more malformed lines not shown\n")
+      Output.err(
+        "warning: \(HumanText.count(malformedSeen - malformedShown, "more malformed line")) not shown\n"
+      )
     }
     let summary = aggregator.summary()
+    let timeZone: DisplayTimeZone = options.utc ? .utc : .local
+    let text: String
     switch options.format {
-    case .table: Output.out(TableRenderer(top: options.top ?? 20).render(summary))
-    case .json: Output.out(JSONRenderer(top: options.top).render(summary))
-    case .markdown: Output.out(MarkdownRenderer(top: options.top ?? 20).render(summary))
-    case .csv: Output.out(CSVRenderer(top: options.top).render(summary))
+    case .table:
+      text = TableRenderer(
+        top: options.top ?? 20, width: Terminal.width(1),
+        color: Terminal.colors(options.color, fd: 1), timeZone: timeZone
+      ).render(summary)
+    case .json: text = JSONRenderer(top: options.top).render(summary)
+    case .markdown: text = MarkdownRenderer(top: options.top ?? 20).render(summary)
+    case .csv: text = CSVRenderer(top: options.top).render(summary)
+    case .html: text = HTMLRenderer(top: options.top, timeZone: timeZone).render(summary)
     case .sarif, .github:
-      Output.out(CIReports.render(summary, options: options, readFailed: failed))
+      text = CIReports.render(summary, options: options, readFailed: failed)
     }
+    Pager.write(text, enabled: options.pager)
     if failed { return ExitCode.failure }
     if options.strict && summary.malformed > 0 {
       Output.err(
-        "Error: \(summary.malformed) malformed \(summary.malformed == 1 ? "line" : "lines") (--strict)\n"
+        "Error: \(HumanText.count(summary.malformed, "malformed line")) (--strict)\n"
       )
       return ExitCode.malformedStrict
     }
@@ -67,7 +80,8 @@ enum SummaryCommand {
       switch BaselineGate.run(summary, options: options) {
       case .unused:
         if summary.events > options.maxEvents {
-          crossed.append("\(summary.events) events (--max-events \(options.maxEvents))")
+          crossed.append(
+            "\(HumanText.count(summary.events, "event")) (--max-events \(options.maxEvents))")
         }
       case .recorded: return ExitCode.success
       case .failed(let status): return status
@@ -76,7 +90,8 @@ enum SummaryCommand {
         sites = siteLines
       }
       if summary.lost > options.maxLost {
-        crossed.append("\(summary.lost) lost records (--max-lost \(options.maxLost))")
+        crossed.append(
+          "\(HumanText.count(summary.lost, "lost record")) (--max-lost \(options.maxLost))")
       }
       if !crossed.isEmpty {
         Output.err("check failed: \(crossed.joined(separator: ", "))\n" + sites)

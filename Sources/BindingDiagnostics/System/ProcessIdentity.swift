@@ -22,38 +22,36 @@ struct ProcessIdentity: Sendable {
     return Hex.fixed64(generator.next())
   }
 
+  /// The name journald tools use for `SYSLOG_IDENTIFIER`: glibc's
+  /// `program_invocation_short_name` (the basename of `argv[0]`, never cut), so `--process` and
+  /// `journalctl -t` find the reports. `/proc/self/comm` is not used: the kernel cuts it to 15
+  /// bytes.
   private static func processName() -> String {
-    // /proc/self/comm is the kernel's name for the process; argv[0] where /proc is missing.
-    if let comm = readSmallFile("/proc/self/comm") {
-      let name = comm.trimmingSuffix { $0 == "\n" }
-      if !name.isEmpty { return name }
-    }
-    let argument = CommandLine.arguments.first ?? "unknown"
-    return String(argument.split(separator: "/").last ?? Substring(argument))
+    if let name = invocationShortName(), !name.isEmpty { return name }
+    let argument = CommandLine.arguments.first ?? ""
+    let base = argument.split(separator: "/").last.map(String.init) ?? ""
+    return base.isEmpty ? "unknown" : base
+  }
+
+  /// glibc's `program_invocation_short_name`, found with `dlsym` (Swift's Glibc module does not
+  /// import it: it is declared only under `_GNU_SOURCE`); `getprogname()` on Darwin.
+  private static func invocationShortName() -> String? {
+    #if canImport(Glibc)
+      // RTLD_DEFAULT is a null handle on glibc.
+      guard let symbol = dlsym(nil, "program_invocation_short_name"),
+        let name = symbol.assumingMemoryBound(to: UnsafePointer<CChar>?.self).pointee
+      else { return nil }
+      return String(cString: name)
+    #elseif canImport(Darwin)
+      return getprogname().map { String(cString: $0) }
+    #else
+      return nil
+    #endif
   }
 
   private static func hostName() -> String {
     var buffer = [CChar](repeating: 0, count: 256)
     guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
     return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-  }
-
-  private static func readSmallFile(_ path: String) -> String? {
-    guard case .success(let fd) = FileDescriptorIO.openFile(path, O_RDONLY | O_CLOEXEC, 0) else {
-      return nil
-    }
-    defer { FileDescriptorIO.closeFile(fd) }
-    var buffer = [UInt8](repeating: 0, count: 256)
-    let count = read(fd, &buffer, buffer.count)
-    guard count > 0 else { return nil }
-    return String(decoding: buffer[..<count], as: UTF8.self)
-  }
-}
-
-extension String {
-  fileprivate func trimmingSuffix(while predicate: (Character) -> Bool) -> String {
-    var result = self
-    while let last = result.last, predicate(last) { result.removeLast() }
-    return result
   }
 }

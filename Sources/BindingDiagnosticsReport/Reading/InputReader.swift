@@ -20,12 +20,25 @@ public struct InputReader {
     public var reason: String
   }
 
+  /// How far a read has got in one source, for a progress line.
+  public struct Progress: Sendable, Hashable {
+    /// The file's path as named, or `<stdin>`, or `journal`.
+    public var source: String
+    /// Bytes read so far from it (`nil` for the journal).
+    public var bytes: Int?
+    /// Its size when known (a regular file).
+    public var size: Int?
+    /// Events (`1 + suppressed` per record) read so far from it, before filters.
+    public var events: Int
+  }
+
   /// Lines longer than this are malformed (`--max-line-bytes`).
   public var maxLineBytes: Int
   /// Called for every malformed line, in input order.
   public var onMalformed: (MalformedLine) -> Void
-  /// Called now and then with the source and the bytes read so far from it.
-  public var onProgress: ((String, Int) -> Void)?
+  /// Called often during a read (every 64 KiB, 1 MiB chunk or 1 024 journal entries) with how
+  /// far it has got; the caller decides how often to show it.
+  public var onProgress: ((Progress) -> Void)?
 
   /// A reader.
   /// - Parameters:
@@ -164,7 +177,9 @@ public struct InputReader {
     var inFlight: [Chunk] = []
     var lineNumber = 0
     var bytesRead = 0
-    var nextProgress = 64 << 20
+    var events = 0
+    let counting = onProgress != nil
+    let size = InputReader.regularFileSize(fd)
     let maxLineBytes = self.maxLineBytes
     let pool = ClassifierPool()
     func finishOldest() {
@@ -180,6 +195,8 @@ public struct InputReader {
           lineNumber += 1
           if case .malformed(let reason) = kind {
             onMalformed(MalformedLine(source: name, line: lineNumber, reason: reason.text))
+          } else if counting, case .event(let event) = kind {
+            events += event.events
           }
           aggregator.add(kind)
         }
@@ -260,12 +277,10 @@ public struct InputReader {
         carry.removeAll()
         skipping = true
       }
-      if let onProgress, bytesRead >= nextProgress {
-        onProgress(name, bytesRead)
-        nextProgress += 64 << 20
-      }
+      onProgress?(Progress(source: name, bytes: bytesRead, size: size, events: events))
     }
     while !inFlight.isEmpty { finishOldest() }
+    onProgress?(Progress(source: name, bytes: bytesRead, size: size, events: events))
     if let failure { return .failure(failure) }
     return .success(())
   }
@@ -310,7 +325,9 @@ public struct InputReader {
   ) -> Result<Void, SystemError> {
     var classifier = LineClassifier()
     var bytesRead = 0
-    var nextProgress = 64 << 20
+    var events = 0
+    var nextProgress = InputReader.progressStep
+    let size = onProgress == nil ? nil : InputReader.regularFileSize(fd)
     let reader = LineReader(fd: fd, maxLineBytes: maxLineBytes)
     let result = reader.forEachLine { line, number in
       let kind: LineClass
@@ -325,13 +342,27 @@ public struct InputReader {
       if case .malformed(let reason) = kind {
         onMalformed(MalformedLine(source: name, line: number, reason: reason.text))
       }
-      if let onProgress, bytesRead >= nextProgress {
-        onProgress(name, bytesRead)
-        nextProgress += 64 << 20
+      if let onProgress {
+        if case .event(let event) = kind { events += event.events }
+        if bytesRead >= nextProgress {
+          onProgress(Progress(source: name, bytes: bytesRead, size: size, events: events))
+          nextProgress = bytesRead + InputReader.progressStep
+        }
       }
       return body(kind, number)
     }
+    onProgress?(Progress(source: name, bytes: bytesRead, size: size, events: events))
     return result.map { _ in () }
+  }
+
+  /// Bytes between two progress reports of the line-by-line reader.
+  static let progressStep = 64 << 10
+
+  /// The size of `fd` when it is a regular file.
+  static func regularFileSize(_ fd: Int32) -> Int? {
+    var info = stat()
+    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+    return Int(info.st_size)
   }
 
   /// Reads journal entries with `BINDING_SCHEMA=1` (of the filter's run, when it names one,
@@ -355,13 +386,21 @@ public struct InputReader {
     let box = AggregatorBox(aggregator)
     defer { aggregator = box.value }
     let onMalformed = self.onMalformed
+    let onProgress = self.onProgress
     var number = 0
+    var events = 0
     var decoder = JournalEntryDecoder()
     let result = JournalReader.read(query) { entry in
       number += 1
       let kind = decoder.classify(entry)
       if case .malformed(let reason) = kind {
         onMalformed(MalformedLine(source: "journal", line: number, reason: reason.text))
+      }
+      if let onProgress {
+        if case .event(let event) = kind { events += event.events }
+        if number % 1024 == 0 {
+          onProgress(Progress(source: "journal", bytes: nil, size: nil, events: events))
+        }
       }
       box.value.add(kind)
       return true

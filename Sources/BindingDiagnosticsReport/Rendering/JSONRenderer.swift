@@ -1,6 +1,8 @@
 import BindingDiagnostics
 
-/// The `--format json` summary of `shared/spec/cli.md`: one object, stable key names.
+/// The `--format json` summary of `shared/spec/cli.md`: one object, stable key names. Each
+/// group also has `histogram`: its events (folded ones included) in ``Summary/histogramBins``
+/// equal bins spanning the summary's `first` to `last`.
 public struct JSONRenderer: Sendable {
   /// At most this many groups (all when `nil`).
   public var top: Int?
@@ -70,7 +72,13 @@ public struct JSONRenderer: Sendable {
         out.append(UInt8(ascii: ":"))
         out.appendDecimal(count)
       }
-      out.append(contentsOf: "}}".utf8)
+      // Events (folded ones included) in equal bins from the summary's `first` to its `last`.
+      out.append(contentsOf: #"},"histogram":["#.utf8)
+      for (bin, count) in group.histogram.enumerated() {
+        if bin > 0 { out.append(UInt8(ascii: ",")) }
+        out.appendDecimal(count)
+      }
+      out.append(contentsOf: "]}".utf8)
     }
     out.append(contentsOf: #"],"lost_runs":["#.utf8)
     for (index, run) in summary.lostRuns.enumerated() {

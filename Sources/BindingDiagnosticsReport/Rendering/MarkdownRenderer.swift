@@ -1,3 +1,4 @@
+import BindingDiagnostics
 import Foundation
 
 /// A Markdown summary for CI job summaries: a heading, totals, and a table of groups.
@@ -16,15 +17,18 @@ public struct MarkdownRenderer: Sendable {
   public func render(_ summary: Summary) -> String {
     var lines = ["## Binding misuse summary", ""]
     lines.append(
-      "**\(TableRenderer.number(summary.events))** events in \(TableRenderer.number(summary.records)) records "
-        + "from \(summary.runs) runs · lost records: \(summary.lost) · duplicates: \(summary.duplicates) "
-        + "· malformed lines: \(summary.malformed) · other lines: \(summary.other)")
+      "**\(HumanText.number(summary.events))** \(summary.events == 1 ? "event" : "events") in "
+        + "\(HumanText.count(summary.records, "record")) from \(HumanText.count(summary.runs, "run")) "
+        + "· lost records: \(HumanText.number(summary.lost)) "
+        + "· duplicates: \(HumanText.number(summary.duplicates)) "
+        + "· malformed lines: \(HumanText.number(summary.malformed)) "
+        + "· other lines: \(HumanText.number(summary.other))")
     lines.append("")
     if summary.groups.isEmpty {
       lines.append("No misuse events found.")
       return lines.joined(separator: "\n") + "\n"
     }
-    let columns = TableRenderer.columns(summary.groupBy)
+    let columns = TableRenderer.keyColumns(summary.groupBy)
     let header =
       ["Events", "Records"] + columns.map { $0.title.capitalized } + [
         "First seen", "Last seen", "Processes",
@@ -35,19 +39,25 @@ public struct MarkdownRenderer: Sendable {
         + "|")
     let shown = summary.groups.prefix(top ?? Int.max)
     for group in shown {
-      var cells = [String(group.events), String(group.records)]
+      var cells = [HumanText.number(group.events), HumanText.number(group.records)]
       cells += columns.map { "`" + MarkdownRenderer.escape($0.value(group)) + "`" }
       cells += [
-        TableRenderer.short(group.first), TableRenderer.short(group.last),
+        MarkdownRenderer.iso8601(group.first), MarkdownRenderer.iso8601(group.last),
         MarkdownRenderer.escape(group.processes.joined(separator: ", ")),
       ]
       lines.append("| " + cells.joined(separator: " | ") + " |")
     }
     if summary.groups.count > shown.count {
       lines.append("")
-      lines.append("_\(summary.groups.count - shown.count) more groups not shown._")
+      lines.append(
+        "_\(HumanText.count(summary.groups.count - shown.count, "more group")) not shown._")
     }
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// ISO 8601 in UTC to the second, `2026-11-30T04:12:33Z`: a CI summary is read in many zones.
+  static func iso8601(_ timestamp: Timestamp) -> String {
+    String(timestamp.rfc3339.prefix(19)) + "Z"
   }
 
   /// Escapes what would break a table cell: `|`, backticks and line breaks.

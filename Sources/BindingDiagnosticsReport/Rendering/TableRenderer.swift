@@ -1,139 +1,106 @@
 import BindingDiagnostics
-import Foundation
 
-/// The human summary: an aligned table of groups with a small histogram each, then lost,
-/// duplicated, malformed and other lines called out.
+/// The human summary for a terminal: a headline, an aligned table of groups (level, events,
+/// key, label, hosts when several, times, a small histogram), then lost, duplicated, malformed
+/// and other lines called out. Fits a width by shortening, then dropping, the least useful
+/// columns; colours levels with journalctl's palette when asked.
 public struct TableRenderer: Sendable {
   /// At most this many groups (all when `nil`).
   public var top: Int?
+  /// The terminal's width in columns, or `nil` for no limit (output to a pipe or file).
+  public var width: Int?
+  /// Whether to colour levels and headings (ANSI escape sequences).
+  public var color: Bool
+  /// The zone times are shown in.
+  public var timeZone: DisplayTimeZone
 
   /// A renderer.
-  /// - Parameter top: The group limit (20 by default), or `nil` for all.
-  public init(top: Int? = 20) {
+  /// - Parameters:
+  ///   - top: The group limit (20 by default), or `nil` for all.
+  ///   - width: The width to fit, or `nil` for none.
+  ///   - color: Whether to write colours.
+  ///   - timeZone: The zone for times, UTC by default.
+  public init(
+    top: Int? = 20, width: Int? = nil, color: Bool = false, timeZone: DisplayTimeZone = .utc
+  ) {
     self.top = top
+    self.width = width
+    self.color = color
+    self.timeZone = timeZone
   }
 
   /// The table and notes, ending in a newline.
   /// - Parameter summary: The summary.
   public func render(_ summary: Summary) -> String {
-    var lines: [String] = []
-    let span: String
-    if let first = summary.first, let last = summary.last {
-      span = ", \(TableRenderer.short(first)) to \(TableRenderer.short(last)) UTC"
-    } else {
-      span = ""
-    }
-    lines.append(
-      "\(TableRenderer.number(summary.events)) \(summary.events == 1 ? "event" : "events") in "
-        + "\(TableRenderer.number(summary.records)) \(summary.records == 1 ? "record" : "records") "
-        + "from \(summary.runs) \(summary.runs == 1 ? "run" : "runs")\(span)")
+    let paint = TerminalColor(enabled: color)
+    let limit = width ?? Int.max
+    var lines = headline(summary, limit: limit)
+    lines.append("")
     if summary.groups.isEmpty {
-      lines.append("")
       lines.append("No misuse events found.")
     } else {
-      lines.append("")
-      let columns = TableRenderer.columns(summary.groupBy)
-      var header =
-        ["EVENTS", "RECORDS"] + columns.map(\.title) + [
-          "FIRST SEEN", "LAST SEEN", "PROCS", "OVER TIME",
-        ]
-      var rows: [[String]] = []
-      let shown = summary.groups.prefix(top ?? Int.max)
-      for group in shown {
-        var row = [TableRenderer.number(group.events), TableRenderer.number(group.records)]
-        row += columns.map { DisplayText.escapingControls($0.value(group)) }
-        row += [
-          TableRenderer.short(group.first), TableRenderer.short(group.last),
-          String(group.processes.count),
-          TableRenderer.sparkline(group.histogram),
-        ]
-        rows.append(row)
-      }
-      let rightAligned: Set<Int> = [0, 1, header.count - 2]
-      var widths = header.map(\.count)
-      for row in rows {
-        for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
-      }
-      func format(_ row: [String]) -> String {
-        var parts: [String] = []
-        for (index, cell) in row.enumerated() {
-          let padding = String(repeating: " ", count: widths[index] - cell.count)
-          parts.append(rightAligned.contains(index) ? padding + cell : cell + padding)
-        }
-        return parts.joined(separator: "  ").trimmingTrailingSpaces()
-      }
-      header = header.enumerated().map { $0.element }
-      lines.append(format(header))
-      for row in rows { lines.append(format(row)) }
+      let shown = Array(summary.groups.prefix(top ?? Int.max))
+      var table = Table(summary: summary, groups: shown, timeZone: timeZone)
+      table.fit(limit)
+      lines += table.lines(paint)
       if summary.groups.count > shown.count {
         let hidden = summary.groups.count - shown.count
-        lines.append("… \(hidden) more \(hidden == 1 ? "group" : "groups") (--top 0 shows all)")
+        lines.append("… \(HumanText.count(hidden, "more group")) (--top 0 shows all)")
       }
     }
     lines.append("")
+    lines += notes(summary, limit: limit, paint: paint)
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// `12 events in 3 records from 1 run, 2026-11-30 04:12:33 to 05:00:00 UTC`; the time span
+  /// goes on a line of its own when both do not fit.
+  private func headline(_ summary: Summary, limit: Int) -> [String] {
+    let counts =
+      "\(HumanText.count(summary.events, "event")) in \(HumanText.count(summary.records, "record")) "
+      + "from \(HumanText.count(summary.runs, "run"))"
+    guard let first = summary.first, let last = summary.last else { return [counts] }
+    let from = timeZone.wallClock(first)
+    let to = timeZone.wallClock(last)
+    let end = from.date == to.date ? to.time : "\(to.date) \(to.time)"
+    let span = "\(from.date) \(from.time) to \(end) \(to.zone)"
+    let line = counts + ", " + span
+    return TextFitting.width(line) <= limit ? [line] : [counts, span]
+  }
+
+  private func notes(_ summary: Summary, limit: Int, paint: TerminalColor) -> [String] {
+    var lines: [String] = []
     if summary.lost > 0 {
-      let worst = summary.lostRuns.prefix(5).map {
-        "\(DisplayText.escapingControls($0.process)) run \($0.run): \($0.lost)"
+      let runs = summary.lostRuns.map {
+        "\(DisplayText.escapingControls($0.process)) run \($0.run): \(HumanText.number($0.lost))"
       }
-      let more = summary.lostRuns.count > 5 ? ", …" : ""
-      lines.append(
-        "Lost records: \(TableRenderer.number(summary.lost)) in \(summary.lostRuns.count) "
-          + "\(summary.lostRuns.count == 1 ? "run" : "runs") (\(worst.joined(separator: ", "))\(more))"
-      )
+      let head =
+        "Lost records: \(HumanText.number(summary.lost)) in "
+        + HumanText.count(summary.lostRuns.count, "run")
+      let listed = runs.prefix(5).joined(separator: ", ") + (runs.count > 5 ? ", …" : "")
+      let line = head + " (" + listed + ")"
+      if TextFitting.width(line) <= limit {
+        lines.append(paint.paint(line, .error))
+      } else {
+        lines.append(paint.paint(head + ":", .error))
+        for run in runs.prefix(5) { lines.append("  " + TextFitting.keepingStart(run, limit - 2)) }
+        if runs.count > 5 { lines.append("  …") }
+      }
     } else {
       lines.append("Lost records: 0")
     }
     if summary.duplicates > 0 {
-      lines.append("Duplicated records: \(TableRenderer.number(summary.duplicates)) (counted once)")
+      lines.append("Duplicated records: \(HumanText.number(summary.duplicates)) (counted once)")
     }
     if summary.malformed > 0 {
       lines.append(
-        "Malformed lines: \(TableRenderer.number(summary.malformed)) (see standard error)")
+        paint.paint(
+          "Malformed lines: \(HumanText.number(summary.malformed)) (see standard error)", .warning))
     }
     if summary.other > 0 {
-      lines.append("Other lines: \(TableRenderer.number(summary.other)) (not events, ignored)")
+      lines.append("Other lines: \(HumanText.number(summary.other)) (not events, ignored)")
     }
-    return lines.joined(separator: "\n") + "\n"
-  }
-
-  struct Column {
-    let title: String
-    let value: (Summary.Group) -> String
-  }
-
-  /// One column per grouping field, with `file` and `line` shown together as `SITE`.
-  static func columns(_ fields: [GroupField]) -> [Column] {
-    var columns: [Column] = []
-    let combined = fields.contains(.file) && fields.contains(.line)
-    for (index, field) in fields.enumerated() {
-      switch field {
-      case .line where combined:
-        continue
-      case .file where combined:
-        let lineIndex = fields.firstIndex(of: .line)!
-        columns.append(Column(title: "SITE") { "\($0.key[index]):\($0.key[lineIndex])" })
-      default:
-        let title = field == .valueType ? "VALUE TYPE" : field.rawValue.uppercased()
-        columns.append(Column(title: title) { $0.key[index].description })
-      }
-    }
-    return columns
-  }
-
-  /// `2026-11-30 04:12:33`.
-  static func short(_ timestamp: Timestamp) -> String {
-    String(timestamp.rfc3339.prefix(19)).replacingOccurrences(of: "T", with: " ")
-  }
-
-  /// `1,234,567`.
-  static func number(_ value: Int) -> String {
-    let digits = String(value.magnitude)
-    var out = ""
-    for (index, character) in digits.enumerated() {
-      if index > 0 && (digits.count - index) % 3 == 0 { out.append(",") }
-      out.append(character)
-    }
-    return value < 0 ? "-" + out : out
+    return lines
   }
 
   /// Eight bars scaled to the busiest bin: ` ▁▂▃▄▅▆▇█`.
@@ -146,12 +113,36 @@ public struct TableRenderer: Sendable {
         count == 0 ? bars[0] : bars[max(1, Int((Double(count) / Double(peak) * 8).rounded(.up)))]
       })
   }
-}
 
-extension String {
-  fileprivate func trimmingTrailingSpaces() -> String {
-    var result = self
-    while result.last == " " { result.removeLast() }
-    return result
+  /// A column of the group's key: one per grouping field, `file` and `line` shown together as
+  /// `SITE` (field `nil`).
+  struct KeyColumn {
+    let field: GroupField?
+    let title: String
+    let value: (Summary.Group) -> String
+  }
+
+  /// The key's columns for `fields`, in order.
+  static func keyColumns(_ fields: [GroupField]) -> [KeyColumn] {
+    var columns: [KeyColumn] = []
+    let combined = fields.contains(.file) && fields.contains(.line)
+    for (index, field) in fields.enumerated() {
+      switch field {
+      case .line where combined:
+        continue
+      case .file where combined:
+        let line = fields.firstIndex(of: .line)!
+        columns.append(KeyColumn(field: nil, title: "SITE") { "\($0.key[index]):\($0.key[line])" })
+      default:
+        let title = field == .valueType ? "VALUE TYPE" : field.rawValue.uppercased()
+        columns.append(KeyColumn(field: field, title: title) { $0.key[index].description })
+      }
+    }
+    return columns
+  }
+
+  /// The most severe level among a group's events.
+  static func worstLevel(_ group: Summary.Group) -> MisuseLevel {
+    group.levels.keys.max() ?? .info
   }
 }

@@ -1,0 +1,46 @@
+public import BindingDiagnostics
+
+/// ANSI colours for a terminal, by level with journalctl's palette (systemd's
+/// `get_log_colors`): critical and error bold red, warning bold khaki, notice bold, info plain,
+/// debug and trace grey. Disabled, every function returns its text unchanged.
+public struct TerminalColor: Sendable {
+  /// Whether escape sequences are written.
+  public var enabled: Bool
+
+  /// Colours, or none.
+  /// - Parameter enabled: Whether escape sequences are written.
+  public init(enabled: Bool) {
+    self.enabled = enabled
+  }
+
+  /// Ends any colour: systemd's `ANSI_NORMAL`.
+  static let normal = "\u{1b}[0m"
+
+  /// The sequence journalctl starts a line of `level`'s syslog priority with, or `nil` for the
+  /// plain ones (`info`).
+  /// - Parameter level: The level.
+  public static func sequence(for level: MisuseLevel) -> String? {
+    switch level.syslogPriority {
+    case ...3: "\u{1b}[0;1;31m"  // ANSI_HIGHLIGHT_RED
+    case 4: "\u{1b}[0;1;38;5;185m"  // ANSI_HIGHLIGHT_YELLOW (khaki)
+    case 5: "\u{1b}[0;1;39m"  // ANSI_HIGHLIGHT
+    case 7...: "\u{1b}[0;38;5;245m"  // ANSI_GREY
+    default: nil
+    }
+  }
+
+  /// `text` in `level`'s colour.
+  /// - Parameters:
+  ///   - text: Text already made safe for a terminal.
+  ///   - level: The level whose colour to use.
+  public func paint(_ text: String, _ level: MisuseLevel) -> String {
+    guard enabled, let sequence = TerminalColor.sequence(for: level) else { return text }
+    return sequence + text + TerminalColor.normal
+  }
+
+  /// `text` in bold (systemd's `ANSI_HIGHLIGHT`), for headings.
+  /// - Parameter text: Text already made safe for a terminal.
+  public func bold(_ text: String) -> String {
+    enabled ? "\u{1b}[0;1;39m" + text + TerminalColor.normal : text
+  }
+}

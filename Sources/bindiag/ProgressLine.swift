@@ -1,0 +1,116 @@
+import BindingDiagnosticsReport
+import Dispatch
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The progress line a long read shows on standard error when it is a terminal: redrawn five
+/// times a second (from 0.2 s into the read, so short reads show none) with bytes, percent
+/// where the size is known, events and events per second. Warnings go through ``print(_:)``,
+/// which clears the line first, so the two never share a line.
+final class ProgressLine: Sendable {
+  /// Seconds between two redraws.
+  static let interval = 0.2
+
+  private struct State {
+    var current: InputReader.Progress?
+    /// Events of the sources finished before the current one.
+    var eventsBefore = 0
+    var sourceIndex = 0
+    var drawn = false
+    var finished = false
+  }
+
+  private let state = Mutex(State())
+  private let sources: Int
+  private let width: Int
+  private let started = ProgressLine.monotonicSeconds()
+  private let stopped = DispatchSemaphore(value: 0)
+  private let wake = DispatchSemaphore(value: 0)
+
+  /// Starts redrawing.
+  /// - Parameters:
+  ///   - sources: How many files will be read, for `(2 of 3)`.
+  ///   - width: The terminal's width; the line is cut to one column less, so it never wraps.
+  init(sources: Int, width: Int) {
+    self.sources = sources
+    self.width = max(width, 20)
+    DispatchQueue.global().async { [self] in
+      while wake.wait(timeout: .now() + ProgressLine.interval) == .timedOut {
+        state.withLock { state in
+          guard !state.finished, let current = state.current else { return }
+          Output.err("\r" + text(current, state) + "\u{1b}[K")
+          state.drawn = true
+        }
+      }
+      stopped.signal()
+    }
+  }
+
+  /// Starts the next source: what the previous one read is kept in the totals.
+  func nextSource() {
+    state.withLock { state in
+      state.eventsBefore += state.current?.events ?? 0
+      state.sourceIndex += 1
+      state.current = nil
+    }
+  }
+
+  /// Records how far the read of the current source has got.
+  func update(_ progress: InputReader.Progress) {
+    state.withLock { $0.current = progress }
+  }
+
+  /// Writes `message` (whole lines) on a cleared line; the progress comes back at the next
+  /// redraw.
+  func print(_ message: String) {
+    state.withLock { state in
+      if state.drawn { Output.err("\r\u{1b}[K") }
+      state.drawn = false
+      Output.err(message)
+    }
+  }
+
+  /// Stops redrawing and clears the line.
+  func finish() {
+    state.withLock { state in
+      state.finished = true
+      if state.drawn { Output.err("\r\u{1b}[K") }
+      state.drawn = false
+    }
+    wake.signal()
+    stopped.wait()
+  }
+
+  /// `reading app.jsonl (2 of 3): 120.5 of 478.0 MiB (25 %), 1,234,567 events, 2,345,678 events/s`.
+  private func text(_ progress: InputReader.Progress, _ state: State) -> String {
+    var line = "reading " + DisplayText.escapingControls(progress.source)
+    if sources > 1 { line += " (\(state.sourceIndex + 1) of \(sources))" }
+    line += ": "
+    if let bytes = progress.bytes {
+      if let size = progress.size, size > 0 {
+        let read = HumanText.mebibytes(bytes)
+        line += "\(read.dropLast(4)) of \(HumanText.mebibytes(size)) "
+        line += "(\(min(100, bytes * 100 / size)) %), "
+      } else {
+        line += HumanText.mebibytes(bytes) + ", "
+      }
+    }
+    let events = state.eventsBefore + progress.events
+    let elapsed = max(ProgressLine.monotonicSeconds() - started, 0.001)
+    line += HumanText.count(events, "event")
+    line += ", \(HumanText.number(Int(Double(events) / elapsed))) events/s"
+    return TextFitting.keepingStart(line, width - 1)
+  }
+
+  /// `clock_gettime(CLOCK_MONOTONIC)` in seconds.
+  private static func monotonicSeconds() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+  }
+}
