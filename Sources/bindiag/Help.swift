@@ -27,7 +27,7 @@ enum Help {
   static func synopsis(_ command: Command) -> String {
     switch command {
     case .summary: "bindiag summary [<options>] [<file> ...]"
-    case .check: "bindiag check [<options>] [--max-events <n>] [--max-lost <n>] [<file> ...]"
+    case .check: "bindiag check [<options>] [<file> ...]"
     case .follow: "bindiag follow [<options>] [--count <n>] [<file> ...]"
     case .demo: "bindiag demo [--dir <dir>]"
     case .catalog: "bindiag catalog"
@@ -43,9 +43,9 @@ enum Help {
     COMMANDS:
       summary (default)       Aggregate events and print a summary.
       check                   Like summary, but exit 3 when a threshold is crossed.
-      follow                  Live view: print events as they are appended or logged.
-      demo                    Run a scripted app that misuses bindings, then summarise it.
-      catalog                 Print the journald message catalog for the built-in kinds.
+      follow                  Print events as they are appended or logged.
+      demo                    Run a scripted app that misuses bindings.
+      catalog                 Print the journald message catalog.
       help                    Show help for a command.
 
     OPTIONS:
@@ -58,13 +58,15 @@ enum Help {
 
   static let inputOptions = """
     INPUTS:
-      <file> ...              JSON Lines files (rotated siblings too), logfmt from standard
-                              error, or `journalctl -o json` output; '-' or none: standard input.
-      --journal               Read the system journal (entries with BINDING_SCHEMA=1).
+      <file> ...              JSON Lines files (rotated siblings too), logfmt from
+                              standard error, or `journalctl -o json` output; '-' or
+                              none: standard input.
+      --journal               Read the system journal (BINDING_SCHEMA=1 entries).
       --journal-dir <dir>     Read the journal files of a directory instead.
 
     FILTERS:
-      --since <time>          Events at or after <time>: RFC 3339, -30m, -1h, -7d, today (UTC).
+      --since <time>          Events at or after <time>: RFC 3339, -30m, -1h, -7d,
+                              today (UTC midnight).
       --until <time>          Events at or before <time>.
       --kind <kind>           Only this kind (repeatable).
       --file <substring>      Only call sites whose file contains <substring>.
@@ -72,6 +74,7 @@ enum Help {
       --host <name>           Only this host.
       --run <id>              Only this run (one process start, 16 hex digits).
       --level <level>         Only this level or more severe.
+
 
     """
 
@@ -81,8 +84,8 @@ enum Help {
       let name = command == .summary ? "summary" : "check"
       let what =
         command == .summary
-        ? "Aggregate misuse events and print a summary (exit 0 even when misuses were found)."
-        : "Summarise, then exit 3 when events or lost records exceed the thresholds."
+        ? "Aggregate misuse events and print a summary (exit 0 even when\nmisuses were found)."
+        : "Summarise, then exit 3 when events or lost records exceed the\nthresholds."
       var text = """
         OVERVIEW: \(what)
 
@@ -93,39 +96,55 @@ enum Help {
       text += inputOptions
       text += """
         OUTPUT:
-          -f, --format <format>   table (default), json, markdown, csv, sarif (SARIF 2.1.0 for
-                                  code scanning) or github (workflow-command annotations).
-          --group-by <fields>     site (default: kind,file,line), kind, type, process, host,
-                                  function, file, line; several joined by commas.
-          --top <n>               Groups shown (default 20 in table and markdown, all in json
-                                  and csv; 0 for all).
+          -f, --format <format>   table (default), json, markdown, csv, sarif (SARIF
+                                  2.1.0 for code scanning), github (workflow-command
+                                  annotations) or html (one self-contained page).
+          --group-by <fields>     site (default: kind,file,line), kind, type, process,
+                                  host, function, file, line; several joined by commas.
+          --top <n>               Groups shown (default 20 in table and markdown, all
+                                  in json, csv and html; 0 for all).
           --max-line-bytes <n>    Longer lines are malformed (default 1048576,
                                   at most 1073741824).
           --strict                Exit 65 when any line is malformed.
-          --source-root <dir>     With sarif or github: find each call site's Module/File.swift
-                                  under <dir>, preferring a folder named Module; unresolved ones
-                                  are named on standard error and keep the file ID.
+          --source-root <dir>     With sarif or github: find each call site's
+                                  Module/File.swift under <dir>, preferring a folder
+                                  named Module; unresolved ones are named on standard
+                                  error and keep the file ID.
+
+        TERMINAL:
+          --color <when>          Colour levels as journalctl does: auto (default:
+                                  when standard output is a terminal and NO_COLOR is
+                                  not set), always or never.
+          --utc                   Show times in UTC (default: local time; json and csv
+                                  always write RFC 3339 UTC).
+          --no-pager              Do not page long output through $PAGER (default
+                                  'less -FRX') on a terminal.
+
 
         """
       if command == .check {
         text += """
           THRESHOLDS:
-            --max-events <n>        Most events allowed (default 0); with --baseline, most events
-                                    at sites not in the baseline.
+            --max-events <n>        Most events allowed (default 0); with --baseline,
+                                    most events at sites not in the baseline.
             --max-lost <n>          Most lost records allowed (default 0).
 
           BASELINE:
-            --write-baseline <file> Record the call sites and their events in <file> (sorted
-                                    JSON) and exit 0 without applying the thresholds.
-            --baseline <file>       Fail only on call sites not in <file>, naming each one.
+            --write-baseline <file> Record the call sites and their events in <file>
+                                    (sorted JSON) and exit 0 without applying the
+                                    thresholds.
+            --baseline <file>       Fail only on call sites not in <file>, naming each
+                                    one.
             --baseline-max-growth <n>
-                                    Also fail on known sites whose events grew more than <n>
-                                    times (2, 1.5).
+                                    Also fail on known sites whose events grew more
+                                    than <n> times (2, 1.5).
+
 
           """
       }
       text += """
-        EXIT CODES: 0 success, 1 unreadable input or journal unavailable, \(command == .check ? "3 threshold crossed, " : "")64 usage error, 65 malformed lines with --strict.
+        EXIT CODES:
+          0 success, 1 unreadable input or journal unavailable, \(command == .check ? "3 threshold crossed,\n  " : "64 usage error,\n  ")\(command == .check ? "64 usage error, " : "")65 malformed lines with --strict.
 
         EXAMPLES:
           bindiag \(name) app.jsonl app.jsonl.1
@@ -137,8 +156,8 @@ enum Help {
       return text
     case .follow:
       return """
-        OVERVIEW: Print events as they arrive: appended to files, written to standard input, or
-        logged to the journal. Files are followed across rotation.
+        OVERVIEW: Print events as they arrive: appended to files, written to standard
+        input, or logged to the journal. Files are followed across rotation.
 
         USAGE: \(synopsis(command))
 
@@ -152,19 +171,22 @@ enum Help {
           """
     case .demo:
       return """
-        OVERVIEW: Run a scripted app (several views, threads, all three kinds) that misuses
-        bindings through the public API, print its events, then summarise them.
+        OVERVIEW: Run a scripted app (several views, threads, all three kinds) that
+        misuses bindings through the public API, print its events, then summarise
+        them.
 
         USAGE: \(synopsis(command))
 
         OPTIONS:
-          --dir <dir>             Where to write events.jsonl (default: a new temporary directory).
+          --dir <dir>             Where to write events.jsonl (default: a new temporary
+                                  directory).
           -h, --help              Show help information.
 
         """
     case .catalog:
       return """
-        OVERVIEW: Print the journald message catalog for all built-in kinds. Install it with:
+        OVERVIEW: Print the journald message catalog for all built-in kinds. Install it
+        with:
           bindiag catalog > /usr/lib/systemd/catalog/binding-diagnostics.catalog
           journalctl --update-catalog
 
