@@ -86,25 +86,11 @@ final class ProgressLine: Sendable {
     stopped.wait()
   }
 
-  /// `reading app.jsonl (2 of 3): 120.5 of 478.0 MiB (25 %), 1,234,567 events, 2,345,678 events/s`.
   private func text(_ progress: InputReader.Progress, _ state: State) -> String {
-    var line = "reading " + DisplayText.escapingControls(progress.source)
-    if sources > 1 { line += " (\(state.sourceIndex + 1) of \(sources))" }
-    line += ": "
-    if let bytes = progress.bytes {
-      if let size = progress.size, size > 0 {
-        let read = HumanText.mebibytes(bytes)
-        line += "\(read.dropLast(4)) of \(HumanText.mebibytes(size)) "
-        line += "(\(min(100, bytes * 100 / size)) %), "
-      } else {
-        line += HumanText.mebibytes(bytes) + ", "
-      }
-    }
-    let events = state.eventsBefore + progress.events
-    let elapsed = max(ProgressLine.monotonicSeconds() - started, 0.001)
-    line += HumanText.count(events, "event")
-    line += ", \(HumanText.number(Int(Double(events) / elapsed))) events/s"
-    return TextFitting.keepingStart(line, width - 1)
+    ProgressText.line(
+      progress, source: (state.sourceIndex + 1, sources),
+      events: state.eventsBefore + progress.events,
+      seconds: ProgressLine.monotonicSeconds() - started, width: width - 1)
   }
 
   /// `clock_gettime(CLOCK_MONOTONIC)` in seconds.

@@ -27,7 +27,7 @@ import Testing
   @Test func jsonIsTheContractForm() {
     #expect(
       JSONRenderer().render(summary())
-        == #"{"schema":1,"events":5,"records":3,"malformed":0,"other":0,"lost":1,"duplicates":0,"first":"2026-11-30T04:12:33.123456Z","last":"2026-11-30T05:12:33.000000Z","group_by":["kind","file","line"],"groups":[{"key":{"kind":"mapped-bool-set-true","file":"App/ContentView.swift","line":42},"events":4,"records":2,"first":"2026-11-30T04:12:33.123456Z","last":"2026-11-30T05:12:33.000000Z","processes":["Demo"],"hosts":["build-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":4}},{"key":{"kind":"unwrapped-read-after-nil","file":"App/Detail, \"quoted\".swift","line":7},"events":1,"records":1,"first":"2026-11-30T05:12:33.000000Z","last":"2026-11-30T05:12:33.000000Z","processes":["=cmd|calc"],"hosts":["build-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"warning":1}}],"lost_runs":[{"run":"0123456789abcdef","process":"=cmd|calc","lost":1}]}"#
+        == #"{"schema":1,"events":5,"records":3,"malformed":0,"other":0,"lost":1,"duplicates":0,"first":"2026-11-30T04:12:33.123456Z","last":"2026-11-30T05:12:33.000000Z","group_by":["kind","file","line"],"groups":[{"key":{"kind":"mapped-bool-set-true","file":"App/ContentView.swift","line":42},"events":4,"records":2,"first":"2026-11-30T04:12:33.123456Z","last":"2026-11-30T05:12:33.000000Z","processes":["Demo"],"hosts":["build-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":4},"histogram":[1,0,0,0,0,0,0,3]},{"key":{"kind":"unwrapped-read-after-nil","file":"App/Detail, \"quoted\".swift","line":7},"events":1,"records":1,"first":"2026-11-30T05:12:33.000000Z","last":"2026-11-30T05:12:33.000000Z","processes":["=cmd|calc"],"hosts":["build-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"warning":1},"histogram":[0,0,0,0,0,0,0,1]}],"lost_runs":[{"run":"0123456789abcdef","process":"=cmd|calc","lost":1}]}"#
         + "\n")
   }
 
@@ -35,11 +35,11 @@ import Testing
     let text = TableRenderer().render(summary())
     #expect(
       text == """
-        5 events in 3 records from 1 run, 2026-11-30 04:12:33 to 2026-11-30 05:12:33 UTC
+        5 events in 3 records from 1 run, 2026-11-30 04:12:33 to 05:12:33 UTC
 
-        EVENTS  RECORDS  KIND                      SITE                          FIRST SEEN           LAST SEEN            PROCS  OVER TIME
-             4        2  mapped-bool-set-true      App/ContentView.swift:42      2026-11-30 04:12:33  2026-11-30 05:12:33      1  ▃      █
-             1        1  unwrapped-read-after-nil  App/Detail, "quoted".swift:7  2026-11-30 05:12:33  2026-11-30 05:12:33      1         █
+        LEVEL    EVENTS  RECORDS  KIND                      SITE                          PROCS  FIRST SEEN  LAST SEEN  TIMELINE
+        error         4        2  mapped-bool-set-true      App/ContentView.swift:42          1  04:12:33    05:12:33   ▃      █
+        warning       1        1  unwrapped-read-after-nil  App/Detail, "quoted".swift:7      1  05:12:33    05:12:33          █
 
         Lost records: 1 in 1 run (=cmd|calc run 0123456789abcdef: 1)
 
@@ -60,7 +60,7 @@ import Testing
     let text = MarkdownRenderer().render(summary())
     #expect(
       text.hasPrefix(
-        "## Binding misuse summary\n\n**5** events in 3 records from 1 runs · lost records: 1"))
+        "## Binding misuse summary\n\n**5** events in 3 records from 1 run · lost records: 1"))
     #expect(
       text.contains("| 1 | 1 | `unwrapped-read-after-nil` | `App/Detail, \"quoted\".swift:7` |"))
     #expect(text.contains("=cmd\\|calc"))

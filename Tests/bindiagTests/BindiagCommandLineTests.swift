@@ -44,7 +44,7 @@ import Testing
   @Test(arguments: [
     (
       ["summary", "--format", "xml"],
-      "Error: The value 'xml' is invalid for '--format': expected table, json, markdown, csv, sarif or github"
+      "Error: The value 'xml' is invalid for '--format': expected table, json, markdown, csv, sarif, github or html"
     ),
     (["summary", "--top"], "Error: Missing value for '--top'"),
     (

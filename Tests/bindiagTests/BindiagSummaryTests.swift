@@ -19,7 +19,7 @@ import Testing
     #expect(result.stderr == "")
     #expect(
       result.stdout
-        == #"{"schema":1,"events":12,"records":3,"malformed":0,"other":0,"lost":1,"duplicates":0,"first":"2026-11-30T04:12:33.123456Z","last":"2026-11-30T05:00:00.000000Z","group_by":["kind","file","line"],"groups":[{"key":{"kind":"mapped-bool-set-true","file":"App/ContentView.swift","line":42},"events":11,"records":2,"first":"2026-11-30T04:12:33.123456Z","last":"2026-11-30T04:12:33.123456Z","processes":["Demo","Other"],"hosts":["build-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":11}},{"key":{"kind":"unwrapped-read-after-nil","file":"App/Detail.swift","line":7},"events":1,"records":1,"first":"2026-11-30T05:00:00.000000Z","last":"2026-11-30T05:00:00.000000Z","processes":["Demo"],"hosts":["build-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"warning":1}}],"lost_runs":[{"run":"0123456789abcdef","process":"Demo","lost":1}]}"#
+        == #"{"schema":1,"events":12,"records":3,"malformed":0,"other":0,"lost":1,"duplicates":0,"first":"2026-11-30T04:12:33.123456Z","last":"2026-11-30T05:00:00.000000Z","group_by":["kind","file","line"],"groups":[{"key":{"kind":"mapped-bool-set-true","file":"App/ContentView.swift","line":42},"events":11,"records":2,"first":"2026-11-30T04:12:33.123456Z","last":"2026-11-30T04:12:33.123456Z","processes":["Demo","Other"],"hosts":["build-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":11},"histogram":[11,0,0,0,0,0,0,0]},{"key":{"kind":"unwrapped-read-after-nil","file":"App/Detail.swift","line":7},"events":1,"records":1,"first":"2026-11-30T05:00:00.000000Z","last":"2026-11-30T05:00:00.000000Z","processes":["Demo"],"hosts":["build-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"warning":1},"histogram":[0,0,0,0,0,0,0,1]}],"lost_runs":[{"run":"0123456789abcdef","process":"Demo","lost":1}]}"#
         + "\n")
   }
 
@@ -39,11 +39,11 @@ import Testing
     #expect(result.status == 0)
     #expect(
       result.stdout == """
-        12 events in 3 records from 1 run, 2026-11-30 04:12:33 to 2026-11-30 05:00:00 UTC
+        12 events in 3 records from 1 run, 2026-11-30 04:12:33 to 05:00:00 UTC
 
-        EVENTS  RECORDS  KIND                      SITE                      FIRST SEEN           LAST SEEN            PROCS  OVER TIME
-            11        2  mapped-bool-set-true      App/ContentView.swift:42  2026-11-30 04:12:33  2026-11-30 04:12:33      2  █
-             1        1  unwrapped-read-after-nil  App/Detail.swift:7        2026-11-30 05:00:00  2026-11-30 05:00:00      1         █
+        LEVEL    EVENTS  RECORDS  KIND                      SITE                      PROCS  FIRST SEEN  LAST SEEN  TIMELINE
+        error        11        2  mapped-bool-set-true      App/ContentView.swift:42      2  04:12:33    04:12:33   █
+        warning       1        1  unwrapped-read-after-nil  App/Detail.swift:7            1  05:00:00    05:00:00          █
 
         Lost records: 1 in 1 run (Demo run 0123456789abcdef: 1)
 
@@ -226,7 +226,7 @@ import Testing
     let failing = try bindiag("check", "--format", "json", path)
     #expect(failing.status == 3)
     #expect(
-      failing.stderr == "check failed: 12 events (--max-events 0), 1 lost records (--max-lost 0)\n")
+      failing.stderr == "check failed: 12 events (--max-events 0), 1 lost record (--max-lost 0)\n")
     let passing = try bindiag(
       "check", "--max-events", "12", "--max-lost", "1", "--format", "json", path)
     #expect(passing.status == 0)

@@ -2,14 +2,23 @@ import BindingDiagnostics
 import Foundation
 import TestSupport
 
+/// What every `bindiag` run of the tests sees, whatever the developer's shell exports: times
+/// in UTC, no `COLUMNS` (an empty value is ignored).
+let bindiagEnvironment = ["TZ": "UTC", "COLUMNS": "", "LINES": ""]
+
 /// Runs the built `bindiag`.
 func bindiag(_ arguments: String..., stdin: String? = nil) throws -> ProcessOutput {
-  try runProduct("bindiag", arguments, stdin: stdin.map { Data($0.utf8) })
+  try runProduct(
+    "bindiag", arguments, environment: bindiagEnvironment, stdin: stdin.map { Data($0.utf8) })
 }
 
-/// Runs the built `bindiag` with an argument array.
-func bindiag(arguments: [String], stdin: Data? = nil) throws -> ProcessOutput {
-  try runProduct("bindiag", arguments, stdin: stdin)
+/// Runs the built `bindiag` with an argument array and, optionally, more environment.
+func bindiag(
+  arguments: [String], environment: [String: String] = [:], stdin: Data? = nil
+) throws -> ProcessOutput {
+  try runProduct(
+    "bindiag", arguments, environment: bindiagEnvironment.merging(environment) { $1 },
+    stdin: stdin)
 }
 
 /// An event of the fixtures, every field chosen.

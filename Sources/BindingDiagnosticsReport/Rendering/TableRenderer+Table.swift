@@ -169,8 +169,8 @@ extension TableRenderer {
       .drop(.records), .drop(.firstSeen), .drop(.processes),
       .shrink([.key], to: 28), .shrink([.label, .hosts], to: 14),
       .drop(.hosts), .drop(.label),
-      .shrink([.key], to: 20), .shrinkToFileNames, .shrink([.kind], to: 16),
-      .shrink([.key], to: 14), .shrink([.kind], to: 12), .drop(.level),
+      .shrinkToFileNames, .shrink([.kind], to: 16),
+      .shrink([.key], to: 20), .shrink([.key], to: 14), .shrink([.kind], to: 12), .drop(.level),
       .shrink([.key], to: 8), .shrink([.kind], to: 8),
     ]
 
@@ -194,11 +194,18 @@ extension TableRenderer {
           }
         }
       }
+      // Abbreviated kinds may not use all their width: keep only what they use.
+      func trim(_ index: Int) {
+        let used = columns[index].fittedCells().map(TextFitting.width).max() ?? 0
+        columns[index].width = max(used, TextFitting.width(columns[index].title))
+      }
+      for index in columns.indices where columns[index].role == .kind { trim(index) }
       for role in [Role.kind, .key, .label, .hosts] {
         for index in columns.indices where columns[index].role == role && !columns[index].dropped {
           let room = limit - totalWidth
           guard room > 0 else { return }
           columns[index].width += min(room, columns[index].natural - columns[index].width)
+          if role == .kind { trim(index) }
         }
       }
     }
