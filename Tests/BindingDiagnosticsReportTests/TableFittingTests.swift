@@ -60,11 +60,11 @@ import Testing
       TableRenderer(width: 80).render(triageSummary()) == """
         1,544 events in 4 records from 1 run, 2026-11-30 04:12:33 to 06:40:00 UTC
 
-        LEVEL    EVENTS  KIND             SITE                       LAST SEEN  TIMELINE
-        error     1,500  map-boo-set-tru  …mposeSheetView.swift:118  04:12:33   █
-        warning      42  unw-rea-aft-nil  …ssageDetailView.swift:61  05:00:00     █
-        error         1  map-boo-set-tru  App/SettingsView.swift:12  04:12:33   █
-        warning       1  unw-wri-aft-nil  …ssageDetailView.swift:64  06:40:00          █
+        LEVEL    EVENTS  KIND                SITE                    LAST SEEN  TIMELINE
+        error     1,500  mapp-bool-set-true  …seSheetView.swift:118  04:12:33   █
+        warning      42  unwr-read-afte-nil  …geDetailView.swift:61  05:00:00     █
+        error         1  mapp-bool-set-true  …SettingsView.swift:12  04:12:33   █
+        warning       1  unwr-writ-afte-nil  …geDetailView.swift:64  06:40:00          █
 
         Lost records: 2 in 1 run (Demo run 0123456789abcdef: 2)
 
@@ -72,7 +72,8 @@ import Testing
     // Wide enough, kinds stay whole and only paths are shortened.
     #expect(
       TableRenderer(width: 100).render(triageSummary()).contains(
-        "warning       1  unwrapped-write-after-nil  …s/Views/MessageDetailView.swift:64  06:40:00"))
+        "warning       1  unwrapped-write-after-nil  …s/Views/MessageDetailView.swift:64  06:40:00")
+    )
   }
 
   @Test(arguments: [200, 120, 100, 90, 80, 72, 64, 60])
@@ -111,7 +112,8 @@ import Testing
   }
 
   @Test func shorteningKeepsWhatIdentifies() {
-    #expect(TextFitting.keepingEnd("App/Views/ContentView.swift:42", 22) == "…/ContentView.swift:42")
+    #expect(
+      TextFitting.keepingEnd("App/Views/ContentView.swift:42", 22) == "…/ContentView.swift:42")
     #expect(TextFitting.keepingStart("discard-draft-confirmation", 14) == "discard-draft…")
     #expect(TextFitting.keepingEnd("short", 10) == "short")
     #expect(TextFitting.cuttingWords("unwrapped-write-after-nil", to: 4) == "unwr-writ-afte-nil")

@@ -169,8 +169,8 @@ extension TableRenderer {
       .drop(.records), .drop(.firstSeen), .drop(.processes),
       .shrink([.key], to: 28), .shrink([.label, .hosts], to: 14),
       .drop(.hosts), .drop(.label),
-      .shrinkToFileNames, .shrink([.kind], to: 16),
-      .shrink([.key], to: 20), .shrink([.key], to: 14), .shrink([.kind], to: 12), .drop(.level),
+      .shrinkToFileNames, .shrink([.key], to: 20), .shrink([.kind], to: 16),
+      .shrink([.key], to: 14), .shrink([.kind], to: 12), .drop(.level),
       .shrink([.key], to: 8), .shrink([.kind], to: 8),
     ]
 
