@@ -1,3 +1,4 @@
+import BindingDiagnostics
 import BindingDiagnosticsReport
 import Foundation
 
@@ -37,41 +38,85 @@ enum Pager {
   static func rows(_ text: String, columns: Int) -> Int {
     var rows = 0
     for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
-      let width = TextFitting.width(String(line))
+      let width = TextFitting.width(withoutColors(line))
       rows += max(1, (width + columns - 1) / max(columns, 1))
     }
     return rows
+  }
+
+  /// `line` without its SGR colour sequences (`ESC [ … m`), which take no room.
+  static func withoutColors(_ line: Substring) -> String {
+    var out = ""
+    var inSequence = false
+    for character in line {
+      if inSequence {
+        if character == "m" { inSequence = false }
+      } else if character == "\u{1b}" {
+        inSequence = true
+      } else {
+        out.append(character)
+      }
+    }
+    return out
   }
 
   /// Runs `command` with `text` on its standard input and waits for it. Returns `false` when
   /// it could not be started or the shell did not find it (exit 126 or 127), so the caller
   /// writes `text` itself.
   private static func run(_ command: String, _ text: String) -> Bool {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", command]
     var environment = ProcessInfo.processInfo.environment
     if environment["LESS"] == nil { environment["LESS"] = "FRX" }
     if environment["LV"] == nil { environment["LV"] = "-c" }
-    process.environment = environment
-    let input = Pipe()
-    process.standardInput = input
-    process.standardOutput = FileHandle.standardOutput
-    process.standardError = FileHandle.standardError
-    do {
-      try process.run()
-    } catch {
+    guard case .success(let child) = spawn(command, environment: environment) else {
       return false
     }
     // The reader may quit early (`q` in less): writing then fails with EPIPE instead of
     // killing us; Ctrl-C belongs to the pager while it runs.
     signal(SIGPIPE, SIG_IGN)
     let previousInterrupt = signal(SIGINT, SIG_IGN)
-    Output.write(input.fileHandleForWriting.fileDescriptor, text)
-    try? input.fileHandleForWriting.close()
-    process.waitUntilExit()
+    Output.write(child.input, text)
+    close(child.input)
+    let status = wait(child.pid)
     signal(SIGINT, previousInterrupt)
-    let status = process.terminationStatus
-    return !(process.terminationReason == .exit && (status == 126 || status == 127))
+    return status != 126 && status != 127
+  }
+
+  /// `/bin/sh -c command` with a pipe on its standard input, in our own process group (the
+  /// terminal's foreground group, so the pager may read keys and set the terminal's modes);
+  /// `posix_spawn`.
+  private static func spawn(_ command: String, environment: [String: String]) -> Result<
+    (pid: pid_t, input: Int32), SystemError
+  > {
+    var ends: [Int32] = [0, 0]
+    guard pipe(&ends) == 0 else { return .failure(SystemError("pipe", code: errno)) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, ends[0], 0)
+    posix_spawn_file_actions_addclose(&actions, ends[0])
+    posix_spawn_file_actions_addclose(&actions, ends[1])
+    let arguments = ["/bin/sh", "-c", command].map { $0.withCString { strdup($0) } } + [nil]
+    let variables = environment.map { "\($0.key)=\($0.value)".withCString { strdup($0) } } + [nil]
+    defer {
+      for pointer in arguments + variables { free(pointer) }
+    }
+    var pid = pid_t()
+    let result = posix_spawn(&pid, "/bin/sh", &actions, nil, arguments, variables)
+    close(ends[0])
+    guard result == 0 else {
+      close(ends[1])
+      return .failure(SystemError("posix_spawn", code: result))
+    }
+    return .success((pid, ends[1]))
+  }
+
+  /// Waits for `pid` (`waitpid`, retrying `EINTR`) and returns its exit status, or -1 when it
+  /// was killed by a signal or could not be waited for.
+  private static func wait(_ pid: pid_t) -> Int32 {
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 {
+      if errno != EINTR { return -1 }
+    }
+    return status & 0x7f == 0 ? (status >> 8) & 0xff : -1
   }
 }

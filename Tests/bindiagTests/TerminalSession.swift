@@ -75,6 +75,14 @@ final class TerminalSession: @unchecked Sendable {
     return false
   }
 
+  /// Seconds since the session started, on the clock of ``timedChunks``.
+  var elapsed: Double { Date().timeIntervalSince(started) }
+
+  /// Everything shown so far exactly as written, carriage returns and escapes included.
+  var raw: String {
+    lock.withLock { String(decoding: chunks.reduce(Data()) { $0 + $1.bytes }, as: UTF8.self) }
+  }
+
   /// Types `keys`.
   func type(_ keys: String) {
     input.fileHandleForWriting.write(Data(keys.utf8))
