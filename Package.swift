@@ -58,7 +58,7 @@ let package = Package(
     .testTarget(
       name: "bindiagTests",
       dependencies: ["bindiag", "BindingDiagnostics", "BindingDiagnosticsTesting", "TestSupport"],
-      exclude: ["Fixtures"]
+      exclude: ["Fixtures", "Snapshots"]
     ),
   ],
   swiftLanguageModes: [.v6]

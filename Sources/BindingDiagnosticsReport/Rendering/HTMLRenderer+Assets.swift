@@ -22,16 +22,16 @@ extension HTMLRenderer {
       padding: 2px 16px 12px; margin-top: 16px; }
     .lost h2 { color: var(--red); }
     table { border-collapse: collapse; }
-    th, td { text-align: left; padding: 4px 10px; border-bottom: 1px solid var(--line);
+    #groups { font-size: 13px; }
+    th, td { text-align: left; padding: 4px 6px; border-bottom: 1px solid var(--line);
       vertical-align: middle; white-space: nowrap; }
+    td.list, td.key { white-space: normal; }
+    td.list span, td.key span { white-space: nowrap; display: inline-block; }
     th[data-sort] { cursor: pointer; user-select: none; }
     th[aria-sort="ascending"]::after { content: " \\25B2"; }
     th[aria-sort="descending"]::after { content: " \\25BC"; }
     .num { text-align: right; font-variant-numeric: tabular-nums; }
     code { font: 12px ui-monospace, SFMono-Regular, Menlo, monospace; }
-    .key code { white-space: normal; }
-    .key.kind code { white-space: nowrap; }
-    .key.site code, .key.file code { display: inline-block; max-width: 36ch; }
     .level-critical, .level-error { color: var(--red); font-weight: 600; }
     .level-warning { color: var(--khaki); font-weight: 600; }
     .level-notice { font-weight: 600; }

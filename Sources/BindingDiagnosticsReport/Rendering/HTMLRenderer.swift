@@ -194,19 +194,17 @@ public struct HTMLRenderer: Sendable {
       html +=
         "<td class=\"num\" data-value=\"\(group.records)\">\(HumanText.number(group.records))</td>"
       for key in keys {
-        var value = HTMLRenderer.escape(key.value(group))
+        let text = key.value(group)
         let name = key.field?.rawValue ?? "site"
-        if key.field == nil || key.field == .file {
-          // Long paths may wrap, but only after a `/`.
-          value = value.split(separator: "/", omittingEmptySubsequences: false).joined(
-            separator: "/<wbr>")
-        }
+        // Long paths may wrap, but only after a `/`: each part is a span that does not.
+        let parts = key.field == nil || key.field == .file ? HTMLRenderer.pathParts(text) : [text]
+        let value = parts.map { "<span>\(HTMLRenderer.escape($0))</span>" }.joined()
         let kind = key.field == .kind ? " level-\(level.rawValue)" : ""
         html += "<td class=\"key \(name)\(kind)\"><code>\(value)</code></td>"
       }
-      html += "<td>\(HTMLRenderer.escape(group.labels.joined(separator: ", ")))</td>"
-      html += "<td>\(HTMLRenderer.escape(group.processes.joined(separator: ", ")))</td>"
-      html += "<td>\(HTMLRenderer.escape(group.hosts.joined(separator: ", ")))</td>"
+      html += "<td class=\"list\">\(HTMLRenderer.items(group.labels))</td>"
+      html += "<td class=\"list\">\(HTMLRenderer.items(group.processes))</td>"
+      html += "<td class=\"list\">\(HTMLRenderer.items(group.hosts))</td>"
       html +=
         "<td data-value=\"\(group.first.microsecondsSinceEpoch)\">\(time(group.first, short))</td>"
       html +=
@@ -267,6 +265,28 @@ public struct HTMLRenderer: Sendable {
   private func plain(_ timestamp: Timestamp) -> String {
     let clock = timeZone.wallClock(timestamp)
     return "\(clock.date) \(clock.time)"
+  }
+
+  /// `MailApp/Views/ComposeView.swift:118` as `MailApp/`, `Views/`, `ComposeView.swift:118`.
+  static func pathParts(_ path: String) -> [String] {
+    var parts: [String] = []
+    var current = ""
+    for character in path {
+      current.append(character)
+      if character == "/" {
+        parts.append(current)
+        current = ""
+      }
+    }
+    if !current.isEmpty || parts.isEmpty { parts.append(current) }
+    return parts
+  }
+
+  /// Names as spans that do not break inside (each but the last with its comma).
+  static func items(_ values: [String]) -> String {
+    values.enumerated().map { index, value in
+      "<span>\(escape(value))\(index < values.count - 1 ? "," : "")</span>"
+    }.joined(separator: " ")
   }
 
   /// A coordinate with at most two decimals.
