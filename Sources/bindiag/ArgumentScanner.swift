@@ -59,6 +59,18 @@ struct ArgumentScanner {
     return number
   }
 
+  /// One of `T`'s cases by raw value: `expected auto, always or never` otherwise.
+  mutating func choice<T: RawRepresentable & CaseIterable>(
+    _ option: String, inline: String?, as type: T.Type
+  ) throws(UsageError) -> T where T.RawValue == String {
+    let text = try value(option, inline: inline)
+    if let choice = T(rawValue: text) { return choice }
+    let names = T.allCases.map(\.rawValue)
+    let expected = names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+    throw UsageError(
+      "The value '\(text)' is invalid for '\(option)': expected \(expected)", command: command)
+  }
+
   func unknown(_ option: String) -> UsageError {
     UsageError("Unknown option '\(option)'", command: command)
   }

@@ -8,7 +8,7 @@ struct ReportOptions {
   }
 
   /// `--color`: when to write ANSI colours.
-  enum ColorChoice: String {
+  enum ColorChoice: String, CaseIterable {
     case auto, always, never
   }
 
@@ -51,13 +51,7 @@ struct ReportOptions {
         case "--journal-dir":
           options.journalDirectory = try scanner.value(name, inline: inline)
         case "-f", "--format":
-          let text = try scanner.value(name, inline: inline)
-          guard let format = Format(rawValue: text) else {
-            throw UsageError(
-              "The value '\(text)' is invalid for '\(name)': expected table, json, markdown, csv, sarif, github or html",
-              command: command)
-          }
-          options.format = format
+          options.format = try scanner.choice(name, inline: inline, as: Format.self)
         case "--group-by":
           let text = try scanner.value(name, inline: inline)
           switch GroupField.parseList(text) {
@@ -116,13 +110,7 @@ struct ReportOptions {
         case "--max-lost" where command == .check:
           options.maxLost = try scanner.integer(name, inline: inline)
         case "--color":
-          let text = try scanner.value(name, inline: inline)
-          guard let choice = ColorChoice(rawValue: text) else {
-            throw UsageError(
-              "The value '\(text)' is invalid for '--color': expected auto, always or never",
-              command: command)
-          }
-          options.color = choice
+          options.color = try scanner.choice(name, inline: inline, as: ColorChoice.self)
         case "--utc":
           options.utc = true
         case "--no-pager":
