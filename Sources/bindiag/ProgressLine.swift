@@ -51,12 +51,16 @@ final class ProgressLine: Sendable {
     }
   }
 
-  /// Starts the next source: what the previous one read is kept in the totals.
-  func nextSource() {
+  /// Starts reading `source` (`<stdin>`, a path, or `journal`), shown at once with nothing read;
+  /// what the previous source read stays in the totals.
+  func begin(_ source: String) {
     state.withLock { state in
-      state.eventsBefore += state.current?.events ?? 0
-      state.sourceIndex += 1
-      state.current = nil
+      if let previous = state.current {
+        state.eventsBefore += previous.events
+        state.sourceIndex += 1
+      }
+      state.current = InputReader.Progress(
+        source: source, bytes: source == "journal" ? nil : 0, size: nil, events: 0)
     }
   }
 

@@ -28,6 +28,7 @@ enum SummaryCommand {
     if let progress { reader.onProgress = { progress.update($0) } }
     var failed = false
     if options.readsJournal {
+      progress?.begin("journal")
       if case .failure(let error) = reader.readJournal(
         directory: options.journalDirectory, into: &aggregator)
       {
@@ -36,8 +37,8 @@ enum SummaryCommand {
         return ExitCode.failure
       }
     } else {
-      for (index, file) in options.files.enumerated() {
-        if index > 0 { progress?.nextSource() }
+      for file in options.files {
+        progress?.begin(file == "-" ? "<stdin>" : file)
         if case .failure(let error) = reader.read(path: file, into: &aggregator) {
           warn("Error: cannot read '\(DisplayText.escapingControls(file))': \(error.message)\n")
           failed = true

@@ -30,14 +30,27 @@ public struct InputReader {
     public var size: Int?
     /// Events (`1 + suppressed` per record) read so far from it, before filters.
     public var events: Int
+
+    /// How far a read has got.
+    /// - Parameters:
+    ///   - source: The file's path as named, or `<stdin>`, or `journal`.
+    ///   - bytes: Bytes read so far (`nil` for the journal).
+    ///   - size: The size when known.
+    ///   - events: Events read so far.
+    public init(source: String, bytes: Int?, size: Int?, events: Int) {
+      self.source = source
+      self.bytes = bytes
+      self.size = size
+      self.events = events
+    }
   }
 
   /// Lines longer than this are malformed (`--max-line-bytes`).
   public var maxLineBytes: Int
   /// Called for every malformed line, in input order.
   public var onMalformed: (MalformedLine) -> Void
-  /// Called often during a read (every 64 KiB, 1 MiB chunk or 1 024 journal entries) with how
-  /// far it has got; the caller decides how often to show it.
+  /// Called often during a read (every 64 KiB or 256 lines, 1 MiB chunk, or 1 024 journal
+  /// entries) with how far it has got; the caller decides how often to show it.
   public var onProgress: ((Progress) -> Void)?
 
   /// A reader.
@@ -112,6 +125,8 @@ public struct InputReader {
     /// Whether the chunk starts the input, where a byte order mark is skipped.
     let first: Bool
     var classes: [LineClass] = []
+    /// Events in `classes`, counted by the worker only when a progress line wants them.
+    var events = 0
     let done = DispatchSemaphore(value: 0)
 
     init(bytes: [UInt8], tooLong: Bool = false, first: Bool) {
@@ -120,7 +135,12 @@ public struct InputReader {
       self.first = first
     }
 
-    func classify(maxLineBytes: Int, pool: ClassifierPool) {
+    func classify(maxLineBytes: Int, pool: ClassifierPool, counting: Bool) {
+      defer {
+        if counting {
+          for case .event(let event) in classes { events += event.events }
+        }
+      }
       if tooLong {
         classes = [.malformed("line longer than \(maxLineBytes) bytes")]
         return
@@ -195,19 +215,18 @@ public struct InputReader {
           lineNumber += 1
           if case .malformed(let reason) = kind {
             onMalformed(MalformedLine(source: name, line: lineNumber, reason: reason.text))
-          } else if counting, case .event(let event) = kind {
-            events += event.events
           }
           aggregator.add(kind)
         }
       }
+      events += chunk.events
     }
     var submitted = false
     func submit(_ chunk: Chunk) {
       submitted = true
       inFlight.append(chunk)
       DispatchQueue.global().async {
-        chunk.classify(maxLineBytes: maxLineBytes, pool: pool)
+        chunk.classify(maxLineBytes: maxLineBytes, pool: pool, counting: counting)
         chunk.done.signal()
       }
       if inFlight.count >= 4 { finishOldest() }
@@ -344,7 +363,8 @@ public struct InputReader {
       }
       if let onProgress {
         if case .event(let event) = kind { events += event.events }
-        if bytesRead >= nextProgress {
+        // Every 64 KiB, and every 256 lines for a slow pipe.
+        if bytesRead >= nextProgress || number % 256 == 0 {
           onProgress(Progress(source: name, bytes: bytesRead, size: size, events: events))
           nextProgress = bytesRead + InputReader.progressStep
         }
