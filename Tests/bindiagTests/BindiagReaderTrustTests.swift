@@ -13,10 +13,10 @@ import Testing
 
   @Test func theHistogramIsTheSameForAnyOrderOfTheRecords() throws {
     let expected = """
-      24 events in 24 records from 1 run, 2026-01-01 00:00:00 to 2026-01-01 23:00:00 UTC
+      24 events in 24 records from 1 run, 2026-01-01 00:00:00 to 23:00:00 UTC
 
-      EVENTS  RECORDS  KIND                  SITE                      FIRST SEEN           LAST SEEN            PROCS  OVER TIME
-          24       24  mapped-bool-set-true  App/ContentView.swift:42  2026-01-01 00:00:00  2026-01-01 23:00:00      1  ████████
+      LEVEL  EVENTS  RECORDS  KIND                  SITE                      PROCS  FIRST SEEN  LAST SEEN  TIMELINE
+      error      24       24  mapped-bool-set-true  App/ContentView.swift:42      1  00:00:00    23:00:00   ████████
 
       Lost records: 0
 
@@ -60,8 +60,8 @@ import Testing
       result.stdout == """
         2 events in 2 records from 1 run, 1969-12-31 23:59:59 to 2026-01-01 00:00:00 UTC
 
-        EVENTS  RECORDS  KIND                  SITE                      FIRST SEEN           LAST SEEN            PROCS  OVER TIME
-             2        2  mapped-bool-set-true  App/ContentView.swift:42  1969-12-31 23:59:59  2026-01-01 00:00:00      1  █      █
+        LEVEL  EVENTS  RECORDS  KIND                  SITE                      PROCS  FIRST SEEN        LAST SEEN         TIMELINE
+        error       2        2  mapped-bool-set-true  App/ContentView.swift:42      1  1969-12-31 23:59  2026-01-01 00:00  █      █
 
         Lost records: 0
 
@@ -96,7 +96,7 @@ import Testing
       #expect(result.status == 0)
       #expect(
         result.stdout
-          == #"{"schema":1,"events":24,"records":24,"malformed":0,"other":0,"lost":0,"duplicates":0,"first":"0000-01-01T00:00:00.000000Z","last":"9999-12-31T23:59:59.999999Z","group_by":["kind"],"groups":[{"key":{"kind":"mapped-bool-set-true"},"events":24,"records":24,"first":"0000-01-01T00:00:00.000000Z","last":"9999-12-31T23:59:59.999999Z","processes":["Demo"],"hosts":["build-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":24}}],"lost_runs":[]}"#
+          == #"{"schema":1,"events":24,"records":24,"malformed":0,"other":0,"lost":0,"duplicates":0,"first":"0000-01-01T00:00:00.000000Z","last":"9999-12-31T23:59:59.999999Z","group_by":["kind"],"groups":[{"key":{"kind":"mapped-bool-set-true"},"events":24,"records":24,"first":"0000-01-01T00:00:00.000000Z","last":"9999-12-31T23:59:59.999999Z","processes":["Demo"],"hosts":["build-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":24},"histogram":[9,9,0,3,0,0,0,3]}],"lost_runs":[]}"#
           + "\n")
     }
   }
