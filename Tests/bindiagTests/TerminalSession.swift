@@ -106,9 +106,3 @@ final class TerminalSession: @unchecked Sendable {
     "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
   }
 }
-
-/// Escape sequences (CSI) removed: what a person reads.
-func withoutEscapes(_ text: String) -> String {
-  text.replacingOccurrences(
-    of: "\u{1b}\\[[0-9;?]*[A-Za-z]", with: "", options: .regularExpression)
-}
