@@ -1,3 +1,5 @@
+import BindingDiagnostics
+
 /// The one-line text CI reports give a call site: what went wrong, how often, when, and the
 /// labels the callers gave their mappings.
 enum SiteMessage {
@@ -9,10 +11,10 @@ enum SiteMessage {
 
   /// `Headline: 11 events in 2 records, first seen …, last seen …, label "x".`
   static func text(_ group: Summary.Group, kind: String) -> String {
-    var text = headline(kind: kind) + ": " + counted(group.events, "event") + " in "
-    text += counted(group.records, "record")
-    text += ", first seen \(TableRenderer.short(group.first)) UTC"
-    text += ", last seen \(TableRenderer.short(group.last)) UTC"
+    var text = headline(kind: kind) + ": " + HumanText.count(group.events, "event") + " in "
+    text += HumanText.count(group.records, "record")
+    text += ", first seen \(utc(group.first)) UTC"
+    text += ", last seen \(utc(group.last)) UTC"
     if !group.labels.isEmpty {
       text += group.labels.count == 1 ? ", label " : ", labels "
       text += group.labels.map { "\"\($0)\"" }.joined(separator: ", ")
@@ -20,8 +22,9 @@ enum SiteMessage {
     return text + "."
   }
 
-  /// `1 event`, `2 events`.
-  static func counted(_ count: Int, _ noun: String) -> String {
-    "\(count) \(noun)\(count == 1 ? "" : "s")"
+  /// `2026-11-30 04:12:33`.
+  private static func utc(_ timestamp: Timestamp) -> String {
+    let clock = DisplayTimeZone.utc.wallClock(timestamp)
+    return clock.date + " " + clock.time
   }
 }
