@@ -6,6 +6,8 @@
 //   BindingBenchmarks jsonl PATH N           misuses into the JSON Lines file sink
 //   BindingBenchmarks journald N             misuses into the journald sink
 //   BindingBenchmarks generate N SEED        N contract records with realistic sites, to stdout
+//   BindingBenchmarks export HOST N SEED     N journal entries of one host in journal export
+//                                            format (for systemd-journal-remote), to stdout
 import BindingDiagnostics
 
 #if canImport(Glibc)
@@ -211,6 +213,69 @@ func runGenerate(count: Int, seed: UInt64) {
   writeOut(out)
 }
 
+/// One host's journal as `journalctl -o export` would print it: N entries of misuse events from
+/// four app runs (a restart each quarter), with the fields journald adds for a native-protocol
+/// sender, so `systemd-journal-remote` turns it into the file a real host would upload.
+func runGenerateExport(host: String, count: Int, seed: UInt64) {
+  var state = seed
+  func next() -> UInt64 {
+    state &+= 0x9e37_79b9_7f4a_7c15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+    z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+    return z ^ (z >> 31)
+  }
+  let files = (0..<12).map { "App/Features/Feature\($0)/Views/Screen\($0)View.swift" }
+  let processes = ["Mail", "Notes"]
+  let bootID = String(next(), radix: 16).leftPad(16) + String(next(), radix: 16).leftPad(16)
+  let runs = (0..<4).map { _ in String(next(), radix: 16).leftPad(16) }
+  let encoder = JournalFieldsEncoder()
+  var out = [UInt8]()
+  out.reserveCapacity(1 << 22)
+  var micros: Int64 = 1_796_000_000_000_000 + Int64(next() % 60_000_000)
+  var seq = 0
+  var lastRun = 0
+  for index in 0..<count {
+    let runIndex = index * runs.count / max(count, 1)
+    if runIndex != lastRun { (seq, lastRun) = (0, runIndex) }
+    seq += next() % 2000 == 0 ? 2 : 1  // one record in two thousand is lost
+    micros += Int64(next() % 8_000_000)
+    let site = Int(next() % 40)
+    let kind = MisuseKind.builtIn[Int(next() % 3)]
+    let pid = 1000 + runIndex
+    let process = processes[runIndex % 2]
+    let event = MisuseEvent(
+      timestamp: Timestamp(microsecondsSinceEpoch: micros), level: kind.defaultLevel, kind: kind,
+      message: "A Binding<Bool> mapped from an optional was set to true; the write had no effect.",
+      file: files[site % 12], line: 20 + site * 7, function: "body",
+      valueType: "Swift.Optional<Swift.String>", valuePresent: next() % 2 == 0, value: "<private>",
+      process: process, pid: pid, host: host, run: runs[runIndex], seq: seq,
+      suppressed: next() % 10 == 0 ? Int(next() % 50) : 0)
+    let trusted: [(String, String)] = [
+      ("__REALTIME_TIMESTAMP", String(micros + 40)),
+      ("__MONOTONIC_TIMESTAMP", String(micros - 1_795_999_000_000_000)),
+      ("_BOOT_ID", bootID), ("_TRANSPORT", "journal"), ("_PID", String(pid)), ("_UID", "1000"),
+      ("_GID", "1000"), ("_COMM", process), ("_EXE", "/opt/\(process)/bin/\(process)"),
+      ("_CMDLINE", "/opt/\(process)/bin/\(process) --serve"),
+      ("_SYSTEMD_CGROUP", "/system.slice/\(process.lowercased()).service"),
+      ("_SYSTEMD_UNIT", "\(process.lowercased()).service"), ("_HOSTNAME", host),
+      ("_SOURCE_REALTIME_TIMESTAMP", String(micros)),
+    ]
+    for (name, value) in trusted + encoder.fields(event) {
+      out.append(contentsOf: name.utf8)
+      out.append(UInt8(ascii: "="))
+      out.append(contentsOf: value.utf8)
+      out.append(UInt8(ascii: "\n"))
+    }
+    out.append(UInt8(ascii: "\n"))
+    if out.count > (1 << 22) - 8192 {
+      writeOut(out)
+      out.removeAll(keepingCapacity: true)
+    }
+  }
+  writeOut(out)
+}
+
 func writeOut(_ bytes: [UInt8]) {
   bytes.withUnsafeBytes { buffer in
     var offset = 0
@@ -240,7 +305,11 @@ case "jsonl-rotate" where arguments.count == 6:
 case "journald" where arguments.count == 3: runJournald(count: Int(arguments[2])!)
 case "generate" where arguments.count == 4:
   runGenerate(count: Int(arguments[2])!, seed: UInt64(arguments[3])!)
+case "export" where arguments.count == 5:
+  runGenerateExport(host: arguments[2], count: Int(arguments[3])!, seed: UInt64(arguments[4])!)
 default:
-  print("usage: BindingBenchmarks mapping | misuse | jsonl PATH N | journald N | generate N SEED")
+  print(
+    "usage: BindingBenchmarks mapping | misuse | jsonl PATH N | journald N | generate N SEED"
+      + " | export HOST N SEED")
   exit(64)
 }
