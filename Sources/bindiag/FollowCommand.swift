@@ -31,7 +31,8 @@ enum FollowCommand {
     }
 
     if options.readsJournal {
-      let result = InputReader.followJournal(directory: options.journalDirectory, filter: filter) {
+      let directory = options.journalDirectories.first
+      let result = InputReader.followJournal(directory: directory, filter: filter) {
         show($0, source: "journal", line: 0)
       }
       if case .failure(let error) = result {

@@ -62,7 +62,8 @@ enum Help {
                               standard error, or `journalctl -o json` output; '-' or
                               none: standard input.
       --journal               Read the system journal (BINDING_SCHEMA=1 entries).
-      --journal-dir <dir>     Read the journal files of a directory instead.
+      --journal-dir <dir>     Read the journal files of a directory instead;
+                              repeatable (systemd-journal-remote's output).
 
     FILTERS:
       --since <time>          Events at or after <time>: RFC 3339, -30m, -1h, -7d,

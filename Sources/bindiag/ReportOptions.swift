@@ -15,7 +15,7 @@ struct ReportOptions {
   var command: Command
   var files: [String] = []
   var journal = false
-  var journalDirectory: String?
+  var journalDirectories: [String] = []
   var format: Format = .table
   var groupBy: [GroupField] = [.kind, .file, .line]
   var top: Int?
@@ -49,7 +49,7 @@ struct ReportOptions {
         case "--journal":
           options.journal = true
         case "--journal-dir":
-          options.journalDirectory = try scanner.value(name, inline: inline)
+          options.journalDirectories.append(try scanner.value(name, inline: inline))
         case "-f", "--format":
           options.format = try scanner.choice(name, inline: inline, as: Format.self)
         case "--group-by":
@@ -124,10 +124,13 @@ struct ReportOptions {
         }
       }
     }
-    if options.journal && options.journalDirectory != nil {
+    if options.journal && !options.journalDirectories.isEmpty {
       throw UsageError("'--journal' and '--journal-dir' cannot be used together", command: command)
     }
-    if (options.journal || options.journalDirectory != nil) && !options.files.isEmpty {
+    if command == .follow && options.journalDirectories.count > 1 {
+      throw UsageError("'follow' reads one '--journal-dir'", command: command)
+    }
+    if options.readsJournal && !options.files.isEmpty {
       throw UsageError(
         "Files cannot be named together with '--journal' or '--journal-dir'", command: command)
     }
@@ -135,8 +138,8 @@ struct ReportOptions {
     return options
   }
 
-  /// Reads from the journal (local or a directory).
-  var readsJournal: Bool { journal || journalDirectory != nil }
+  /// Reads from the journal (local or directories).
+  var readsJournal: Bool { journal || !journalDirectories.isEmpty }
 }
 
 /// `--since`/`--until` values: RFC 3339, `-30s`, `-30m`, `-1h`, `-7d`, `today` (UTC midnight), `now`.

@@ -29,12 +29,15 @@ enum SummaryCommand {
     var failed = false
     if options.readsJournal {
       progress?.begin("journal")
-      if case .failure(let error) = reader.readJournal(
-        directory: options.journalDirectory, into: &aggregator)
+      for failure in reader.readJournal(directories: options.journalDirectories, into: &aggregator)
       {
-        progress?.finish()
-        Output.err("Error: journal not available: \(DisplayText.escapingControls("\(error)"))\n")
-        return ExitCode.failure
+        let reason = DisplayText.escapingControls("\(failure.error)")
+        if let path = failure.path.map(DisplayText.escapingControls) {
+          warn("Error: cannot read journal '\(path)': \(reason)\n")
+        } else {
+          warn("Error: journal not available: \(reason)\n")
+        }
+        failed = true
       }
     } else {
       for file in options.files {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Sends journal entries through journald's native protocol the way libsystemd does (a datagram
 /// per entry, or a sealed memfd passed with `SCM_RIGHTS` when the entry is large), optionally
@@ -16,12 +16,8 @@ public enum JournalNativeSender {
   ///   - entries: The entries.
   ///   - uid: The user to send as (`nobody` by default) when the test runs as root.
   public static func send(_ entries: [Entry], asUser uid: UInt32 = 65534) throws -> UInt32 {
-    let payload = entries.map { entry in
-      entry.map { [$0.name, Data($0.value).base64EncodedString()] }
-    }
-    let input = try JSONSerialization.data(withJSONObject: payload)
     let output = try runProduct(
-      "/usr/bin/env", ["python3", "-c", script, String(uid)], stdin: input)
+      "/usr/bin/env", ["python3", "-c", script, String(uid)], stdin: try payload(entries))
     guard output.status == 0,
       let sentAs = UInt32(output.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
     else {
@@ -38,7 +34,19 @@ public enum JournalNativeSender {
     public var description: String { message }
   }
 
-  private static let script = #"""
+  /// What the sender reads on standard input: `entries` as JSON, values in base64.
+  /// - Parameter entries: The entries.
+  public static func payload(_ entries: [Entry]) throws -> Data {
+    try JSONSerialization.data(
+      withJSONObject: entries.map { entry in
+        entry.map { [$0.name, Data($0.value).base64EncodedString()] }
+      })
+  }
+
+  /// The sender, a Python program: `python3 -c SCRIPT UID < payload`. It writes to
+  /// `/run/systemd/journal/socket` as it finds it, so run inside a mount namespace it reaches
+  /// that namespace's journald.
+  public static let script = #"""
     import base64, fcntl, json, os, socket, struct, sys
     entries = json.load(sys.stdin)
     uid = int(sys.argv[1])

@@ -141,11 +141,15 @@ struct BindiagJournalTests {
   }
 
   @Test func aMissingJournalDirectoryIsARuntimeFailure() throws {
-    let result = try bindiag("summary", "--journal-dir", "/nonexistent/journal")
+    let result = try bindiag("summary", "--format", "json", "--journal-dir", "/nonexistent/journal")
     #expect(result.status == 1)
-    #expect(result.stdout == "")
+    #expect(
+      result.stdout
+        == #"{"schema":1,"events":0,"records":0,"malformed":0,"other":0,"lost":0,"duplicates":0,"first":null,"last":null,"group_by":["kind","file","line"],"groups":[],"lost_runs":[]}"#
+        + "\n")
     #expect(
       result.stderr
-        == "Error: journal not available: sd_journal_open: No such file or directory (errno 2)\n")
+        == "Error: cannot read journal '/nonexistent/journal': opendir: No such file or directory (errno 2)\n"
+    )
   }
 }

@@ -117,10 +117,14 @@ public struct Aggregator {
   }
 
   /// Adds one event. A duplicate (same run and seq) is counted once; lost-record tracking
-  /// sees every record of the runs selected (all, or the filter's `run`), filtered or not.
+  /// sees every record of the runs selected, filtered or not. A run is one process start on
+  /// one host, so the filter's `run`, `host` and `process` select whole runs (the others are
+  /// not tracked at all); its other fields select records within a run.
   /// - Parameter event: The event.
   public mutating func add(_ event: MisuseEvent) {
     if let selected = filter.run, event.run != selected { return }
+    if let host = filter.host, event.host != host { return }
+    if let process = filter.process, event.process != process { return }
     let index = run(for: event)
     guard runs[index].seqs.insert(event.seq) else {
       duplicates += 1

@@ -385,59 +385,119 @@ public struct InputReader {
     return Int(info.st_size)
   }
 
+  /// A journal that could not be read, or a directory or journal file of one.
+  public struct JournalFailure: Error, Sendable, Hashable {
+    /// The directory or journal file, or `nil` for the local journal.
+    public var path: String?
+    /// Why.
+    public var error: JournalError
+  }
+
   /// Reads journal entries with `BINDING_SCHEMA=1` (of the filter's run, when it names one,
-  /// from its `since` on) into `aggregator`. Kind, process and host are filtered here, not
-  /// as journal matches, so lost-record tracking sees every record of a run, as it does for
+  /// from its `since` on) into `aggregator`: from the local journal when `directories` is
+  /// empty, or else from the journal files of each directory, one file at a time (see
+  /// ``JournalReader/journalFiles(in:)``), so memory stays bounded however many hosts
+  /// `systemd-journal-remote` collected. Kind, file and level are filtered here, not as
+  /// journal matches, so lost-record tracking sees every record of a run, as it does for
   /// files. With `since`, the records of runs begun earlier are then read up to `since` for
   /// tracking only, so they do not count as lost.
   /// - Parameters:
-  ///   - directory: A journal directory, or `nil` for the local journal.
+  ///   - directories: Journal directories; none for the local journal.
   ///   - aggregator: Where events go.
-  /// - Returns: Why the journal could not be read.
-  public func readJournal(directory: String?, into aggregator: inout Aggregator) -> Result<
-    Void, JournalError
-  > {
-    let source: JournalReader.Source = directory.map { .directory($0) } ?? .local
+  /// - Returns: What could not be read; what could be read from the rest counts.
+  public func readJournal(directories: [String], into aggregator: inout Aggregator)
+    -> [JournalFailure]
+  {
+    var failures: [JournalFailure] = []
+    var sources: [(name: String, path: String?, source: JournalReader.Source)] = []
+    if directories.isEmpty { sources.append(("journal", nil, .local)) }
+    var seen = Set<FileIdentity>()
+    for directory in directories {
+      switch JournalReader.journalFiles(in: directory) {
+      case .success(let files):
+        // A file reached twice (a directory named twice, a link) is read once.
+        for file in files where seen.insert(FileIdentity(path: file)).inserted {
+          sources.append((file, file, .files([file])))
+        }
+      case .failure(let error):
+        failures.append(JournalFailure(path: directory, error: error))
+      }
+    }
+    // The filter's run, host and process select whole runs (see ``Aggregator/add(_:)``), so
+    // libsystemd may skip the other runs' entries.
     var matches = ["BINDING_SCHEMA=1"]
     if let run = aggregator.filter.run { matches.append("BINDING_RUN=\(run)") }
+    if let host = aggregator.filter.host { matches.append("_HOSTNAME=\(host)") }
+    if let process = aggregator.filter.process { matches.append("SYSLOG_IDENTIFIER=\(process)") }
     let since = aggregator.filter.since.map { UInt64(max(0, $0.microsecondsSinceEpoch)) }
-    let query = JournalReader.Query(
-      source: source, matches: matches, fields: EventDecoder.journalFields, since: since)
     let box = AggregatorBox(aggregator)
     defer { aggregator = box.value }
     let onMalformed = self.onMalformed
     let onProgress = self.onProgress
-    var number = 0
+    var entries = 0
     var events = 0
     var decoder = JournalEntryDecoder()
-    let result = JournalReader.read(query) { entry in
-      number += 1
-      let kind = decoder.classify(entry)
-      if case .malformed(let reason) = kind {
-        onMalformed(MalformedLine(source: "journal", line: number, reason: reason.text))
-      }
-      if let onProgress {
-        if case .event(let event) = kind { events += event.events }
-        if number % 1024 == 0 {
-          onProgress(Progress(source: "journal", bytes: nil, size: nil, events: events))
+    var readable: [(path: String?, source: JournalReader.Source)] = []
+    for (name, path, source) in sources {
+      var number = 0
+      let query = JournalReader.Query(
+        source: source, matches: matches, fields: EventDecoder.journalFields, since: since)
+      let result = JournalReader.read(query) { entry in
+        number += 1
+        entries += 1
+        let kind = decoder.classify(entry)
+        if case .malformed(let reason) = kind {
+          onMalformed(MalformedLine(source: name, line: number, reason: reason.text))
         }
+        if let onProgress {
+          if case .event(let event) = kind { events += event.events }
+          if entries % 1024 == 0 {
+            onProgress(Progress(source: "journal", bytes: nil, size: nil, events: events))
+          }
+        }
+        box.value.add(kind)
+        return true
       }
-      box.value.add(kind)
-      return true
+      switch result {
+      case .success: readable.append((path, source))
+      case .failure(let error): failures.append(JournalFailure(path: path, error: error))
+      }
     }
-    guard case .success = result, let since else { return result }
+    guard let since else { return failures }
     let unstarted = box.value.runsWithoutStart
-    guard !unstarted.isEmpty else { return result }
+    guard !unstarted.isEmpty else { return failures }
     // Many runs as matches would slow libsystemd down more than reading the other entries.
     if unstarted.count <= 256, aggregator.filter.run == nil {
       matches += unstarted.map { "BINDING_RUN=\($0)" }
     }
-    let before = JournalReader.Query(
-      source: source, matches: matches, fields: EventDecoder.journalFields, since: nil)
-    return JournalReader.read(before) { entry in
-      guard entry.realtime < since else { return false }
-      if case .event(let event) = decoder.classify(entry) { box.value.track(event) }
-      return true
+    for (path, source) in readable {
+      let before = JournalReader.Query(
+        source: source, matches: matches, fields: EventDecoder.journalFields, since: nil)
+      let result = JournalReader.read(before) { entry in
+        guard entry.realtime < since else { return false }
+        if case .event(let event) = decoder.classify(entry) { box.value.track(event) }
+        return true
+      }
+      if case .failure(let error) = result {
+        failures.append(JournalFailure(path: path, error: error))
+      }
+    }
+    return failures
+  }
+
+  /// A file's device and inode (its path when `stat` fails), to read each file once.
+  private struct FileIdentity: Hashable {
+    let device: UInt64
+    let inode: UInt64
+    let path: String?
+
+    init(path: String) {
+      var info = stat()
+      if stat(path, &info) == 0 {
+        (device, inode, self.path) = (UInt64(info.st_dev), UInt64(info.st_ino), nil)
+      } else {
+        (device, inode, self.path) = (0, 0, path)
+      }
     }
   }
 

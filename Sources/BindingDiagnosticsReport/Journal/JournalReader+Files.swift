@@ -1,0 +1,103 @@
+package import BindingDiagnostics
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension JournalReader {
+  /// The journal files `sd_journal_open_directory` would open in `directory`: names ending in
+  /// `.journal` or `.journal~` there and in its subdirectories named by a machine id (32 hex
+  /// digits, as journald lays them out), sorted by path. `systemd-journal-remote` writes one
+  /// file per host (or one for all) straight into its output directory.
+  ///
+  /// Reading these one at a time costs time in proportion to the entries; libsystemd's merge of
+  /// many files by time costs, for every entry, a comparison with every open file, and keeps
+  /// every file mapped.
+  /// - Parameter directory: The directory.
+  /// - Returns: The files' paths, or why a directory could not be listed (`opendir`,
+  ///   `readdir`).
+  package static func journalFiles(in directory: String) -> Result<[String], JournalError> {
+    var files: [String] = []
+    let top: [DirectoryEntry]
+    switch DirectoryEntry.list(directory) {
+    case .success(let entries): top = entries
+    case .failure(let error): return .failure(.call(error))
+    }
+    for entry in top {
+      let path = directory.hasSuffix("/") ? directory + entry.name : directory + "/" + entry.name
+      if entry.isJournalFile {
+        files.append(path)
+      } else if entry.isMachineDirectory {
+        switch DirectoryEntry.list(path) {
+        case .success(let inner):
+          files += inner.filter(\.isJournalFile).map { path + "/" + $0.name }
+        case .failure(let error): return .failure(.call(error))
+        }
+      }
+    }
+    return .success(files.sorted())
+  }
+
+  /// One name in a directory and what `readdir` or `stat` says it is.
+  private struct DirectoryEntry {
+    let name: String
+    let isRegular: Bool
+    let isDirectory: Bool
+
+    var isJournalFile: Bool {
+      isRegular && (name.hasSuffix(".journal") || name.hasSuffix(".journal~"))
+    }
+
+    /// A machine id: 32 lowercase or uppercase hex digits.
+    var isMachineDirectory: Bool {
+      isDirectory && name.utf8.count == 32
+        && name.utf8.allSatisfy { byte in
+          switch byte {
+          case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+            UInt8(ascii: "A")...UInt8(ascii: "F"):
+            true
+          default: false
+          }
+        }
+    }
+
+    /// The entries of `path` but `.` and `..`; a symbolic link or an unknown type is resolved
+    /// with `stat` (a link to nothing is neither a file nor a directory).
+    static func list(_ path: String) -> Result<[DirectoryEntry], SystemError> {
+      guard let stream = opendir(path) else { return .failure(SystemError("opendir", code: errno)) }
+      defer { closedir(stream) }
+      var entries: [DirectoryEntry] = []
+      while true {
+        errno = 0
+        guard let entry = readdir(stream) else {
+          if errno != 0 { return .failure(SystemError("readdir", code: errno)) }
+          return .success(entries)
+        }
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+          String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+        }
+        if name == "." || name == ".." { continue }
+        var type = Int(entry.pointee.d_type)
+        if type == Int(DT_LNK) || type == Int(DT_UNKNOWN) {
+          type = fileType(path.hasSuffix("/") ? path + name : path + "/" + name)
+        }
+        entries.append(
+          DirectoryEntry(
+            name: name, isRegular: type == Int(DT_REG), isDirectory: type == Int(DT_DIR)))
+      }
+    }
+
+    /// `DT_REG`, `DT_DIR` or `DT_UNKNOWN` for what `path` leads to (`stat` follows links).
+    private static func fileType(_ path: String) -> Int {
+      var info = stat()
+      guard stat(path, &info) == 0 else { return Int(DT_UNKNOWN) }
+      switch info.st_mode & S_IFMT {
+      case S_IFDIR: return Int(DT_DIR)
+      case S_IFREG: return Int(DT_REG)
+      default: return Int(DT_UNKNOWN)
+      }
+    }
+  }
+}

@@ -1,0 +1,262 @@
+import BindingDiagnostics
+import Foundation
+import TestSupport
+import Testing
+
+/// Journal directories as a central server holds them: real journal files written by
+/// `systemd-journal-remote`, one per host, in two directories laid out two ways.
+@Suite(
+  .enabled(
+    if: JournalExportFile.remote != nil,
+    "systemd-journal-remote is not installed (apt-get install systemd-journal-remote)"))
+struct BindiagJournalDirectoryTests {
+  /// `central/remote-web-01.journal`, `central/remote-web-02.journal` (what
+  /// `--split-mode=host` writes) and `db/<machine-id>/system.journal` (journald's layout),
+  /// plus files `sd_journal_open_directory` does not read: `db/archive/old.journal` (not a
+  /// machine id) and `central/notes.txt`.
+  struct Layout {
+    let central: String
+    let db: String
+
+    init() throws {
+      let root = try temporaryDirectory()
+      central = root + "/central"
+      db = root + "/db"
+      let machine = db + "/0123456789abcdef0123456789abcdef"
+      for directory in [central, machine, db + "/archive"] {
+        try FileManager.default.createDirectory(
+          atPath: directory, withIntermediateDirectories: true)
+      }
+      let mail = "a000000000000001"
+      let notes = "b000000000000002"
+      let database = "c000000000000003"
+      try JournalExportFile.write(
+        [
+          fixtureEvent(
+            seq: 1, at: "2026-11-30T04:00:00.000000Z", process: "Mail", host: "web-01", run: mail),
+          fixtureEvent(
+            seq: 2, at: "2026-11-30T04:10:00.000000Z", process: "Mail", host: "web-01", run: mail),
+          fixtureEvent(
+            seq: 3, at: "2026-11-30T04:20:00.000000Z", process: "Mail", host: "web-01", run: mail),
+          fixtureEvent(
+            seq: 4, kind: .unwrappedWriteAfterNil, file: "App/Detail.swift", line: 7,
+            at: "2026-11-30T04:30:00.000000Z", suppressed: 2, process: "Mail", host: "web-01",
+            run: mail),
+        ], to: central + "/remote-web-01.journal")
+      try JournalExportFile.write(
+        [
+          fixtureEvent(
+            seq: 1, at: "2026-11-30T05:00:00.000000Z", process: "Notes", host: "web-02", run: notes),
+          fixtureEvent(
+            seq: 2, at: "2026-11-30T05:30:00.000000Z", process: "Notes", host: "web-02", run: notes),
+        ], to: central + "/remote-web-02.journal")
+      // seq 2 is lost.
+      try JournalExportFile.write(
+        [
+          fixtureEvent(
+            seq: 1, kind: .unwrappedReadAfterNil, file: "App/Detail.swift", line: 7,
+            at: "2026-11-30T03:00:00.000000Z", process: "Mail", host: "db-01", run: database),
+          fixtureEvent(
+            seq: 3, at: "2026-11-30T06:00:00.000000Z", process: "Mail", host: "db-01", run: database
+          ),
+        ], to: machine + "/system.journal")
+      try JournalExportFile.write(
+        [fixtureEvent(seq: 9, process: "Old", host: "old-01", run: "d000000000000004")],
+        to: db + "/archive/old.journal")
+      try "not a journal\n".write(toFile: central + "/notes.txt", atomically: true, encoding: .utf8)
+    }
+
+    /// `--journal-dir` for both.
+    var arguments: [String] { ["--journal-dir", central, "--journal-dir", db] }
+  }
+
+  @Test func groupByHostInEveryFormat() throws {
+    let layout = try Layout()
+    let expected: [String: String] = [
+      "table": """
+      10 events in 8 records from 3 runs, 2026-11-30 03:00:00 to 2026-11-30 06:00:00 UTC
+
+      EVENTS  RECORDS  HOST    FIRST SEEN           LAST SEEN            PROCS  OVER TIME
+           6        4  web-01  2026-11-30 04:00:00  2026-11-30 04:30:00      1    ▃▆█
+           2        2  db-01   2026-11-30 03:00:00  2026-11-30 06:00:00      1  █      █
+           2        2  web-02  2026-11-30 05:00:00  2026-11-30 05:30:00      1       ██
+
+      Lost records: 1 in 1 run (Mail run c000000000000003: 1)
+
+      """,
+      "json": #"""
+      {"schema":1,"events":10,"records":8,"malformed":0,"other":0,"lost":1,"duplicates":0,"first":"2026-11-30T03:00:00.000000Z","last":"2026-11-30T06:00:00.000000Z","group_by":["host"],"groups":[{"key":{"host":"web-01"},"events":6,"records":4,"first":"2026-11-30T04:00:00.000000Z","last":"2026-11-30T04:30:00.000000Z","processes":["Mail"],"hosts":["web-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":3,"warning":3}},{"key":{"host":"db-01"},"events":2,"records":2,"first":"2026-11-30T03:00:00.000000Z","last":"2026-11-30T06:00:00.000000Z","processes":["Mail"],"hosts":["db-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":1,"warning":1}},{"key":{"host":"web-02"},"events":2,"records":2,"first":"2026-11-30T05:00:00.000000Z","last":"2026-11-30T05:30:00.000000Z","processes":["Notes"],"hosts":["web-02"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":2}}],"lost_runs":[{"run":"c000000000000003","process":"Mail","lost":1}]}
+
+      """#,
+      "markdown": """
+      ## Binding misuse summary
+
+      **10** events in 8 records from 3 runs · lost records: 1 · duplicates: 0 · malformed lines: 0 · other lines: 0
+
+      | Events | Records | Host | First seen | Last seen | Processes |
+      | ---: | ---: | --- | --- | --- | --- |
+      | 6 | 4 | `web-01` | 2026-11-30 04:00:00 | 2026-11-30 04:30:00 | Mail |
+      | 2 | 2 | `db-01` | 2026-11-30 03:00:00 | 2026-11-30 06:00:00 | Mail |
+      | 2 | 2 | `web-02` | 2026-11-30 05:00:00 | 2026-11-30 05:30:00 | Notes |
+
+      """,
+      "csv": """
+      events,records,host,first,last,processes,hosts,value_types,critical,error,warning,notice,info,debug,trace\r
+      6,4,web-01,2026-11-30T04:00:00.000000Z,2026-11-30T04:30:00.000000Z,Mail,web-01,Swift.Optional<Swift.String>,0,3,3,0,0,0,0\r
+      2,2,db-01,2026-11-30T03:00:00.000000Z,2026-11-30T06:00:00.000000Z,Mail,db-01,Swift.Optional<Swift.String>,0,1,1,0,0,0,0\r
+      2,2,web-02,2026-11-30T05:00:00.000000Z,2026-11-30T05:30:00.000000Z,Notes,web-02,Swift.Optional<Swift.String>,0,2,0,0,0,0,0\r
+
+      """,
+    ]
+    for (format, text) in expected.sorted(by: { $0.key < $1.key }) {
+      let result = try bindiag(
+        arguments: ["summary", "--group-by", "host", "--format", format] + layout.arguments)
+      #expect(result.status == 0, "\(format): \(result.stderr)")
+      #expect(result.stderr == "", "\(format)")
+      #expect(result.stdout == text, "\(format)")
+    }
+  }
+
+  @Test func groupByHostAndKindInEveryFormat() throws {
+    let layout = try Layout()
+    let expected: [String: String] = [
+      "table": """
+      10 events in 8 records from 3 runs, 2026-11-30 03:00:00 to 2026-11-30 06:00:00 UTC
+
+      EVENTS  RECORDS  HOST    KIND                       FIRST SEEN           LAST SEEN            PROCS  OVER TIME
+           3        3  web-01  mapped-bool-set-true       2026-11-30 04:00:00  2026-11-30 04:20:00      1    ▄█
+           3        1  web-01  unwrapped-write-after-nil  2026-11-30 04:30:00  2026-11-30 04:30:00      1      █
+           2        2  web-02  mapped-bool-set-true       2026-11-30 05:00:00  2026-11-30 05:30:00      1       ██
+           1        1  db-01   mapped-bool-set-true       2026-11-30 06:00:00  2026-11-30 06:00:00      1         █
+           1        1  db-01   unwrapped-read-after-nil   2026-11-30 03:00:00  2026-11-30 03:00:00      1  █
+
+      Lost records: 1 in 1 run (Mail run c000000000000003: 1)
+
+      """,
+      "json": #"""
+      {"schema":1,"events":10,"records":8,"malformed":0,"other":0,"lost":1,"duplicates":0,"first":"2026-11-30T03:00:00.000000Z","last":"2026-11-30T06:00:00.000000Z","group_by":["host","kind"],"groups":[{"key":{"host":"web-01","kind":"mapped-bool-set-true"},"events":3,"records":3,"first":"2026-11-30T04:00:00.000000Z","last":"2026-11-30T04:20:00.000000Z","processes":["Mail"],"hosts":["web-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":3}},{"key":{"host":"web-01","kind":"unwrapped-write-after-nil"},"events":3,"records":1,"first":"2026-11-30T04:30:00.000000Z","last":"2026-11-30T04:30:00.000000Z","processes":["Mail"],"hosts":["web-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"warning":3}},{"key":{"host":"web-02","kind":"mapped-bool-set-true"},"events":2,"records":2,"first":"2026-11-30T05:00:00.000000Z","last":"2026-11-30T05:30:00.000000Z","processes":["Notes"],"hosts":["web-02"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":2}},{"key":{"host":"db-01","kind":"mapped-bool-set-true"},"events":1,"records":1,"first":"2026-11-30T06:00:00.000000Z","last":"2026-11-30T06:00:00.000000Z","processes":["Mail"],"hosts":["db-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":1}},{"key":{"host":"db-01","kind":"unwrapped-read-after-nil"},"events":1,"records":1,"first":"2026-11-30T03:00:00.000000Z","last":"2026-11-30T03:00:00.000000Z","processes":["Mail"],"hosts":["db-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"warning":1}}],"lost_runs":[{"run":"c000000000000003","process":"Mail","lost":1}]}
+
+      """#,
+      "markdown": """
+      ## Binding misuse summary
+
+      **10** events in 8 records from 3 runs · lost records: 1 · duplicates: 0 · malformed lines: 0 · other lines: 0
+
+      | Events | Records | Host | Kind | First seen | Last seen | Processes |
+      | ---: | ---: | --- | --- | --- | --- | --- |
+      | 3 | 3 | `web-01` | `mapped-bool-set-true` | 2026-11-30 04:00:00 | 2026-11-30 04:20:00 | Mail |
+      | 3 | 1 | `web-01` | `unwrapped-write-after-nil` | 2026-11-30 04:30:00 | 2026-11-30 04:30:00 | Mail |
+      | 2 | 2 | `web-02` | `mapped-bool-set-true` | 2026-11-30 05:00:00 | 2026-11-30 05:30:00 | Notes |
+      | 1 | 1 | `db-01` | `mapped-bool-set-true` | 2026-11-30 06:00:00 | 2026-11-30 06:00:00 | Mail |
+      | 1 | 1 | `db-01` | `unwrapped-read-after-nil` | 2026-11-30 03:00:00 | 2026-11-30 03:00:00 | Mail |
+
+      """,
+      "csv": """
+      events,records,host,kind,first,last,processes,hosts,value_types,critical,error,warning,notice,info,debug,trace\r
+      3,3,web-01,mapped-bool-set-true,2026-11-30T04:00:00.000000Z,2026-11-30T04:20:00.000000Z,Mail,web-01,Swift.Optional<Swift.String>,0,3,0,0,0,0,0\r
+      3,1,web-01,unwrapped-write-after-nil,2026-11-30T04:30:00.000000Z,2026-11-30T04:30:00.000000Z,Mail,web-01,Swift.Optional<Swift.String>,0,0,3,0,0,0,0\r
+      2,2,web-02,mapped-bool-set-true,2026-11-30T05:00:00.000000Z,2026-11-30T05:30:00.000000Z,Notes,web-02,Swift.Optional<Swift.String>,0,2,0,0,0,0,0\r
+      1,1,db-01,mapped-bool-set-true,2026-11-30T06:00:00.000000Z,2026-11-30T06:00:00.000000Z,Mail,db-01,Swift.Optional<Swift.String>,0,1,0,0,0,0,0\r
+      1,1,db-01,unwrapped-read-after-nil,2026-11-30T03:00:00.000000Z,2026-11-30T03:00:00.000000Z,Mail,db-01,Swift.Optional<Swift.String>,0,0,1,0,0,0,0\r
+
+      """,
+    ]
+    for (format, text) in expected.sorted(by: { $0.key < $1.key }) {
+      let result = try bindiag(
+        arguments: ["summary", "--group-by", "host,kind", "--format", format] + layout.arguments)
+      #expect(result.status == 0, "\(format): \(result.stderr)")
+      #expect(result.stderr == "", "\(format)")
+      #expect(result.stdout == text, "\(format)")
+    }
+  }
+
+  /// The files read are those `journalctl --directory` reads: the same events either way.
+  @Test func readsWhatJournalctlReads() throws {
+    let layout = try Layout()
+    for directory in [layout.central, layout.db] {
+      let exported = try runProduct(
+        "/usr/bin/env", ["journalctl", "--no-pager", "-o", "json", "-D", directory])
+      #expect(exported.status == 0, "\(exported.stderr)")
+      let piped = try bindiag(
+        arguments: ["summary", "--format", "json"], stdin: Data(exported.stdout.utf8))
+      let direct = try bindiag(arguments: [
+        "summary", "--format", "json", "--journal-dir", directory,
+      ])
+      #expect(direct.status == 0)
+      #expect(direct.stdout == piped.stdout)
+    }
+  }
+
+  @Test func aFileReachedTwiceIsReadOnce() throws {
+    let layout = try Layout()
+    let once = try bindiag(arguments: [
+      "summary", "--format", "json", "--journal-dir", layout.central,
+    ])
+    let twice = try bindiag(
+      arguments: [
+        "summary", "--format", "json", "--journal-dir", layout.central, "--journal-dir",
+        layout.central + "/",
+      ])
+    #expect(twice.status == 0)
+    #expect(twice.stdout == once.stdout)
+    #expect(
+      once.stdout.hasPrefix(
+        #"{"schema":1,"events":8,"records":6,"malformed":0,"other":0,"lost":0,"duplicates":0,"#))
+  }
+
+  /// A run is one process on one host: `--host` and `--process` count the lost records of
+  /// their own runs only.
+  @Test func hostAndProcessFiltersSelectWholeRuns() throws {
+    let layout = try Layout()
+    let cases: [([String], String)] = [
+      (["--host", "web-01"], #""events":6,"records":4,"malformed":0,"other":0,"lost":0,"#),
+      (["--host", "db-01"], #""events":2,"records":2,"malformed":0,"other":0,"lost":1,"#),
+      (["--host", "nowhere"], #""events":0,"records":0,"malformed":0,"other":0,"lost":0,"#),
+      (["--process", "Notes"], #""events":2,"records":2,"malformed":0,"other":0,"lost":0,"#),
+      (["--process", "Mail"], #""events":8,"records":6,"malformed":0,"other":0,"lost":1,"#),
+      // Kind selects records within a run: db-01's run still has its gap.
+      (
+        ["--kind", "unwrapped-write-after-nil"],
+        #""events":3,"records":1,"malformed":0,"other":0,"lost":1,"#
+      ),
+    ]
+    for (filter, totals) in cases {
+      let result = try bindiag(
+        arguments: ["summary", "--format", "json", "--group-by", "host"] + filter
+          + layout.arguments)
+      #expect(result.status == 0)
+      #expect(result.stdout.hasPrefix(#"{"schema":1,"# + totals), "\(filter): \(result.stdout)")
+    }
+  }
+
+  @Test func anUnreadableDirectoryFailsButTheOthersAreSummarised() throws {
+    let layout = try Layout()
+    let missing = layout.db + "/missing"
+    let result = try bindiag(
+      arguments: [
+        "summary", "--format", "json", "--journal-dir", layout.central, "--journal-dir", missing,
+      ])
+    let alone = try bindiag(arguments: [
+      "summary", "--format", "json", "--journal-dir", layout.central,
+    ])
+    #expect(result.status == 1)
+    #expect(
+      result.stderr
+        == "Error: cannot read journal '\(missing)': opendir: No such file or directory (errno 2)\n"
+    )
+    #expect(result.stdout == alone.stdout)
+  }
+
+  @Test func followReadsOneDirectory() throws {
+    let result = try bindiag("follow", "--journal-dir", "/a", "--journal-dir", "/b")
+    #expect(result.status == 64)
+    #expect(result.stdout == "")
+    #expect(
+      result.stderr == """
+        Error: 'follow' reads one '--journal-dir'
+        Usage: bindiag follow [<options>] [--count <n>] [<file> ...]
+          See 'bindiag help follow' for more information.
+
+        """)
+  }
+}
