@@ -57,7 +57,10 @@ let package = Package(
     ),
     .testTarget(
       name: "bindiagTests",
-      dependencies: ["bindiag", "BindingDiagnostics", "BindingDiagnosticsTesting", "TestSupport"],
+      dependencies: [
+        "bindiag", "BindingDiagnostics", "BindingDiagnosticsTesting", "TestSupport",
+        "misuse-helper",
+      ],
       exclude: ["Fixtures", "Snapshots"]
     ),
   ],

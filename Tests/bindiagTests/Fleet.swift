@@ -1,0 +1,302 @@
+import Foundation
+import TestSupport
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A fleet on one machine, as an operator runs it: a central `systemd-journal-remote` listening
+/// on loopback, and hosts, each its own `systemd-journald` in its own mount, UTS and PID
+/// namespace (its own hostname, `/run` and journal storage on tmpfs, so the machine's journald
+/// and journal files are never touched), an app writing through the journald sink, and
+/// `systemd-journal-upload` following that journal and sending it to the central one.
+///
+/// Every wait is bounded. ``stop()`` (also run at `deinit`) ends every process it started:
+/// hosts are asked to stop, then killed; killing a host's `unshare` kills its namespace's
+/// first process (`--kill-child`), and with it every process of the namespace. Each process is
+/// also under `timeout`, so nothing outlives a crashed test by more than five minutes.
+final class Fleet {
+  /// A setup step that failed.
+  struct Failure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+  }
+
+  /// How hosts reach the central server.
+  enum Transport {
+    case http
+    /// The central server presents a certificate of `ca`; uploaders check it and present one
+    /// of their own.
+    case https(ThrowawayCA)
+  }
+
+  static let journald = JournalExportFile.systemdHelper("systemd-journald")
+  static let remote = JournalExportFile.remote
+  static let upload = JournalExportFile.systemdHelper("systemd-journal-upload")
+
+  /// Why a fleet cannot run here, or `nil` when it can.
+  static let missing: String? = {
+    guard getuid() == 0 else { return "needs root (mount and PID namespaces)" }
+    guard journald != nil else { return "systemd-journald is not installed" }
+    guard remote != nil, upload != nil else {
+      return "systemd-journal-remote is not installed (apt-get install systemd-journal-remote)"
+    }
+    for tool in ["unshare", "hostname", "timeout", "python3", "openssl"] {
+      guard (try? runProduct("/usr/bin/env", ["sh", "-c", "command -v \(tool)"]))?.status == 0
+      else { return "\(tool) is not installed" }
+    }
+    let probe = try? runProduct(
+      "/usr/bin/env", ["unshare", "-m", "-u", "-p", "-f", "--mount-proc", "true"])
+    guard probe?.status == 0 else {
+      return "unshare cannot make mount, UTS and PID namespaces: \(probe?.stderr ?? "")"
+    }
+    return nil
+  }()
+
+  let directory: String
+  /// The central server's output directory.
+  let central: String
+  let transport: Transport
+  private(set) var port = 0
+  private var server: Process?
+  private var hosts: [(name: String, directory: String, process: Process)] = []
+
+  /// Starts the central server: `--split-mode=none` writes `central/all.journal`, `host` one
+  /// file per peer in `central`.
+  init(transport: Transport, splitMode: String) throws {
+    directory = try temporaryDirectory()
+    central = directory + "/central"
+    self.transport = transport
+    try FileManager.default.createDirectory(atPath: central, withIntermediateDirectories: true)
+    var arguments = ["--split-mode=\(splitMode)"]
+    arguments.append(
+      splitMode == "none" ? "--output=\(central)/all.journal" : "--output=\(central)/")
+    if case .https(let ca) = transport {
+      arguments += ["--key=\(ca.serverKey)", "--cert=\(ca.serverCertificate)"]
+    }
+    // A free port can be taken between finding it and binding it: try a few.
+    for _ in 0..<3 {
+      port = try Fleet.freePort()
+      let listen = transport.scheme == "http" ? "--listen-http" : "--listen-https"
+      let process = try start(
+        "/usr/bin/timeout",
+        ["300", Fleet.remote!, "\(listen)=127.0.0.1:\(port)"] + arguments, log: "remote.log")
+      server = process
+      if waitUntil(seconds: 10, { !process.isRunning || Fleet.accepts(port: self.port) }),
+        process.isRunning
+      {
+        return
+      }
+      stopProcess(process)
+    }
+    throw Failure("systemd-journal-remote did not start: \(log("remote.log"))")
+  }
+
+  deinit { stop() }
+
+  /// The URL uploaders send to.
+  var url: String { "\(transport.scheme)://127.0.0.1:\(port)" }
+
+  /// Starts a host: its own journald, an uploader following it, `misuse-helper` misusing
+  /// `misuses` times through the journald sink, then `entries` sent through the native
+  /// protocol (as any local process can). It then waits to be stopped.
+  func addHost(_ name: String, misuses: Int, entries: [JournalNativeSender.Entry] = []) throws {
+    let hostDirectory = directory + "/" + name
+    try FileManager.default.createDirectory(
+      atPath: hostDirectory, withIntermediateDirectories: true)
+    try JournalNativeSender.script.write(
+      toFile: hostDirectory + "/sender.py", atomically: true, encoding: .utf8)
+    if !entries.isEmpty {
+      try JournalNativeSender.payload(entries).write(
+        to: URL(fileURLWithPath: hostDirectory + "/entries.json"))
+    }
+    var upload = ["--url=\(url)", "--save-state=\(hostDirectory)/upload.state"]
+    if case .https(let ca) = transport {
+      let client = try ca.client(name)
+      upload += [
+        "--key=\(client.key)", "--cert=\(client.certificate)", "--trust=\(ca.certificate)",
+      ]
+    }
+    let helper = productsDirectory().appendingPathComponent("misuse-helper").path
+    let process = try start(
+      "/usr/bin/timeout",
+      [
+        "300", "unshare", "-m", "-u", "-p", "-f", "--mount-proc", "--kill-child", "/bin/sh", "-c",
+        Fleet.hostScript, "sh", hostDirectory, name, String(misuses), Fleet.journald!,
+        Fleet.upload!, helper,
+      ] + upload, log: name + "/host.log")
+    hosts.append((name, hostDirectory, process))
+  }
+
+  /// Waits until every host has written all it was asked to (bounded).
+  func waitUntilHostsSent() throws {
+    for host in hosts {
+      let sent = host.directory + "/sent"
+      guard
+        waitUntil(
+          seconds: 60,
+          {
+            FileManager.default.fileExists(atPath: sent) || !host.process.isRunning
+          }), FileManager.default.fileExists(atPath: sent)
+      else { throw Failure("\(host.name) did not finish: \(log(host.name + "/host.log"))") }
+    }
+  }
+
+  /// The host's uploader log and state, for messages and checks.
+  func uploadState(_ host: String) -> String {
+    (try? String(contentsOfFile: directory + "/\(host)/upload.state", encoding: .utf8)) ?? ""
+  }
+
+  /// A file of this fleet's directory, or what it is.
+  func log(_ name: String) -> String {
+    (try? String(contentsOfFile: directory + "/" + name, encoding: .utf8)) ?? "(no \(name))"
+  }
+
+  /// Ends every process: hosts first (asked, then killed), then the central server (`SIGTERM`
+  /// closes its journal files). Safe to call twice.
+  func stop() {
+    for host in hosts {
+      _ = FileManager.default.createFile(atPath: host.directory + "/stop", contents: nil)
+    }
+    for host in hosts { stopProcess(host.process, grace: 10) }
+    hosts.removeAll()
+    if let server { stopProcess(server) }
+    server = nil
+  }
+
+  /// Polls `condition` every 50 ms for at most `seconds`; whether it became true.
+  func waitUntil(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+      if try condition() { return true }
+      usleep(50_000)
+    }
+    return try condition()
+  }
+
+  /// Waits at most `grace` seconds for `process` to end by itself, then sends `SIGTERM`, and
+  /// 5 s later `SIGKILL`, to it and every process under it. (Each gets the signal itself: the
+  /// test runner's thread may have blocked `SIGTERM`, and `timeout` inherits that mask, so it
+  /// would never pass the signal on.)
+  private func stopProcess(_ process: Process, grace: Double = 0) {
+    if waitUntil(seconds: grace, { !process.isRunning }) { return }
+    for signal in [SIGTERM, SIGKILL] {
+      for pid in [process.processIdentifier] + Fleet.descendants(of: process.processIdentifier) {
+        kill(pid, signal)
+      }
+      if waitUntil(seconds: 5, { !process.isRunning }) { return }
+    }
+  }
+
+  /// The processes under `pid`, from `/proc/PID/task/TID/children`.
+  private static func descendants(of pid: Int32) -> [Int32] {
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+    let children = tasks.flatMap { task in
+      ((try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? "")
+        .split(separator: " ").compactMap { Int32($0) }
+    }
+    return children + children.flatMap { descendants(of: $0) }
+  }
+
+  private func start(_ executable: String, _ arguments: [String], log: String) throws -> Process {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    var environment = ProcessInfo.processInfo.environment
+    for key in environment.keys where key.hasPrefix("BINDING_DIAGNOSTICS") {
+      environment[key] = nil
+    }
+    process.environment = environment
+    let path = directory + "/" + log
+    _ = FileManager.default.createFile(atPath: path, contents: nil)
+    let output = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+    process.standardOutput = output
+    process.standardError = output
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    try output.close()
+    return process
+  }
+
+  /// What runs as the first process of a host's namespaces:
+  /// `sh -c SCRIPT sh DIR HOST COUNT JOURNALD UPLOAD HELPER UPLOAD-OPTIONS…`.
+  private static let hostScript = #"""
+    set -eu
+    dir=$1 host=$2 count=$3 journald=$4 upload=$5 helper=$6
+    shift 6
+    hostname "$host"
+    # This host's own /run (journald's sockets, its volatile journal) and persistent journal
+    # directory; no configuration of the machine's (/etc/systemd) applies.
+    mount -t tmpfs tmpfs /run
+    mkdir -p /run/systemd/journal /run/log/journal
+    if [ -d /var/log/journal ]; then mount -t tmpfs tmpfs /var/log/journal; fi
+    mount -t tmpfs tmpfs /etc/systemd
+    printf '[Journal]\nStorage=volatile\nReadKMsg=no\nRateLimitIntervalSec=0\nForwardToSyslog=no\nForwardToWall=no\n' \
+      >/etc/systemd/journald.conf
+    "$journald" >"$dir/journald.log" 2>&1 &
+    tries=0
+    until [ -S /run/systemd/journal/socket ]; do
+      tries=$((tries + 1))
+      if [ "$tries" -gt 200 ]; then echo "journald did not start" >&2; exit 10; fi
+      sleep 0.05
+    done
+    "$upload" "$@" >"$dir/upload.log" 2>&1 &
+    BINDING_DIAGNOSTICS=journald BINDING_DIAGNOSTICS_RATE_LIMIT=off timeout 60 "$helper" "$count" checkout
+    if [ -s "$dir/entries.json" ]; then
+      timeout 30 python3 "$dir/sender.py" 0 <"$dir/entries.json" >/dev/null
+    fi
+    : >"$dir/sent"
+    tries=0
+    until [ -e "$dir/stop" ]; do
+      tries=$((tries + 1))
+      if [ "$tries" -gt 1200 ]; then exit 11; fi
+      sleep 0.1
+    done
+    """#
+
+  /// A TCP port on 127.0.0.1 nobody listens on right now.
+  private static func freePort() throws -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw Failure("socket: errno \(errno)") }
+    defer { close(fd) }
+    var address = loopback(port: 0)
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+      }
+    }
+    guard bound else { throw Failure("bind: errno \(errno)") }
+    return Int(UInt16(bigEndian: address.sin_port))
+  }
+
+  /// Whether something accepts connections on 127.0.0.1:`port`.
+  private static func accepts(port: Int) -> Bool {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    var address = loopback(port: port)
+    return withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+      }
+    }
+  }
+
+  private static func loopback(port: Int) -> sockaddr_in {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = UInt16(port).bigEndian
+    address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+    return address
+  }
+}
+
+extension Fleet.Transport {
+  var scheme: String {
+    switch self {
+    case .http: "http"
+    case .https: "https"
+    }
+  }
+}
