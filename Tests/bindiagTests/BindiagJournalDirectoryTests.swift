@@ -74,18 +74,18 @@ struct BindiagJournalDirectoryTests {
     let layout = try Layout()
     let expected: [String: String] = [
       "table": """
-      10 events in 8 records from 3 runs, 2026-11-30 03:00:00 to 2026-11-30 06:00:00 UTC
+      10 events in 8 records from 3 runs, 2026-11-30 03:00:00 to 06:00:00 UTC
 
-      EVENTS  RECORDS  HOST    FIRST SEEN           LAST SEEN            PROCS  OVER TIME
-           6        4  web-01  2026-11-30 04:00:00  2026-11-30 04:30:00      1    ▃▆█
-           2        2  db-01   2026-11-30 03:00:00  2026-11-30 06:00:00      1  █      █
-           2        2  web-02  2026-11-30 05:00:00  2026-11-30 05:30:00      1       ██
+      LEVEL  EVENTS  RECORDS  HOST    PROCS  FIRST SEEN  LAST SEEN  TIMELINE
+      error       6        4  web-01      1  04:00:00    04:30:00     ▃▆█
+      error       2        2  db-01       1  03:00:00    06:00:00   █      █
+      error       2        2  web-02      1  05:00:00    05:30:00        ██
 
       Lost records: 1 in 1 run (Mail run c000000000000003: 1)
 
       """,
       "json": #"""
-      {"schema":1,"events":10,"records":8,"malformed":0,"other":0,"lost":1,"duplicates":0,"first":"2026-11-30T03:00:00.000000Z","last":"2026-11-30T06:00:00.000000Z","group_by":["host"],"groups":[{"key":{"host":"web-01"},"events":6,"records":4,"first":"2026-11-30T04:00:00.000000Z","last":"2026-11-30T04:30:00.000000Z","processes":["Mail"],"hosts":["web-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":3,"warning":3}},{"key":{"host":"db-01"},"events":2,"records":2,"first":"2026-11-30T03:00:00.000000Z","last":"2026-11-30T06:00:00.000000Z","processes":["Mail"],"hosts":["db-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":1,"warning":1}},{"key":{"host":"web-02"},"events":2,"records":2,"first":"2026-11-30T05:00:00.000000Z","last":"2026-11-30T05:30:00.000000Z","processes":["Notes"],"hosts":["web-02"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":2}}],"lost_runs":[{"run":"c000000000000003","process":"Mail","lost":1}]}
+      {"schema":1,"events":10,"records":8,"malformed":0,"other":0,"lost":1,"duplicates":0,"first":"2026-11-30T03:00:00.000000Z","last":"2026-11-30T06:00:00.000000Z","group_by":["host"],"groups":[{"key":{"host":"web-01"},"events":6,"records":4,"first":"2026-11-30T04:00:00.000000Z","last":"2026-11-30T04:30:00.000000Z","processes":["Mail"],"hosts":["web-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":3,"warning":3},"histogram":[0,0,1,2,3,0,0,0]},{"key":{"host":"db-01"},"events":2,"records":2,"first":"2026-11-30T03:00:00.000000Z","last":"2026-11-30T06:00:00.000000Z","processes":["Mail"],"hosts":["db-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":1,"warning":1},"histogram":[1,0,0,0,0,0,0,1]},{"key":{"host":"web-02"},"events":2,"records":2,"first":"2026-11-30T05:00:00.000000Z","last":"2026-11-30T05:30:00.000000Z","processes":["Notes"],"hosts":["web-02"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":2},"histogram":[0,0,0,0,0,1,1,0]}],"lost_runs":[{"run":"c000000000000003","process":"Mail","lost":1}]}
 
       """#,
       "markdown": """
@@ -95,9 +95,9 @@ struct BindiagJournalDirectoryTests {
 
       | Events | Records | Host | First seen | Last seen | Processes |
       | ---: | ---: | --- | --- | --- | --- |
-      | 6 | 4 | `web-01` | 2026-11-30 04:00:00 | 2026-11-30 04:30:00 | Mail |
-      | 2 | 2 | `db-01` | 2026-11-30 03:00:00 | 2026-11-30 06:00:00 | Mail |
-      | 2 | 2 | `web-02` | 2026-11-30 05:00:00 | 2026-11-30 05:30:00 | Notes |
+      | 6 | 4 | `web-01` | 2026-11-30T04:00:00Z | 2026-11-30T04:30:00Z | Mail |
+      | 2 | 2 | `db-01` | 2026-11-30T03:00:00Z | 2026-11-30T06:00:00Z | Mail |
+      | 2 | 2 | `web-02` | 2026-11-30T05:00:00Z | 2026-11-30T05:30:00Z | Notes |
 
       """,
       "csv": """
@@ -121,20 +121,20 @@ struct BindiagJournalDirectoryTests {
     let layout = try Layout()
     let expected: [String: String] = [
       "table": """
-      10 events in 8 records from 3 runs, 2026-11-30 03:00:00 to 2026-11-30 06:00:00 UTC
+      10 events in 8 records from 3 runs, 2026-11-30 03:00:00 to 06:00:00 UTC
 
-      EVENTS  RECORDS  HOST    KIND                       FIRST SEEN           LAST SEEN            PROCS  OVER TIME
-           3        3  web-01  mapped-bool-set-true       2026-11-30 04:00:00  2026-11-30 04:20:00      1    ▄█
-           3        1  web-01  unwrapped-write-after-nil  2026-11-30 04:30:00  2026-11-30 04:30:00      1      █
-           2        2  web-02  mapped-bool-set-true       2026-11-30 05:00:00  2026-11-30 05:30:00      1       ██
-           1        1  db-01   mapped-bool-set-true       2026-11-30 06:00:00  2026-11-30 06:00:00      1         █
-           1        1  db-01   unwrapped-read-after-nil   2026-11-30 03:00:00  2026-11-30 03:00:00      1  █
+      LEVEL    EVENTS  RECORDS  HOST    KIND                       PROCS  FIRST SEEN  LAST SEEN  TIMELINE
+      error         3        3  web-01  mapped-bool-set-true           1  04:00:00    04:20:00     ▄█
+      warning       3        1  web-01  unwrapped-write-after-nil      1  04:30:00    04:30:00       █
+      error         2        2  web-02  mapped-bool-set-true           1  05:00:00    05:30:00        ██
+      error         1        1  db-01   mapped-bool-set-true           1  06:00:00    06:00:00          █
+      warning       1        1  db-01   unwrapped-read-after-nil       1  03:00:00    03:00:00   █
 
       Lost records: 1 in 1 run (Mail run c000000000000003: 1)
 
       """,
       "json": #"""
-      {"schema":1,"events":10,"records":8,"malformed":0,"other":0,"lost":1,"duplicates":0,"first":"2026-11-30T03:00:00.000000Z","last":"2026-11-30T06:00:00.000000Z","group_by":["host","kind"],"groups":[{"key":{"host":"web-01","kind":"mapped-bool-set-true"},"events":3,"records":3,"first":"2026-11-30T04:00:00.000000Z","last":"2026-11-30T04:20:00.000000Z","processes":["Mail"],"hosts":["web-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":3}},{"key":{"host":"web-01","kind":"unwrapped-write-after-nil"},"events":3,"records":1,"first":"2026-11-30T04:30:00.000000Z","last":"2026-11-30T04:30:00.000000Z","processes":["Mail"],"hosts":["web-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"warning":3}},{"key":{"host":"web-02","kind":"mapped-bool-set-true"},"events":2,"records":2,"first":"2026-11-30T05:00:00.000000Z","last":"2026-11-30T05:30:00.000000Z","processes":["Notes"],"hosts":["web-02"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":2}},{"key":{"host":"db-01","kind":"mapped-bool-set-true"},"events":1,"records":1,"first":"2026-11-30T06:00:00.000000Z","last":"2026-11-30T06:00:00.000000Z","processes":["Mail"],"hosts":["db-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":1}},{"key":{"host":"db-01","kind":"unwrapped-read-after-nil"},"events":1,"records":1,"first":"2026-11-30T03:00:00.000000Z","last":"2026-11-30T03:00:00.000000Z","processes":["Mail"],"hosts":["db-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"warning":1}}],"lost_runs":[{"run":"c000000000000003","process":"Mail","lost":1}]}
+      {"schema":1,"events":10,"records":8,"malformed":0,"other":0,"lost":1,"duplicates":0,"first":"2026-11-30T03:00:00.000000Z","last":"2026-11-30T06:00:00.000000Z","group_by":["host","kind"],"groups":[{"key":{"host":"web-01","kind":"mapped-bool-set-true"},"events":3,"records":3,"first":"2026-11-30T04:00:00.000000Z","last":"2026-11-30T04:20:00.000000Z","processes":["Mail"],"hosts":["web-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":3},"histogram":[0,0,1,2,0,0,0,0]},{"key":{"host":"web-01","kind":"unwrapped-write-after-nil"},"events":3,"records":1,"first":"2026-11-30T04:30:00.000000Z","last":"2026-11-30T04:30:00.000000Z","processes":["Mail"],"hosts":["web-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"warning":3},"histogram":[0,0,0,0,3,0,0,0]},{"key":{"host":"web-02","kind":"mapped-bool-set-true"},"events":2,"records":2,"first":"2026-11-30T05:00:00.000000Z","last":"2026-11-30T05:30:00.000000Z","processes":["Notes"],"hosts":["web-02"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":2},"histogram":[0,0,0,0,0,1,1,0]},{"key":{"host":"db-01","kind":"mapped-bool-set-true"},"events":1,"records":1,"first":"2026-11-30T06:00:00.000000Z","last":"2026-11-30T06:00:00.000000Z","processes":["Mail"],"hosts":["db-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":1},"histogram":[0,0,0,0,0,0,0,1]},{"key":{"host":"db-01","kind":"unwrapped-read-after-nil"},"events":1,"records":1,"first":"2026-11-30T03:00:00.000000Z","last":"2026-11-30T03:00:00.000000Z","processes":["Mail"],"hosts":["db-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"warning":1},"histogram":[1,0,0,0,0,0,0,0]}],"lost_runs":[{"run":"c000000000000003","process":"Mail","lost":1}]}
 
       """#,
       "markdown": """
@@ -144,11 +144,11 @@ struct BindiagJournalDirectoryTests {
 
       | Events | Records | Host | Kind | First seen | Last seen | Processes |
       | ---: | ---: | --- | --- | --- | --- | --- |
-      | 3 | 3 | `web-01` | `mapped-bool-set-true` | 2026-11-30 04:00:00 | 2026-11-30 04:20:00 | Mail |
-      | 3 | 1 | `web-01` | `unwrapped-write-after-nil` | 2026-11-30 04:30:00 | 2026-11-30 04:30:00 | Mail |
-      | 2 | 2 | `web-02` | `mapped-bool-set-true` | 2026-11-30 05:00:00 | 2026-11-30 05:30:00 | Notes |
-      | 1 | 1 | `db-01` | `mapped-bool-set-true` | 2026-11-30 06:00:00 | 2026-11-30 06:00:00 | Mail |
-      | 1 | 1 | `db-01` | `unwrapped-read-after-nil` | 2026-11-30 03:00:00 | 2026-11-30 03:00:00 | Mail |
+      | 3 | 3 | `web-01` | `mapped-bool-set-true` | 2026-11-30T04:00:00Z | 2026-11-30T04:20:00Z | Mail |
+      | 3 | 1 | `web-01` | `unwrapped-write-after-nil` | 2026-11-30T04:30:00Z | 2026-11-30T04:30:00Z | Mail |
+      | 2 | 2 | `web-02` | `mapped-bool-set-true` | 2026-11-30T05:00:00Z | 2026-11-30T05:30:00Z | Notes |
+      | 1 | 1 | `db-01` | `mapped-bool-set-true` | 2026-11-30T06:00:00Z | 2026-11-30T06:00:00Z | Mail |
+      | 1 | 1 | `db-01` | `unwrapped-read-after-nil` | 2026-11-30T03:00:00Z | 2026-11-30T03:00:00Z | Mail |
 
       """,
       "csv": """
@@ -168,6 +168,25 @@ struct BindiagJournalDirectoryTests {
       #expect(result.stderr == "", "\(format)")
       #expect(result.stdout == text, "\(format)")
     }
+  }
+
+  /// Grouped by anything else, the table names the hosts of each group (more than one host).
+  @Test func theTableListsTheHostsOfEachKind() throws {
+    let layout = try Layout()
+    let result = try bindiag(arguments: ["summary", "--group-by", "kind"] + layout.arguments)
+    #expect(result.status == 0)
+    #expect(
+      result.stdout == """
+        10 events in 8 records from 3 runs, 2026-11-30 03:00:00 to 06:00:00 UTC
+
+        LEVEL    EVENTS  RECORDS  KIND                       PROCS  HOSTS                  FIRST SEEN  LAST SEEN  TIMELINE
+        error         6        6  mapped-bool-set-true           2  db-01, web-01, web-02  04:00:00    06:00:00     ▄█ ▄▄▄
+        warning       3        1  unwrapped-write-after-nil      1  web-01                 04:30:00    04:30:00       █
+        warning       1        1  unwrapped-read-after-nil       1  db-01                  03:00:00    03:00:00   █
+
+        Lost records: 1 in 1 run (Mail run c000000000000003: 1)
+
+        """)
   }
 
   /// The files read are those `journalctl --directory` reads: the same events either way.

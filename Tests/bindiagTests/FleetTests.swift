@@ -116,6 +116,22 @@ struct FleetTests {
     #expect(totals(host3) == "events=80 records=76 lost=3 duplicates=0 malformed=0")
     #expect(groups(host3).count == 2)
 
+    // The table, grouped by kind, names each kind's hosts.
+    let table = try bindiag(arguments: [
+      "summary", "--journal-dir", directory, "--group-by", "kind",
+    ])
+    let rows = table.stdout.split(separator: "\n").map(String.init)
+    #expect(rows.contains { $0.contains("LEVEL") && $0.contains("  HOSTS  ") }, "\(table.stdout)")
+    #expect(
+      rows.contains {
+        $0.hasPrefix("error") && $0.contains("  165  ") && $0.contains("  host1, host2, host3  ")
+      }, "\(table.stdout)")
+    #expect(
+      rows.contains {
+        $0.hasPrefix("warning") && $0.contains("  10  ") && $0.contains("unwrapped-write-after-nil")
+          && $0.contains("  host3  ")
+      }, "\(table.stdout)")
+
     // journalctl reads the same files the same way.
     let exported = try runProduct(
       "/usr/bin/env",
