@@ -24,9 +24,12 @@ final class Fleet {
 
   /// How hosts reach the central server.
   enum Transport {
-    case http
-    /// The central server presents a certificate of `ca`; uploaders check it and present one
-    /// of their own.
+    /// Plain HTTP, everything on the command line; `none` writes `central/all.journal`, `host`
+    /// a file per sender in `central`.
+    case http(splitMode: String)
+    /// HTTPS configured by the repository's `config/fleet/journal-remote.conf` and
+    /// `journal-upload.conf`, their paths replaced by those of `ca`'s files: the central
+    /// server presents a certificate of `ca`; uploaders check it and present one of their own.
     case https(ThrowawayCA)
   }
 
@@ -61,18 +64,32 @@ final class Fleet {
   private var server: Process?
   private var hosts: [(name: String, directory: String, process: Process)] = []
 
-  /// Starts the central server: `--split-mode=none` writes `central/all.journal`, `host` one
-  /// file per peer in `central`.
-  init(transport: Transport, splitMode: String) throws {
+  /// Starts the central server, in a mount namespace of its own where `/etc/systemd` holds
+  /// only the test's configuration.
+  init(transport: Transport) throws {
     directory = try temporaryDirectory()
     central = directory + "/central"
     self.transport = transport
     try FileManager.default.createDirectory(atPath: central, withIntermediateDirectories: true)
-    var arguments = ["--split-mode=\(splitMode)"]
-    arguments.append(
-      splitMode == "none" ? "--output=\(central)/all.journal" : "--output=\(central)/")
-    if case .https(let ca) = transport {
-      arguments += ["--key=\(ca.serverKey)", "--cert=\(ca.serverCertificate)"]
+    let arguments: [String]
+    var configuration = ""
+    switch transport {
+    case .http(let splitMode):
+      arguments = [
+        "--split-mode=\(splitMode)",
+        splitMode == "none" ? "--output=\(central)/all.journal" : "--output=\(central)/",
+      ]
+    case .https(let ca):
+      arguments = ["--output=\(central)/"]
+      configuration = directory + "/journal-remote.conf"
+      try Fleet.shippedConfiguration(
+        "journal-remote.conf",
+        replacing: [
+          ("/etc/ssl/private/journal-remote.pem", ca.serverKey),
+          ("/etc/ssl/certs/journal-remote.pem", ca.serverCertificate),
+          ("/etc/ssl/ca/trusted.pem", ca.certificate),
+        ]
+      ).write(toFile: configuration, atomically: true, encoding: .utf8)
     }
     // A free port can be taken between finding it and binding it: try a few.
     for _ in 0..<3 {
@@ -80,7 +97,10 @@ final class Fleet {
       let listen = transport.scheme == "http" ? "--listen-http" : "--listen-https"
       let process = try start(
         "/usr/bin/timeout",
-        ["300", Fleet.remote!, "\(listen)=127.0.0.1:\(port)"] + arguments, log: "remote.log")
+        [
+          "300", "unshare", "-m", "/bin/sh", "-c", Fleet.centralScript, "sh", configuration,
+          Fleet.remote!, "\(listen)=127.0.0.1:\(port)",
+        ] + arguments, log: "remote.log")
       server = process
       if waitUntil(seconds: 10, { !process.isRunning || Fleet.accepts(port: self.port) }),
         process.isRunning
@@ -110,12 +130,20 @@ final class Fleet {
       try JournalNativeSender.payload(entries).write(
         to: URL(fileURLWithPath: hostDirectory + "/entries.json"))
     }
-    var upload = ["--url=\(url)", "--save-state=\(hostDirectory)/upload.state"]
-    if case .https(let ca) = transport {
+    var upload = ["--save-state=\(hostDirectory)/upload.state"]
+    switch transport {
+    case .http: upload.append("--url=\(url)")
+    case .https(let ca):
       let client = try ca.client(name)
-      upload += [
-        "--key=\(client.key)", "--cert=\(client.certificate)", "--trust=\(ca.certificate)",
-      ]
+      try Fleet.shippedConfiguration(
+        "journal-upload.conf",
+        replacing: [
+          ("https://journal.example.internal:19532", url),
+          ("/etc/ssl/private/journal-upload.pem", client.key),
+          ("/etc/ssl/certs/journal-upload.pem", client.certificate),
+          ("/etc/ssl/ca/trusted.pem", ca.certificate),
+        ]
+      ).write(toFile: hostDirectory + "/journal-upload.conf", atomically: true, encoding: .utf8)
     }
     let helper = productsDirectory().appendingPathComponent("misuse-helper").path
     let process = try start(
@@ -233,6 +261,10 @@ final class Fleet {
     mount -t tmpfs tmpfs /etc/systemd
     printf '[Journal]\nStorage=volatile\nReadKMsg=no\nRateLimitIntervalSec=0\nForwardToSyslog=no\nForwardToWall=no\n' \
       >/etc/systemd/journald.conf
+    if [ -s "$dir/journal-upload.conf" ]; then
+      mkdir /etc/systemd/journal-upload.conf.d
+      cp "$dir/journal-upload.conf" /etc/systemd/journal-upload.conf.d/bindiag.conf
+    fi
     "$journald" >"$dir/journald.log" 2>&1 &
     tries=0
     until [ -S /run/systemd/journal/socket ]; do
@@ -253,6 +285,36 @@ final class Fleet {
       sleep 0.1
     done
     """#
+
+  /// What the central server runs as: `sh -c SCRIPT sh CONFIGURATION REMOTE OPTIONS…`, in its
+  /// own mount namespace (the machine's network).
+  private static let centralScript = #"""
+    set -eu
+    configuration=$1
+    shift
+    mount -t tmpfs tmpfs /etc/systemd
+    if [ -n "$configuration" ]; then
+      mkdir /etc/systemd/journal-remote.conf.d
+      cp "$configuration" /etc/systemd/journal-remote.conf.d/bindiag.conf
+    fi
+    exec "$@"
+    """#
+
+  /// The repository's `config/fleet/NAME`, each `(old, new)` replaced; every `old` must be
+  /// there, so the test notices when the shipped file changes.
+  static func shippedConfiguration(_ name: String, replacing: [(String, String)]) throws
+    -> String
+  {
+    let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    var text = try String(
+      contentsOf: repository.appendingPathComponent("config/fleet/" + name), encoding: .utf8)
+    for (old, new) in replacing {
+      guard text.contains(old) else { throw Failure("config/fleet/\(name) has no \(old)") }
+      text = text.replacingOccurrences(of: old, with: new)
+    }
+    return text
+  }
 
   /// A TCP port on 127.0.0.1 nobody listens on right now.
   private static func freePort() throws -> Int {

@@ -26,8 +26,8 @@ struct FleetTests {
 
   /// Runs the fleet, waits until the central server has every record, stops everything, and
   /// checks what `bindiag` reads from the central directory.
-  func runFleet(_ transport: Fleet.Transport, splitMode: String) throws -> Fleet {
-    let fleet = try Fleet(transport: transport, splitMode: splitMode)
+  func runFleet(_ transport: Fleet.Transport) throws -> Fleet {
+    let fleet = try Fleet(transport: transport)
     let run = String(UInt64.random(in: 1...UInt64.max), radix: 16)
     let feeder = String(repeating: "0", count: 16 - run.count) + run
     do {
@@ -143,6 +143,28 @@ struct FleetTests {
       arguments: ["summary", "--group-by", "host", "--format", "json", "--journal-dir", directory])
     #expect(piped.stdout == direct.stdout)
 
+    // Per release: journald records each process's executable (`_EXE`), so journalctl picks
+    // one build's entries and bindiag groups them (the Feeder's entries came from python3).
+    let helper = productsDirectory().appendingPathComponent("misuse-helper").path
+    let release = try runProduct(
+      "/usr/bin/env",
+      [
+        "journalctl", "--no-pager", "-o", "json", "-D", directory, "BINDING_SCHEMA=1",
+        "_EXE=\(helper)",
+      ])
+    let releaseSummary = try bindiag(
+      arguments: ["summary", "--group-by", "host", "--format", "json"],
+      stdin: Data(release.stdout.utf8))
+    let releaseObject = try #require(
+      try JSONSerialization.jsonObject(with: Data(releaseSummary.stdout.utf8)) as? [String: Any])
+    #expect(totals(releaseObject) == "events=165 records=165 lost=0 duplicates=0 malformed=0")
+    #expect(
+      groups(releaseObject) == [
+        "host3 70/70 hosts=host3 processes=misuse-helper",
+        "host2 55/55 hosts=host2 processes=misuse-helper",
+        "host1 40/40 hosts=host1 processes=misuse-helper",
+      ])
+
     // Each uploader followed its host's live journal and kept its place.
     for host in FleetTests.misuses.keys.sorted() {
       #expect(
@@ -159,23 +181,24 @@ struct FleetTests {
   }
 
   @Test func overHTTPIntoOneFile() throws {
-    let fleet = try runFleet(.http, splitMode: "none")
+    let fleet = try runFleet(.http(splitMode: "none"))
     #expect(try FileManager.default.contentsOfDirectory(atPath: fleet.central) == ["all.journal"])
   }
 
-  /// HTTPS with a throwaway CA: uploaders check the server's certificate (one trusting another
-  /// CA is refused) and present their own. Debian's `systemd-journal-remote` is built without
-  /// GnuTLS, so it cannot check client certificates (`--trust` is "not available") and names
-  /// each `--split-mode=host` file by the peer's address: every host here is 127.0.0.1.
+  /// HTTPS with a throwaway CA, set up by the shipped `config/fleet` files (`SplitMode=host`):
+  /// uploaders check the server's certificate (one trusting another CA is refused) and present
+  /// their own. Debian's `systemd-journal-remote` is built without GnuTLS, so it cannot check
+  /// client certificates ("Certificate checking disabled") and names each `SplitMode=host` file
+  /// by the sender's address: every host here is 127.0.0.1.
   @Test func overHTTPSSplitByHost() throws {
     let ca = try ThrowawayCA(directory: try temporaryDirectory())
-    let fleet = try runFleet(.https(ca), splitMode: "host")
+    let fleet = try runFleet(.https(ca))
     #expect(
       try FileManager.default.contentsOfDirectory(atPath: fleet.central)
         == ["remote-127.0.0.1.journal"])
 
     // An uploader that trusts another CA sends nothing.
-    let restarted = try Fleet(transport: .https(ca), splitMode: "host")
+    let restarted = try Fleet(transport: .https(ca))
     defer { restarted.stop() }
     let client = try ca.client("host4")
     let file = try temporaryDirectory() + "/host4.journal"
