@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Benchmarks, each beside a peer measured in the same run, printed as ratios.
-#   Benchmarks/run.sh            everything (about 3 minutes; jq over 1M records is the slow part)
-#   Benchmarks/run.sh quick      200 000 records only, no 1M jq run
-# Needs: a release build (done here), python3, jq, gcc; journald for the journal rows.
+#   Benchmarks/run.sh            everything (about 8 minutes; journalctl and jq over the fleet's
+#                                1M journal entries and jq over 1M records are the slow parts)
+#   Benchmarks/run.sh quick      200 000 records only, no 1M jq run, no fleet
+#   Benchmarks/run.sh fleet      only the fleet: 100 hosts' journal files (made once, then kept
+#                                in $BENCH_DIR/fleet; about 1.5 minutes to make)
+# Needs: a release build (done here), python3, jq, gcc; journald for the journal rows;
+# systemd-journal-remote for the fleet.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-full}
@@ -32,6 +36,47 @@ rss() {
 }
 ratio() { awk "BEGIN{ if ($2 == 0) print \"n/a\"; else printf \"%.1f\", $1 / $2 }"; }
 row() { printf '%-58s %14s %14s %10s\n' "$@"; }
+
+# Fleet (issue 13): what a central systemd-journal-remote holds for 100 hosts, one journal file
+# per host (as --split-mode=host writes them) of 10 000 misuse entries each, made from export
+# format by systemd-journal-remote itself. 10 hosts are hard links to the first 10 files.
+fleet() {
+  local remote=/lib/systemd/systemd-journal-remote dir="$out/fleet"
+  if [ ! -x "$remote" ]; then echo "== Fleet: skipped (apt-get install systemd-journal-remote)"; return; fi
+  if [ ! -e "$dir/hosts100/.complete" ]; then
+    rm -rf "$dir" && mkdir -p "$dir/hosts100" "$dir/hosts10"
+    local made=$(date +%s)
+    seq 1 100 | xargs -P 2 -I{} sh -c 'h=$(printf "web-%03d" "$1")
+      "$2" export "$h" 10000 "$1" | "$3" --split-mode=none --output="$4/remote-$h.journal" - 2>/dev/null' \
+      sh {} "$bin/BindingBenchmarks" "$remote" "$dir/hosts100"
+    for f in $(ls "$dir/hosts100" | head -10); do ln "$dir/hosts100/$f" "$dir/hosts10/$f"; done
+    touch "$dir/hosts100/.complete"
+    echo "(made 100 hosts' journal files in $(( $(date +%s) - made )) s, $(du -sm "$dir/hosts100" | cut -f1) MiB)"
+  fi
+  echo
+  echo "== Fleet (issue 13): bindiag summary --journal-dir D --group-by host, 10 000 entries per host"
+  row "measure" "bindiag" "peer" "peer/ours"
+  for hosts in 10 100; do
+    local d="$dir/hosts$hosts"
+    local ours ours_kb jq_s floor files peer_kb
+    ours="$(best 3 $bin/bindiag summary --journal-dir "$d" --group-by host --format json)"
+    ours_kb="$(rss $bin/bindiag summary --journal-dir "$d" --group-by host --format json)"
+    floor="$(best 1 journalctl --directory "$d" -o export)"
+    peer_kb="$(rss journalctl --directory "$d" -o export)"
+    files="$(best 1 sh -c 'for f in "$1"/*.journal; do journalctl --file "$f" -o export; done' sh "$d")"
+    jq_s="$(best 1 sh -c "journalctl --directory '$d' BINDING_SCHEMA=1 -o json | jq -n -c -f Benchmarks/peers/group_hosts.jq")"
+    # Both must find the same events and records per host.
+    local same=no
+    if [ "$($bin/bindiag summary --journal-dir "$d" --group-by host --format json | jq -c '[.groups[] | {host: .key.host, events, records}]')" = \
+      "$(journalctl --directory "$d" BINDING_SCHEMA=1 -o json | jq -n -c -f Benchmarks/peers/group_hosts.jq)" ]; then same=yes; fi
+    row "$hosts hosts ($(( hosts * 10000 )) entries), per-host counts agree: $same" "" "" ""
+    row "  vs journalctl -D -o json | jq, s" "$ours" "$jq_s" "$(ratio "$jq_s" "$ours")"
+    row "  vs journalctl -D -o export > /dev/null (floor), s" "$ours" "$floor" "$(ratio "$floor" "$ours")"
+    row "  vs journalctl --file, one file at a time, -o export, s" "$ours" "$files" "$(ratio "$files" "$ours")"
+    row "  peak memory, MiB (peer: journalctl -D -o export)" "$(( ours_kb / 1024 ))" "$(( peer_kb / 1024 ))" "-"
+  done
+}
+if [ "$mode" = fleet ]; then fleet; exit 0; fi
 
 echo "== Core (issue 2): correct path of a mapping and the cost of a misuse"
 core=$($bin/BindingBenchmarks mapping; $bin/BindingBenchmarks misuse 2>/dev/null)
@@ -116,3 +161,5 @@ for n in $sizes; do
   fi
   row "  bindiag peak memory, MiB" "$(( ours_kb / 1024 ))" "-" "-"
 done
+
+if [ "$mode" = full ]; then fleet; fi
