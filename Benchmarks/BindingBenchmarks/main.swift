@@ -165,17 +165,24 @@ func runJournald(count: Int) {
   print("journald.run \(diagnostics.run) id")
 }
 
-/// Contract records with a fixed seed: 40 call sites over 12 files, 3 kinds, 4 processes on
-/// 3 hosts, some suppressed, a few lost — what a fleet's logs look like.
-func runGenerate(count: Int, seed: UInt64) {
-  var state = seed
-  func next() -> UInt64 {
+/// SplitMix64: fixed-seed numbers, the same on every machine.
+struct SplitMix64 {
+  var state: UInt64
+
+  mutating func next() -> UInt64 {
     state &+= 0x9e37_79b9_7f4a_7c15
     var z = state
     z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
     z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
     return z ^ (z >> 31)
   }
+}
+
+/// Contract records with a fixed seed: 40 call sites over 12 files, 3 kinds, 4 processes on
+/// 3 hosts, some suppressed, a few lost — what a fleet's logs look like.
+func runGenerate(count: Int, seed: UInt64) {
+  var random = SplitMix64(state: seed)
+  func next() -> UInt64 { random.next() }
   let files = (0..<12).map { "App/Features/Feature\($0)/Views/Screen\($0)View.swift" }
   let sites = (0..<40).map { index in
     (file: files[index % 12], line: 20 + index * 7, function: "body")
@@ -217,14 +224,8 @@ func runGenerate(count: Int, seed: UInt64) {
 /// four app runs (a restart each quarter), with the fields journald adds for a native-protocol
 /// sender, so `systemd-journal-remote` turns it into the file a real host would upload.
 func runGenerateExport(host: String, count: Int, seed: UInt64) {
-  var state = seed
-  func next() -> UInt64 {
-    state &+= 0x9e37_79b9_7f4a_7c15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-    z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-    return z ^ (z >> 31)
-  }
+  var random = SplitMix64(state: seed)
+  func next() -> UInt64 { random.next() }
   let files = (0..<12).map { "App/Features/Feature\($0)/Views/Screen\($0)View.swift" }
   let processes = ["Mail", "Notes"]
   let bootID = String(next(), radix: 16).leftPad(16) + String(next(), radix: 16).leftPad(16)

@@ -68,6 +68,17 @@ struct BindiagJournalDirectoryTests {
 
     /// `--journal-dir` for both.
     var arguments: [String] { ["--journal-dir", central, "--journal-dir", db] }
+
+    /// Checks `summary --group-by groupBy` in each format against `expected[format]`.
+    func expectEveryFormat(groupBy: String, _ expected: [String: String]) throws {
+      for (format, text) in expected.sorted(by: { $0.key < $1.key }) {
+        let result = try bindiag(
+          arguments: ["summary", "--group-by", groupBy, "--format", format] + arguments)
+        #expect(result.status == 0, "\(format): \(result.stderr)")
+        #expect(result.stderr == "", "\(format)")
+        #expect(result.stdout == text, "\(format)")
+      }
+    }
   }
 
   @Test func groupByHostInEveryFormat() throws {
@@ -108,13 +119,7 @@ struct BindiagJournalDirectoryTests {
 
       """,
     ]
-    for (format, text) in expected.sorted(by: { $0.key < $1.key }) {
-      let result = try bindiag(
-        arguments: ["summary", "--group-by", "host", "--format", format] + layout.arguments)
-      #expect(result.status == 0, "\(format): \(result.stderr)")
-      #expect(result.stderr == "", "\(format)")
-      #expect(result.stdout == text, "\(format)")
-    }
+    try layout.expectEveryFormat(groupBy: "host", expected)
   }
 
   @Test func groupByHostAndKindInEveryFormat() throws {
@@ -161,13 +166,7 @@ struct BindiagJournalDirectoryTests {
 
       """,
     ]
-    for (format, text) in expected.sorted(by: { $0.key < $1.key }) {
-      let result = try bindiag(
-        arguments: ["summary", "--group-by", "host,kind", "--format", format] + layout.arguments)
-      #expect(result.status == 0, "\(format): \(result.stderr)")
-      #expect(result.stderr == "", "\(format)")
-      #expect(result.stdout == text, "\(format)")
-    }
+    try layout.expectEveryFormat(groupBy: "host,kind", expected)
   }
 
   /// Grouped by anything else, the table names the hosts of each group (more than one host).
