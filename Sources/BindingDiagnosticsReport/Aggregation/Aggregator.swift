@@ -63,6 +63,9 @@ public struct Aggregator {
     /// The smallest process name among the run's records (one, unless the input is odd), so
     /// the name shown does not depend on the input's order.
     var process: String
+    /// Whether a record of the run has the filter's host and process: only these runs' lost
+    /// records are counted.
+    var selected = false
   }
 
   /// A recent call site and the group it belongs to, for the default `site` grouping.
@@ -118,13 +121,12 @@ public struct Aggregator {
 
   /// Adds one event. A duplicate (same run and seq) is counted once; lost-record tracking
   /// sees every record of the runs selected, filtered or not. A run is one process start on
-  /// one host, so the filter's `run`, `host` and `process` select whole runs (the others are
-  /// not tracked at all); its other fields select records within a run.
+  /// one host, so the filter's `run`, `host` and `process` select whole runs: lost records are
+  /// counted in the runs of that host and process only (and only the filter's `run` is tracked
+  /// at all); the filter's other fields select records within a run.
   /// - Parameter event: The event.
   public mutating func add(_ event: MisuseEvent) {
     if let selected = filter.run, event.run != selected { return }
-    if let host = filter.host, event.host != host { return }
-    if let process = filter.process, event.process != process { return }
     let index = run(for: event)
     guard runs[index].seqs.insert(event.seq) else {
       duplicates += 1
@@ -132,6 +134,11 @@ public struct Aggregator {
     }
     if event.process != runs[index].process, event.process < runs[index].process {
       runs[index].process = event.process
+    }
+    if !runs[index].selected, filter.host == nil || event.host == filter.host,
+      filter.process == nil || event.process == filter.process
+    {
+      runs[index].selected = true
     }
     guard !filters || filter.accepts(event) else { return }
     events += event.events
@@ -146,9 +153,11 @@ public struct Aggregator {
     _ = runs[index].seqs.insert(event.seq)
   }
 
-  /// The runs whose `seq` 1 has not been seen.
+  /// The selected runs whose `seq` 1 has not been seen.
   var runsWithoutStart: [String] {
-    runIndex.compactMap { run, index in runs[index].seqs.hasFirst ? nil : run }.sorted()
+    runIndex.compactMap { run, index in
+      runs[index].selected && !runs[index].seqs.hasFirst ? run : nil
+    }.sorted()
   }
 
   /// The index of `event`'s run, creating it when new. Runs interleave (several processes
@@ -242,8 +251,10 @@ public struct Aggregator {
     }
     var lostRuns: [Summary.LostRun] = []
     var lost = 0
-    for (run, index) in runIndex {
+    var selectedRuns = 0
+    for (run, index) in runIndex where runs[index].selected {
       let state = runs[index]
+      selectedRuns += 1
       let missing = state.seqs.lost
       // Each run's count is below 2^53; only a hostile input of many runs could overflow the
       // sum, which then stays at the largest value.
@@ -257,6 +268,6 @@ public struct Aggregator {
     return Summary(
       groupBy: groupBy, events: events, records: records, malformed: malformed, other: other,
       lost: lost, duplicates: duplicates, first: first, last: last, groups: built,
-      lostRuns: lostRuns, runs: runs.count)
+      lostRuns: lostRuns, runs: selectedRuns)
   }
 }

@@ -397,7 +397,7 @@ public struct InputReader {
   /// from its `since` on) into `aggregator`: from the local journal when `directories` is
   /// empty, or else from the journal files of each directory, one file at a time (see
   /// ``JournalReader/journalFiles(in:)``), so memory stays bounded however many hosts
-  /// `systemd-journal-remote` collected. Kind, file and level are filtered here, not as
+  /// `systemd-journal-remote` collected. Kind, process and host are filtered here, not as
   /// journal matches, so lost-record tracking sees every record of a run, as it does for
   /// files. With `since`, the records of runs begun earlier are then read up to `since` for
   /// tracking only, so they do not count as lost.
@@ -423,12 +423,8 @@ public struct InputReader {
         failures.append(JournalFailure(path: directory, error: error))
       }
     }
-    // The filter's run, host and process select whole runs (see ``Aggregator/add(_:)``), so
-    // libsystemd may skip the other runs' entries.
     var matches = ["BINDING_SCHEMA=1"]
     if let run = aggregator.filter.run { matches.append("BINDING_RUN=\(run)") }
-    if let host = aggregator.filter.host { matches.append("_HOSTNAME=\(host)") }
-    if let process = aggregator.filter.process { matches.append("SYSLOG_IDENTIFIER=\(process)") }
     let since = aggregator.filter.since.map { UInt64(max(0, $0.microsecondsSinceEpoch)) }
     let box = AggregatorBox(aggregator)
     defer { aggregator = box.value }
