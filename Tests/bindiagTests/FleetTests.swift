@@ -196,6 +196,7 @@ struct FleetTests {
     #expect(
       try FileManager.default.contentsOfDirectory(atPath: fleet.central)
         == ["remote-127.0.0.1.journal"])
+    #expect(fleet.log("remote.log").contains("Certificate checking disabled"))
 
     // An uploader that trusts another CA sends nothing.
     let restarted = try Fleet(transport: .https(ca))
