@@ -1,5 +1,5 @@
 import BindingDiagnostics
-import Synchronization
+import Foundation
 import Testing
 
 @Suite struct MisuseKindTests {
@@ -53,8 +53,11 @@ import Testing
 }
 
 /// A minimal sink written against the public protocol, proving third-party sinks plug in.
-final class RecordingSinkProbe: DiagnosticsSink {
-  private let events = Mutex<[MisuseEvent]>([])
-  func receive(_ event: MisuseEvent) { events.withLock { $0.append(event) } }
-  var recorded: [MisuseEvent] { events.withLock { $0 } }
+/// `NSLock` rather than `Mutex`, which an app targeting macOS 13 / iOS 16 cannot use.
+/// `@unchecked Sendable`: `events` is only touched under `lock`.
+final class RecordingSinkProbe: DiagnosticsSink, @unchecked Sendable {
+  private let lock = NSLock()
+  private var events: [MisuseEvent] = []
+  func receive(_ event: MisuseEvent) { lock.withLock { events.append(event) } }
+  var recorded: [MisuseEvent] { lock.withLock { events } }
 }

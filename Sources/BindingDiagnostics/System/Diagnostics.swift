@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// A misuse pipeline: configuration, a run id, the `seq` counter and the rate limiter.
 ///
@@ -11,7 +10,7 @@ public final class Diagnostics: Sendable {
   /// The configuration this pipeline was made with.
   public let configuration: DiagnosticsConfiguration
   let identity: ProcessIdentity
-  private let sequence = Atomic<Int>(0)
+  private let sequence = Counter()
   private let limiter: RateLimiter?
   private let acceptsEvents: Bool
 
@@ -132,7 +131,7 @@ public final class Diagnostics: Sendable {
     kind: MisuseKind, level: MisuseLevel, message: String, site: CallSite, valueType: String,
     valuePresent: Bool, value: String?, label: String?, suppressed: Int
   ) {
-    let seq = sequence.wrappingAdd(1, ordering: .relaxed).newValue
+    let seq = sequence.increment()
     let event = MisuseEvent(
       timestamp: .now(), level: level, kind: kind, message: message, file: site.fileID,
       line: site.line, function: site.function, valueType: valueType, valuePresent: valuePresent,

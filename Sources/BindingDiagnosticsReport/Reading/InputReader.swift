@@ -1,6 +1,5 @@
 public import BindingDiagnostics
 import Dispatch
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -177,7 +176,7 @@ public struct InputReader {
 
   /// Classifiers kept warm between chunks: their caches already hold the stream's values.
   private final class ClassifierPool: Sendable {
-    private let free = Mutex<[LineClassifier]>([])
+    private let free = Lock<[LineClassifier]>([])
 
     func take() -> LineClassifier {
       free.withLock { $0.popLast() } ?? LineClassifier()
