@@ -8,7 +8,7 @@ import Testing
     #expect(MisuseKind.mappedBoolSetTrue.messageID == "2b9f53b872d7905613eeb68e53797657")
     #expect(MisuseKind.mappedBoolSetTrue.defaultLevel == .error)
     #expect(MisuseKind.unwrappedReadAfterNil.messageID == "408dfadb7955002b716d4ab50fbd4491")
-    #expect(MisuseKind.unwrappedReadAfterNil.defaultLevel == .warning)
+    #expect(MisuseKind.unwrappedReadAfterNil.defaultLevel == .info)
     #expect(MisuseKind.unwrappedWriteAfterNil.messageID == "bc5fac4ceaa67ee0a9571f1f145acecc")
     #expect(MisuseKind.unwrappedWriteAfterNil.defaultLevel == .warning)
   }
