@@ -1,5 +1,5 @@
 #if canImport(SwiftUI)
-  import SwiftUI
+  package import SwiftUI
 #endif
 
 extension Lock {

@@ -4,7 +4,7 @@ import Dispatch
 ///
 /// The process has one, made by ``DiagnosticsSystem/bootstrap(_:)`` or from the environment;
 /// tests and scoped work make their own and install it with
-/// ``DiagnosticsSystem/withDiagnostics(_:operation:)-(_,()throws->R)``. Each pipeline is one `run`:
+/// ``DiagnosticsSystem/withDiagnostics(_:operation:)``. Each pipeline is one `run`:
 /// its `seq` starts at 1 and has no gap and no repeat across threads.
 public final class Diagnostics: Sendable {
   /// The configuration this pipeline was made with.
