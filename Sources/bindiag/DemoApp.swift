@@ -13,10 +13,10 @@ enum DemoApp {
 
   /// The app's state; each value sits behind a lock, as `@State` storage stands in a view.
   final class Model: Sendable {
-    let alertText = Lock<String?>("Your changes were saved.")
-    let selectedMessage = Lock<String?>("Lunch on Friday?")
-    let draftTitle = Lock<String?>(nil)
-    let feedError = Lock<String?>("Offline")
+    let alertText = LockedValue<String?>("Your changes were saved.")
+    let selectedMessage = LockedValue<String?>("Lunch on Friday?")
+    let draftTitle = LockedValue<String?>(nil)
+    let feedError = LockedValue<String?>("Offline")
   }
 
   /// Runs every scene of the script.
@@ -49,7 +49,7 @@ enum DemoApp {
     let selection = model.selectedMessage.binding
     guard let message = Binding(unwrapping: selection, label: "message-detail") else { return }
     _ = message.wrappedValue
-    model.selectedMessage.withLock { $0 = nil }
+    model.selectedMessage.value = nil
     _ = message.wrappedValue
     _ = message.wrappedValue
     message.wrappedValue = "Lunch on Saturday?"
@@ -64,9 +64,9 @@ enum DemoApp {
   /// Four background threads reading a binding whose value another thread cleared.
   static func syncWorkers() {
     DispatchQueue.concurrentPerform(iterations: 4) { worker in
-      let payload = Lock<Int?>(1)
+      let payload = LockedValue<Int?>(1)
       guard let value = Binding(unwrapping: payload.binding, label: "sync-job") else { return }
-      payload.withLock { $0 = nil }
+      payload.value = nil
       for _ in 0..<25 { _ = value.wrappedValue + worker }
     }
   }

@@ -17,18 +17,18 @@ enum FixtureGate {
 enum FixtureViews {
   /// An alert whose flag is written `true` `times` times.
   static func tapAlertOK(times: Int) {
-    let alert = Lock<String?>("Saved").binding
+    let alert = LockedValue<String?>("Saved").binding
     let isPresented = alert.mappedToBool(label: "save-alert")  // fixture-mark: views-alert
     for _ in 0..<times { isPresented.wrappedValue = true }
   }
 
   /// A detail view read twice and edited once after its selection was cleared.
   static func dismissDetail() {
-    let selection = Lock<String?>("Lunch")
+    let selection = LockedValue<String?>("Lunch")
     let base = selection.binding
     let unwrapped = Binding(unwrapping: base, label: "detail")  // fixture-mark: views-detail
     guard let detail = unwrapped else { return }
-    selection.withLock { $0 = nil }
+    selection.value = nil
     _ = detail.wrappedValue
     _ = detail.wrappedValue
     detail.wrappedValue = "Dinner"
@@ -36,12 +36,12 @@ enum FixtureViews {
 
   /// The correct pattern: nothing to report.
   static func editWithDefault() {
-    Lock<String?>(nil).binding.mappedToBool(default: "Untitled").wrappedValue = true
+    LockedValue<String?>(nil).binding.mappedToBool(default: "Untitled").wrappedValue = true
   }
 
   /// A flag labelled `label`, written `true` once.
   static func misuse(label: String) {
-    let binding = Lock<Int?>(1).binding
+    let binding = LockedValue<Int?>(1).binding
     binding.mappedToBool(label: label).wrappedValue = true  // fixture-mark: views-labelled
   }
 }

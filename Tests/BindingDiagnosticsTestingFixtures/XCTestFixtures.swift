@@ -16,7 +16,7 @@ final class XCTestFixtures: XCTestCase {
   /// Fails at the mapping's line, which is in this file.
   func testMappingInThisFile() {
     XCTAssertNoMisuse {
-      let alert = Lock<String?>("Saved").binding
+      let alert = LockedValue<String?>("Saved").binding
       let flag = alert.mappedToBool(label: "xctest-here")  // fixture-mark: xctest-here
       flag.wrappedValue = true
       flag.wrappedValue = true

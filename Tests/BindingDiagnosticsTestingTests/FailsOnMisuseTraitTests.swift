@@ -17,11 +17,11 @@ import Testing
   }
 
   @Test(.failsOnMisuse) func correctCodeRecordsNothing() {
-    let draft = Lock<String?>(nil)
+    let draft = LockedValue<String?>(nil)
     let binding = draft.binding
     binding.mappedToBool(default: "Untitled").wrappedValue = true
     binding.mappedToBool().wrappedValue = false
-    #expect(draft.withLock { $0 } == nil)
+    #expect(draft.value == nil)
   }
 
   @Test(.failsOnMisuse(except: [.unwrappedReadAfterNil])) func allowedKindsDoNotFail() {

@@ -12,7 +12,7 @@ enum Misuses {
   static func setTrue(
     label: String, times: Int = 1, fileID: StaticString = #fileID, line: UInt = #line
   ) {
-    let alert = Lock<String?>("Saved").binding
+    let alert = LockedValue<String?>("Saved").binding
     let flag = alert.mappedToBool(label: label, fileID: fileID, line: line)
     for _ in 0..<times { flag.wrappedValue = true }
   }
@@ -22,12 +22,12 @@ enum Misuses {
   static func afterNil(
     label: String, writing: Bool, fileID: StaticString = #fileID, line: UInt = #line
   ) {
-    let selection = Lock<String?>("Lunch")
+    let selection = LockedValue<String?>("Lunch")
     let base = selection.binding
     guard let detail = Binding(unwrapping: base, label: label, fileID: fileID, line: line) else {
       return
     }
-    selection.withLock { $0 = nil }
+    selection.value = nil
     if writing { detail.wrappedValue = "Dinner" } else { _ = detail.wrappedValue }
   }
 

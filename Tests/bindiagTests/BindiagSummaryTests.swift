@@ -4,13 +4,7 @@ import TestSupport
 import Testing
 
 @Suite struct BindiagSummaryTests {
-  let events = [
-    fixtureEvent(seq: 1),
-    fixtureEvent(seq: 2, suppressed: 9, process: "Other"),
-    fixtureEvent(
-      seq: 4, kind: .unwrappedReadAfterNil, file: "App/Detail.swift", line: 7,
-      at: "2026-11-30T05:00:00.000000Z"),
-  ]
+  let events = summaryFixtureEvents
 
   @Test func jsonSummaryIsExact() throws {
     let path = try writeFixture(jsonLines(events))

@@ -34,6 +34,15 @@ func fixtureEvent(
     process: process, pid: 4242, host: host, run: run, seq: seq, suppressed: suppressed)
 }
 
+/// Three records standing for 12 events at two sites, from two processes, with `seq` 3 lost.
+let summaryFixtureEvents = [
+  fixtureEvent(seq: 1),
+  fixtureEvent(seq: 2, suppressed: 9, process: "Other"),
+  fixtureEvent(
+    seq: 4, kind: .unwrappedReadAfterNil, file: "App/Detail.swift", line: 7,
+    at: "2026-11-30T05:00:00.000000Z"),
+]
+
 /// Contract JSON Lines for `events`.
 func jsonLines(_ events: [MisuseEvent]) -> String {
   events.map { String(decoding: JSONLinesEncoder().encode($0), as: UTF8.self) }.joined()

@@ -8,13 +8,7 @@ import Testing
 /// a `{"count":N,"finished":1}` trailer) and `--style json` (one pretty-printed array).
 @Suite struct BindiagUnifiedLogTests {
   /// What the app reported: the unified log holds these as the messages of `OSLogSink`.
-  let events = [
-    fixtureEvent(seq: 1),
-    fixtureEvent(seq: 2, suppressed: 9, process: "Other"),
-    fixtureEvent(
-      seq: 4, kind: .unwrappedReadAfterNil, file: "App/Detail.swift", line: 7,
-      at: "2026-11-30T05:00:00.000000Z"),
-  ]
+  let events = summaryFixtureEvents
 
   /// One unified-log entry as `log show` exports it; `pretty` is the `--style json` form.
   func entry(

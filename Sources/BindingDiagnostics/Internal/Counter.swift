@@ -6,8 +6,9 @@
 
 /// A counter many threads increment: an `Atomic` where the Synchronization module's types may be
 /// used (Linux), an `OSAllocatedUnfairLock` on Apple platforms, where `Atomic` needs macOS 15 /
-/// iOS 18 and the package supports macOS 13 / iOS 16.
-package final class Counter: Sendable {
+/// iOS 18 and the package supports macOS 13 / iOS 16. Noncopyable, like `Atomic`: kept as a `let`
+/// of the class that owns it.
+package struct Counter: ~Copyable, Sendable {
   #if canImport(os)
     private let lock = OSAllocatedUnfairLock(initialState: 0)
   #else
@@ -19,7 +20,7 @@ package final class Counter: Sendable {
 
   /// Adds 1 (wrapping) and returns the new count: each caller gets a different value.
   @discardableResult
-  package func increment() -> Int {
+  package borrowing func increment() -> Int {
     #if canImport(os)
       lock.withLock { count in
         count &+= 1

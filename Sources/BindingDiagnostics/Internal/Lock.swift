@@ -8,11 +8,9 @@
 ///
 /// `Mutex` needs macOS 15 / iOS 18, above the macOS 13 / iOS 16 the package supports, so on
 /// Apple platforms the lock is an `OSAllocatedUnfairLock` (macOS 13 / iOS 16); elsewhere it is a
-/// `Mutex`.
-///
-/// `@unchecked Sendable`: the state is `Sendable` and only reached inside ``withLock(_:)``, under
-/// the lock.
-package final class Lock<State: Sendable>: @unchecked Sendable {
+/// `Mutex`. Like `Mutex` it is noncopyable and kept as a `let` of the class or static that owns
+/// the state, so the hot paths (rate limiting) reach it at a fixed offset.
+package struct Lock<State: Sendable>: ~Copyable, Sendable {
   #if canImport(os)
     private let lock: OSAllocatedUnfairLock<State>
   #else
@@ -32,11 +30,11 @@ package final class Lock<State: Sendable>: @unchecked Sendable {
   /// Runs `body` with the state, under the lock.
   /// - Parameter body: Reads or changes the state; must not take the same lock again.
   /// - Returns: What `body` returns.
-  package func withLock<R: Sendable>(_ body: (inout State) throws -> R) rethrows -> R {
+  package borrowing func withLock<R: Sendable>(_ body: (inout sending State) -> sending R) -> R {
     #if canImport(os)
-      try lock.withLockUnchecked(body)
+      lock.withLockUnchecked { body(&$0) }
     #else
-      try mutex.withLock { try body(&$0) }
+      mutex.withLock(body)
     #endif
   }
 }

@@ -17,7 +17,12 @@ public struct StandardErrorSink: DiagnosticsSink {
   /// The descriptor written to; 2 unless injected.
   public let fileDescriptor: Int32
   private let isPipe: Bool
-  private let failures = Counter()
+  private let failures = Failures()
+
+  /// A counter shared by copies of the sink.
+  private final class Failures: Sendable {
+    let count = Counter()
+  }
 
   /// A sink writing `format` lines to `fileDescriptor`.
   /// - Parameters:
@@ -39,7 +44,7 @@ public struct StandardErrorSink: DiagnosticsSink {
   var destination: Destination { Destination(fileDescriptor: fileDescriptor, format: format) }
 
   /// Lines that could not be written (closed descriptor, vanished reader, full disk).
-  public var failedWrites: Int { failures.value }
+  public var failedWrites: Int { failures.count.value }
 
   /// Encodes and writes the event; a failed write is dropped, never raised.
   /// - Parameter event: The event.
@@ -50,7 +55,7 @@ public struct StandardErrorSink: DiagnosticsSink {
       isPipe
       ? FileDescriptorIO.writeAllWithoutSigpipe(fileDescriptor, bytes)
       : FileDescriptorIO.writeAll(fileDescriptor, bytes)
-    if case .failure = result { failures.increment() }
+    if case .failure = result { failures.count.increment() }
   }
 }
 
