@@ -35,9 +35,9 @@ import Testing
       result.stdout == """
         12 events in 3 records from 1 run, 2026-11-30 04:12:33 to 05:00:00 UTC
 
-        LEVEL    EVENTS  RECORDS  KIND                      SITE                      PROCS  FIRST SEEN  LAST SEEN  TIMELINE
-        error        11        2  mapped-bool-set-true      App/ContentView.swift:42      2  04:12:33    04:12:33   █
-        warning       1        1  unwrapped-read-after-nil  App/Detail.swift:7            1  05:00:00    05:00:00          █
+        LEVEL  EVENTS  RECORDS  KIND                      SITE                      PROCS  FIRST SEEN  LAST SEEN  TIMELINE
+        error      11        2  mapped-bool-set-true      App/ContentView.swift:42      2  04:12:33    04:12:33   █
+        info        1        1  unwrapped-read-after-nil  App/Detail.swift:7            1  05:00:00    05:00:00          █
 
         Lost records: 1 in 1 run (Demo run 0123456789abcdef: 1)
 

@@ -17,7 +17,10 @@ enum UnifiedLogEntries {
       if case .blank = kind { return .other }
       return kind
     }
-    if members.count == 2, object["count"]?.integer != nil, object["finished"]?.integer != nil {
+    // (`members.count` here sends Swift 6.3 into a "circular reference" through JSONValue.)
+    if object["count"]?.integer != nil, object["finished"]?.integer != nil,
+      members.allSatisfy({ $0.0 == "count" || $0.0 == "finished" })
+    {
       return .other
     }
     return nil
