@@ -14,7 +14,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 here=Tests/AppleStubs
-out=${1:-$(mktemp -d "${TMPDIR:-/tmp}/apple-stubs.XXXXXX")}
+if [ $# -ge 1 ]; then
+  out=$1
+else
+  out=$(mktemp -d "${TMPDIR:-/tmp}/apple-stubs.XXXXXX")
+  trap 'rm -rf "$out"' EXIT
+fi
 mkdir -p "$out"
 common=(
   -package-name bindingdiagnostics -enable-testing -warnings-as-errors
