@@ -21,14 +21,15 @@ func bindiag(
     stdin: stdin)
 }
 
-/// An event of the fixtures, every field chosen.
+/// An event of the fixtures, every field chosen; the level is the kind's default unless given.
 func fixtureEvent(
-  seq: Int, kind: MisuseKind = .mappedBoolSetTrue, file: String = "App/ContentView.swift",
-  line: Int = 42, at time: String = "2026-11-30T04:12:33.123456Z", suppressed: Int = 0,
+  seq: Int, kind: MisuseKind = .mappedBoolSetTrue, level: MisuseLevel? = nil,
+  file: String = "App/ContentView.swift", line: Int = 42,
+  at time: String = "2026-11-30T04:12:33.123456Z", suppressed: Int = 0,
   process: String = "Demo", host: String = "build-01", run: String = "0123456789abcdef"
 ) -> MisuseEvent {
   MisuseEvent(
-    timestamp: Timestamp(rfc3339: time)!, level: kind.defaultLevel, kind: kind,
+    timestamp: Timestamp(rfc3339: time)!, level: level ?? kind.defaultLevel, kind: kind,
     message: "A misuse.", file: file, line: line, function: "body",
     valueType: "Swift.Optional<Swift.String>", valuePresent: true, value: "<private>",
     process: process, pid: 4242, host: host, run: run, seq: seq, suppressed: suppressed)
