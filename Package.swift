@@ -3,6 +3,8 @@ import PackageDescription
 
 let package = Package(
   name: "BindingDiagnostics",
+  // No higher than this: a diagnostics library must not raise an app's deployment target.
+  platforms: [.iOS(.v16), .macOS(.v13), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
   products: [
     .library(name: "BindingDiagnostics", targets: ["BindingDiagnostics"]),
     .library(name: "BindingDiagnosticsTesting", targets: ["BindingDiagnosticsTesting"]),

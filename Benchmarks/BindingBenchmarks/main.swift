@@ -10,8 +10,13 @@
 //                                            format (for systemd-journal-remote), to stdout
 import BindingDiagnostics
 
+#if canImport(SwiftUI)
+  import SwiftUI
+#endif
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// Keeps results alive so the optimizer cannot delete the measured work.
@@ -36,6 +41,8 @@ func measure(rounds: Int = 7, iterations: Int, _ body: (Int) -> Void) -> Double 
   return best
 }
 
+/// The state a view's bindings point into. Each benchmark uses its model from one thread and
+/// holds it as `nonisolated(unsafe)`, so `Binding`'s `@Sendable` closures can capture it.
 final class Model {
   var alert: String? = "Saved"
 }
@@ -50,7 +57,7 @@ func report(_ name: String, _ value: Double, _ unit: String) {
 }
 
 func runMapping() {
-  let model = Model()
+  nonisolated(unsafe) let model = Model()
   let base = Binding<String?>(get: { model.alert }, set: { model.alert = $0 })
   let iterations = 5_000_000
   // Interleave the two so frequency changes hit both alike.
@@ -83,7 +90,7 @@ func runMapping() {
 }
 
 func runMisuse() {
-  let model = Model()
+  nonisolated(unsafe) let model = Model()
   let base = Binding<String?>(get: { model.alert }, set: { model.alert = $0 })
   let null = Diagnostics(configuration: DiagnosticsConfiguration(sink: NullSink(), rateLimit: nil))
   let nullCost = DiagnosticsSystem.withDiagnostics(null) {
@@ -109,7 +116,7 @@ func runMisuse() {
 }
 
 func runJSONLines(path: String, count: Int, maxBytes: Int? = nil, keep: Int = 5) {
-  let model = Model()
+  nonisolated(unsafe) let model = Model()
   let base = Binding<String?>(get: { model.alert }, set: { model.alert = $0 })
   let sink: JSONLinesFileSink
   let options = JSONLinesFileSink.Options(maxBytes: maxBytes, keep: keep, queueCapacity: 1 << 20)
@@ -142,7 +149,7 @@ func runJSONLines(path: String, count: Int, maxBytes: Int? = nil, keep: Int = 5)
 }
 
 func runJournald(count: Int) {
-  let model = Model()
+  nonisolated(unsafe) let model = Model()
   let base = Binding<String?>(get: { model.alert }, set: { model.alert = $0 })
   // A queue as large as the run and a generous flush: this measures throughput, not drops.
   let sink = JournaldSink(fallback: NullSink(), queueCapacity: count, flushTimeout: 600)

@@ -1,17 +1,22 @@
 import BindingDiagnostics
 import Foundation
 
+#if canImport(SwiftUI)
+  import SwiftUI
+#endif
+
 /// A scripted app that misuses bindings the way real view code does, through the public API
 /// only. Each view owns a model and builds its bindings as a SwiftUI body would.
 enum DemoApp {
   /// Misuses the script commits, by kind, so the demo can check its own summary.
   static let expectedEvents = 3 + 2000 + 2 + 1 + 4 * 25 + 1
 
-  final class Model {
-    var alertText: String? = "Your changes were saved."
-    var selectedMessage: String? = "Lunch on Friday?"
-    var draftTitle: String? = nil
-    var feedError: String? = "Offline"
+  /// The app's state; each value sits behind a lock, as `@State` storage stands in a view.
+  final class Model: Sendable {
+    let alertText = LockedValue<String?>("Your changes were saved.")
+    let selectedMessage = LockedValue<String?>("Lunch on Friday?")
+    let draftTitle = LockedValue<String?>(nil)
+    let feedError = LockedValue<String?>("Offline")
   }
 
   /// Runs every scene of the script.
@@ -27,27 +32,24 @@ enum DemoApp {
 
   /// An alert whose OK button writes `true` to the mapped flag: three taps, three misuses.
   static func inboxView(_ model: Model) {
-    let alertText = Binding<String?>(get: { model.alertText }, set: { model.alertText = $0 })
-    let isPresented = alertText.mappedToBool(label: "save-confirmation")
+    let isPresented = model.alertText.binding.mappedToBool(label: "save-confirmation")
     for _ in 0..<3 { isPresented.wrappedValue = true }
     isPresented.wrappedValue = false  // the correct dismissal: no report
   }
 
   /// A body re-evaluated in a tight loop that keeps writing `true`: rate limiting folds it.
   static func feedView(_ model: Model) {
-    let feedError = Binding<String?>(get: { model.feedError }, set: { model.feedError = $0 })
-    let showsError = Binding<Bool>(mappedTo: feedError, label: "feed-error-banner")
+    let showsError = Binding<Bool>(mappedTo: model.feedError.binding, label: "feed-error-banner")
     for _ in 0..<2000 { showsError.wrappedValue = true }
   }
 
   /// A detail view still on screen while its selection is cleared (a dismissal animation):
   /// two reads and one edit after `nil`.
   static func detailView(_ model: Model) {
-    let selection = Binding<String?>(
-      get: { model.selectedMessage }, set: { model.selectedMessage = $0 })
+    let selection = model.selectedMessage.binding
     guard let message = Binding(unwrapping: selection, label: "message-detail") else { return }
     _ = message.wrappedValue
-    model.selectedMessage = nil
+    model.selectedMessage.value = nil
     _ = message.wrappedValue
     _ = message.wrappedValue
     message.wrappedValue = "Lunch on Saturday?"
@@ -55,21 +57,16 @@ enum DemoApp {
 
   /// The fixed pattern: `mappedToBool(default:)` stores a value, so nothing is reported.
   static func settingsView(_ model: Model) {
-    let draft = Binding<String?>(get: { model.draftTitle }, set: { model.draftTitle = $0 })
-    let isEditing = draft.mappedToBool(default: "Untitled")
+    let isEditing = model.draftTitle.binding.mappedToBool(default: "Untitled")
     for _ in 0..<5 { isEditing.wrappedValue = true }
   }
 
   /// Four background threads reading a binding whose value another thread cleared.
   static func syncWorkers() {
     DispatchQueue.concurrentPerform(iterations: 4) { worker in
-      final class Job {
-        var payload: Int? = 1
-      }
-      let job = Job()
-      let payload = Binding<Int?>(get: { job.payload }, set: { job.payload = $0 })
-      guard let value = Binding(unwrapping: payload, label: "sync-job") else { return }
-      job.payload = nil
+      let payload = LockedValue<Int?>(1)
+      guard let value = Binding(unwrapping: payload.binding, label: "sync-job") else { return }
+      payload.value = nil
       for _ in 0..<25 { _ = value.wrappedValue + worker }
     }
   }

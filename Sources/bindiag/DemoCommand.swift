@@ -42,6 +42,9 @@ enum DemoCommand {
     ]
     let journalReason = JournaldSink.unavailability()
     if journalReason == nil { sinks.append(JournaldSink()) }
+    #if canImport(os)
+      sinks.append(OSLogSink(subsystem: "bindiag.demo"))
+    #endif
 
     Output.out(
       "Running the demo app; its misuse events, as the standard-error sink writes them:\n\n")
@@ -75,6 +78,12 @@ enum DemoCommand {
         jq -c 'select(.suppressed > 0) | {kind, file, line, suppressed}' \(shown)
 
       """
+    #if canImport(os)
+      hints += """
+          log show --last 5m --predicate 'subsystem == "bindiag.demo"' --style ndjson | \(me) summary
+
+        """
+    #endif
     if journalReason == nil {
       hints += """
           journalctl BINDING_RUN=\(run) -o verbose

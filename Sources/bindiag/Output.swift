@@ -32,7 +32,7 @@ enum Output {
     text.withUTF8 { buffer in
       var offset = 0
       while offset < buffer.count {
-        let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+        let written = systemWrite(fd, buffer.baseAddress! + offset, buffer.count - offset)
         if written < 0 {
           if errno == EINTR { continue }
           return
@@ -41,4 +41,9 @@ enum Output {
       }
     }
   }
+}
+
+/// `write(2)` from Glibc or Darwin, named apart from ``Output``'s own `write`.
+private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+  write(fd, buffer, count)
 }

@@ -1,6 +1,6 @@
+import BindingDiagnostics
 import BindingDiagnosticsReport
 import Dispatch
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -25,7 +25,7 @@ final class ProgressLine: Sendable {
     var finished = false
   }
 
-  private let state = Mutex(State())
+  private let state = Lock(State())
   private let sources: Int
   private let width: Int
   private let started = ProgressLine.monotonicSeconds()

@@ -5,6 +5,10 @@ import Testing
 
 @testable import BindingDiagnosticsReport
 
+#if canImport(SwiftUI)
+  import SwiftUI
+#endif
+
 let journalAvailable = FileManager.default.fileExists(atPath: "/run/systemd/journal/socket")
 
 @Suite(.enabled(if: journalAvailable, "no journald socket at /run/systemd/journal/socket"))
@@ -37,11 +41,7 @@ struct JournalReaderTests {
     let kind = try #require(MisuseKind(code: "reader-roundtrip"))
     let large = String(repeating: "0123456789abcdef", count: 6400)  // 100 KiB
     DiagnosticsSystem.withDiagnostics(diagnostics) {
-      final class Model {
-        var value: String? = "line one\nline two"
-      }
-      let model = Model()
-      let flag = Binding<String?>(get: { model.value }, set: { model.value = $0 })
+      let flag = Binding<String?>(get: { "line one\nline two" }, set: { _ in })
         .mappedToBool(label: "multi\nline")
       for _ in 0..<3 { flag.wrappedValue = true }
       DiagnosticsSystem.report(kind, message: "big", valueType: String.self, label: large)

@@ -46,7 +46,7 @@ import Testing
 
         LEVEL    EVENTS  RECORDS  KIND                       SITE                                                           LABEL                       PROCS  HOSTS     FIRST SEEN  LAST SEEN  TIMELINE
         error     1,500        1  mapped-bool-set-true       InboxFeature/Sources/Views/Compose/ComposeSheetView.swift:118  discard-draft-confirmation      1  build-01  04:12:33    04:12:33   █
-        warning      42        1  unwrapped-read-after-nil   InboxFeature/Sources/Views/MessageDetailView.swift:61          message-detail                  1  build-01  05:00:00    05:00:00     █
+        info         42        1  unwrapped-read-after-nil   InboxFeature/Sources/Views/MessageDetailView.swift:61          message-detail                  1  build-01  05:00:00    05:00:00     █
         error         1        1  mapped-bool-set-true       App/SettingsView.swift:12                                                                      1  build-02  04:12:33    04:12:33   █
         warning       1        1  unwrapped-write-after-nil  InboxFeature/Sources/Views/MessageDetailView.swift:64          message-detail                  1  build-02  06:40:00    06:40:00          █
 
@@ -62,7 +62,7 @@ import Testing
 
         LEVEL    EVENTS  KIND                SITE                    LAST SEEN  TIMELINE
         error     1,500  mapp-bool-set-true  …seSheetView.swift:118  04:12:33   █
-        warning      42  unwr-read-afte-nil  …geDetailView.swift:61  05:00:00     █
+        info         42  unwr-read-afte-nil  …geDetailView.swift:61  05:00:00     █
         error         1  mapp-bool-set-true  …SettingsView.swift:12  04:12:33   █
         warning       1  unwr-writ-afte-nil  …geDetailView.swift:64  06:40:00          █
 

@@ -1,6 +1,10 @@
 import BindingDiagnostics
 import Foundation
 
+#if canImport(SwiftUI)
+  import SwiftUI
+#endif
+
 /// Whether this process runs the fixtures: they fail on purpose, so they run only as the child
 /// process `FixtureProcessTests` starts, and are skipped otherwise.
 enum FixtureGate {
@@ -13,19 +17,18 @@ enum FixtureGate {
 enum FixtureViews {
   /// An alert whose flag is written `true` `times` times.
   static func tapAlertOK(times: Int) {
-    var text: String? = "Saved"
-    let alert = Binding<String?>(get: { text }, set: { text = $0 })
+    let alert = LockedValue<String?>("Saved").binding
     let isPresented = alert.mappedToBool(label: "save-alert")  // fixture-mark: views-alert
     for _ in 0..<times { isPresented.wrappedValue = true }
   }
 
   /// A detail view read twice and edited once after its selection was cleared.
   static func dismissDetail() {
-    var selection: String? = "Lunch"
-    let base = Binding<String?>(get: { selection }, set: { selection = $0 })
+    let selection = LockedValue<String?>("Lunch")
+    let base = selection.binding
     let unwrapped = Binding(unwrapping: base, label: "detail")  // fixture-mark: views-detail
     guard let detail = unwrapped else { return }
-    selection = nil
+    selection.value = nil
     _ = detail.wrappedValue
     _ = detail.wrappedValue
     detail.wrappedValue = "Dinner"
@@ -33,15 +36,12 @@ enum FixtureViews {
 
   /// The correct pattern: nothing to report.
   static func editWithDefault() {
-    var draft: String? = nil
-    let binding = Binding<String?>(get: { draft }, set: { draft = $0 })
-    binding.mappedToBool(default: "Untitled").wrappedValue = true
+    LockedValue<String?>(nil).binding.mappedToBool(default: "Untitled").wrappedValue = true
   }
 
   /// A flag labelled `label`, written `true` once.
   static func misuse(label: String) {
-    var value: Int? = 1
-    let binding = Binding<Int?>(get: { value }, set: { value = $0 })
+    let binding = LockedValue<Int?>(1).binding
     binding.mappedToBool(label: label).wrappedValue = true  // fixture-mark: views-labelled
   }
 }

@@ -2,6 +2,10 @@ import BindingDiagnostics
 import BindingDiagnosticsXCTest
 import XCTest
 
+#if canImport(SwiftUI)
+  import SwiftUI
+#endif
+
 /// XCTest fixtures: `FixtureProcessTests` runs them in a child process and reads what XCTest
 /// prints. Each says what the parent expects of it.
 final class XCTestFixtures: XCTestCase {
@@ -12,8 +16,7 @@ final class XCTestFixtures: XCTestCase {
   /// Fails at the mapping's line, which is in this file.
   func testMappingInThisFile() {
     XCTAssertNoMisuse {
-      var text: String? = "Saved"
-      let alert = Binding<String?>(get: { text }, set: { text = $0 })
+      let alert = LockedValue<String?>("Saved").binding
       let flag = alert.mappedToBool(label: "xctest-here")  // fixture-mark: xctest-here
       flag.wrappedValue = true
       flag.wrappedValue = true

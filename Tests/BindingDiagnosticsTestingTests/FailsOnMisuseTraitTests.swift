@@ -2,6 +2,10 @@ import BindingDiagnostics
 import BindingDiagnosticsTesting
 import Testing
 
+#if canImport(SwiftUI)
+  import SwiftUI
+#endif
+
 @Suite struct FailsOnMisuseTraitTests {
   @Test(.failsOnMisuse) func aMisuseIsAnIssueAtTheMappingsCallSite() {
     let line = #line + 2
@@ -13,11 +17,11 @@ import Testing
   }
 
   @Test(.failsOnMisuse) func correctCodeRecordsNothing() {
-    var draft: String? = nil
-    let binding = Binding<String?>(get: { draft }, set: { draft = $0 })
+    let draft = LockedValue<String?>(nil)
+    let binding = draft.binding
     binding.mappedToBool(default: "Untitled").wrappedValue = true
     binding.mappedToBool().wrappedValue = false
-    #expect(draft == nil)
+    #expect(draft.value == nil)
   }
 
   @Test(.failsOnMisuse(except: [.unwrappedReadAfterNil])) func allowedKindsDoNotFail() {

@@ -1,6 +1,10 @@
 import BindingDiagnostics
 import Testing
 
+#if canImport(SwiftUI)
+  import SwiftUI
+#endif
+
 /// Misuses made from test code, each at its caller's line, and the issues the trait records for
 /// them.
 enum Misuses {
@@ -8,8 +12,7 @@ enum Misuses {
   static func setTrue(
     label: String, times: Int = 1, fileID: StaticString = #fileID, line: UInt = #line
   ) {
-    var text: String? = "Saved"
-    let alert = Binding<String?>(get: { text }, set: { text = $0 })
+    let alert = LockedValue<String?>("Saved").binding
     let flag = alert.mappedToBool(label: label, fileID: fileID, line: line)
     for _ in 0..<times { flag.wrappedValue = true }
   }
@@ -19,12 +22,12 @@ enum Misuses {
   static func afterNil(
     label: String, writing: Bool, fileID: StaticString = #fileID, line: UInt = #line
   ) {
-    var selection: String? = "Lunch"
-    let base = Binding<String?>(get: { selection }, set: { selection = $0 })
+    let selection = LockedValue<String?>("Lunch")
+    let base = selection.binding
     guard let detail = Binding(unwrapping: base, label: label, fileID: fileID, line: line) else {
       return
     }
-    selection = nil
+    selection.value = nil
     if writing { detail.wrappedValue = "Dinner" } else { _ = detail.wrappedValue }
   }
 

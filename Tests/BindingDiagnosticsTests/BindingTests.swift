@@ -1,10 +1,23 @@
 import BindingDiagnostics
+import Foundation
 import Testing
 
+#if canImport(SwiftUI)
+  import SwiftUI
+#endif
+
 /// A mutable model the bindings in these tests point into.
-final class Box<Value> {
-  var value: Value
-  init(_ value: Value) { self.value = value }
+///
+/// `@unchecked Sendable`, so `Binding`'s `@Sendable` closures may capture it: `stored` is only
+/// touched under `lock`.
+final class Box<Value>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: Value
+  init(_ value: Value) { stored = value }
+  var value: Value {
+    get { lock.withLock { stored } }
+    set { lock.withLock { stored = newValue } }
+  }
   var binding: Binding<Value> { Binding(get: { self.value }, set: { self.value = $0 }) }
 }
 

@@ -3,6 +3,10 @@ import BindingDiagnosticsTesting
 import Foundation
 import Testing
 
+#if canImport(SwiftUI)
+  import SwiftUI
+#endif
+
 @Suite struct ConcurrencyTests {
   @Test func eightThreadsOfTenThousandMisusesGiveContiguousSeq() {
     let sink = RecordingSink()
@@ -10,11 +14,7 @@ import Testing
       configuration: DiagnosticsConfiguration(sink: sink, rateLimit: nil))
     DispatchQueue.concurrentPerform(iterations: 8) { _ in
       DiagnosticsSystem.withDiagnostics(diagnostics) {
-        final class Model {
-          var alert: Int? = 1
-        }
-        let model = Model()
-        let flag = Binding<Int?>(get: { model.alert }, set: { model.alert = $0 }).mappedToBool()
+        let flag = Box<Int?>(1).binding.mappedToBool()
         for _ in 0..<10_000 { flag.wrappedValue = true }
       }
     }

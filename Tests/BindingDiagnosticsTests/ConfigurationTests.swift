@@ -33,6 +33,30 @@ import Testing
     #expect(loaded.configuration.policy == .assert)
   }
 
+  @Test func noSinkNamedUsesThePlatformDefault() {
+    let loaded = EnvironmentConfiguration.load(from: [:], warn: false)
+    #expect(loaded.warnings.isEmpty)
+    #if canImport(os)
+      #expect(loaded.configuration.sink is OSLogSink)
+      #expect(DiagnosticsConfiguration().sink is OSLogSink)
+    #else
+      #expect(loaded.configuration.sink is StandardErrorSink)
+      #expect(DiagnosticsConfiguration().sink is StandardErrorSink)
+    #endif
+  }
+
+  #if !canImport(os)
+    @Test func oslogIsRefusedWhereThereIsNoUnifiedLog() {
+      let loaded = EnvironmentConfiguration.load(
+        from: ["BINDING_DIAGNOSTICS": "oslog"], warn: false)
+      #expect(
+        loaded.warnings == [
+          "BINDING_DIAGNOSTICS: oslog: the unified log exists on Apple platforms only; using stderr"
+        ])
+      #expect(loaded.configuration.sink is StandardErrorSink)
+    }
+  #endif
+
   @Test func noneDiscards() {
     let loaded = EnvironmentConfiguration.load(from: ["BINDING_DIAGNOSTICS": "none"], warn: false)
     #expect(loaded.configuration.sink is DiscardingSink)
@@ -42,7 +66,7 @@ import Testing
   @Test(arguments: [
     (
       ["BINDING_DIAGNOSTICS": "syslog"],
-      #"BINDING_DIAGNOSTICS: unknown sink "syslog" (expected stderr, stderr:json, jsonl:PATH, journald or none); using stderr"#
+      #"BINDING_DIAGNOSTICS: unknown sink "syslog" (expected stderr, stderr:json, jsonl:PATH, journald, oslog or none); using stderr"#
     ),
     (
       ["BINDING_DIAGNOSTICS": "jsonl:"],
@@ -117,7 +141,7 @@ import Testing
       loaded.warnings == [
         "\(badKeys): key \"colour\": unknown key; ignored",
         "\(badKeys): key \"privacy\": expected a string; ignored",
-        "\(badKeys): key \"sinks\"[0]: unknown sink \"kafka\" (expected stderr, stderr:json, jsonl:PATH, journald or none); using stderr",
+        "\(badKeys): key \"sinks\"[0]: unknown sink \"kafka\" (expected stderr, stderr:json, jsonl:PATH, journald, oslog or none); using stderr",
       ])
     #expect(loaded.configuration.sink is StandardErrorSink)
   }
@@ -133,7 +157,7 @@ import Testing
     #expect(lines.count == 3)
     #expect(
       lines.first
-        == #"binding-diagnostics: BINDING_DIAGNOSTICS: unknown sink "x\u000abinding-diagnostics: forged\u001b[2J" (expected stderr, stderr:json, jsonl:PATH, journald or none); using stderr"#
+        == #"binding-diagnostics: BINDING_DIAGNOSTICS: unknown sink "x\u000abinding-diagnostics: forged\u001b[2J" (expected stderr, stderr:json, jsonl:PATH, journald, oslog or none); using stderr"#
     )
     #expect(lines.dropFirst().first?.hasPrefix("v=1 ts=") == true)
   }

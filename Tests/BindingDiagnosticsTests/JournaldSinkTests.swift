@@ -4,6 +4,10 @@ import Foundation
 import TestSupport
 import Testing
 
+#if canImport(SwiftUI)
+  import SwiftUI
+#endif
+
 /// Whether a journald listens here; the reason shown when journald tests are skipped.
 let journalSocketPresent = FileManager.default.fileExists(atPath: "/run/systemd/journal/socket")
 

@@ -2,6 +2,10 @@ import BindingDiagnostics
 import BindingDiagnosticsTesting
 import Testing
 
+#if canImport(SwiftUI)
+  import SwiftUI
+#endif
+
 @Suite struct MappingTests {
   @Test func readsPresenceAndWritingFalseClears() {
     let alert = Box<String?>("Saved")
@@ -53,11 +57,11 @@ import Testing
 
   @Test func defaultMappingStoresTheDefaultWithoutReporting() {
     let sheet = Box<String?>(nil)
-    var evaluated = 0
+    let evaluated = Box(0)
     let (events, _) = recordingMisuses {
       let flag = sheet.binding.mappedToBool(
         default: {
-          evaluated += 1
+          evaluated.value += 1
           return "new"
         }())
       flag.wrappedValue = true
@@ -69,7 +73,7 @@ import Testing
       #expect(sheet.value == nil)
     }
     #expect(events.isEmpty)
-    #expect(evaluated == 1)
+    #expect(evaluated.value == 1)
   }
 
   @Test func unwrappingIsNilForNil() {
@@ -100,10 +104,60 @@ import Testing
       #expect(item.value == nil)
     }
     #expect(events.map(\.kind) == [.unwrappedReadAfterNil, .unwrappedWriteAfterNil])
-    #expect(events.map(\.level) == [.warning, .warning])
+    #expect(events.map(\.level) == [.info, .warning])
     #expect(events.map(\.valuePresent) == [false, false])
     #expect(events.map(\.label) == ["detail", "detail"])
     #expect(events.map(\.seq) == [1, 2])
+  }
+
+  /// A base binding over `box` that records whether each write it receives disables animations.
+  private func recordingTransactions<Value>(
+    _ box: Box<Value>, into seen: Box<[Bool]>
+  ) -> Binding<Value> {
+    Binding(
+      get: { box.value },
+      set: { newValue, transaction in
+        seen.value.append(transaction.disablesAnimations)
+        box.value = newValue
+      })
+  }
+
+  @Test func writesCarryTheMappedBindingsTransactionToTheOptional() throws {
+    var quiet = Transaction()
+    quiet.disablesAnimations = true
+    let seen = Box<[Bool]>([])
+    let alert = Box<String?>("Saved")
+    let draft = Box<String?>(nil)
+    let item = Box<Int?>(1)
+    let (events, _) = try recordingMisuses {
+      let alertBase = recordingTransactions(alert, into: seen)
+      alertBase.mappedToBool().transaction(quiet).wrappedValue = false
+      let draftBase = recordingTransactions(draft, into: seen)
+      draftBase.mappedToBool(default: "new").transaction(quiet).wrappedValue = true
+      draftBase.mappedToBool(default: "new").wrappedValue = false
+      let value = try #require(Binding(unwrapping: recordingTransactions(item, into: seen)))
+      value.transaction(quiet).wrappedValue = 2
+    }
+    #expect(events.isEmpty)
+    #expect(alert.value == nil && draft.value == nil && item.value == 2)
+    #expect(seen.value == [true, true, false, true])
+  }
+
+  @Test func mappedBindingsStartWithTheBasesTransaction() throws {
+    var quiet = Transaction()
+    quiet.disablesAnimations = true
+    let seen = Box<[Bool]>([])
+    let alert = Box<String?>("Saved")
+    let item = Box<Int?>(1)
+    let alertBase = recordingTransactions(alert, into: seen).transaction(quiet)
+    let flag = alertBase.mappedToBool()
+    #expect(flag.transaction.disablesAnimations)
+    flag.wrappedValue = false
+    alert.value = "Again"
+    alertBase.mappedToBool(default: "new").wrappedValue = false
+    let itemBase = recordingTransactions(item, into: seen).transaction(quiet)
+    try #require(Binding(unwrapping: itemBase)).wrappedValue = 2
+    #expect(seen.value == [true, true, true])
   }
 
   @Test func publicPrivacyShowsTheValue() throws {

@@ -1,5 +1,5 @@
 import BindingDiagnostics
-import Synchronization
+import Foundation
 import Testing
 
 @Suite struct MisuseKindTests {
@@ -8,7 +8,7 @@ import Testing
     #expect(MisuseKind.mappedBoolSetTrue.messageID == "2b9f53b872d7905613eeb68e53797657")
     #expect(MisuseKind.mappedBoolSetTrue.defaultLevel == .error)
     #expect(MisuseKind.unwrappedReadAfterNil.messageID == "408dfadb7955002b716d4ab50fbd4491")
-    #expect(MisuseKind.unwrappedReadAfterNil.defaultLevel == .warning)
+    #expect(MisuseKind.unwrappedReadAfterNil.defaultLevel == .info)
     #expect(MisuseKind.unwrappedWriteAfterNil.messageID == "bc5fac4ceaa67ee0a9571f1f145acecc")
     #expect(MisuseKind.unwrappedWriteAfterNil.defaultLevel == .warning)
   }
@@ -53,8 +53,11 @@ import Testing
 }
 
 /// A minimal sink written against the public protocol, proving third-party sinks plug in.
-final class RecordingSinkProbe: DiagnosticsSink {
-  private let events = Mutex<[MisuseEvent]>([])
-  func receive(_ event: MisuseEvent) { events.withLock { $0.append(event) } }
-  var recorded: [MisuseEvent] { events.withLock { $0 } }
+/// `NSLock` rather than `Mutex`, which an app targeting macOS 13 / iOS 16 cannot use.
+/// `@unchecked Sendable`: `events` is only touched under `lock`.
+final class RecordingSinkProbe: DiagnosticsSink, @unchecked Sendable {
+  private let lock = NSLock()
+  private var events: [MisuseEvent] = []
+  func receive(_ event: MisuseEvent) { lock.withLock { events.append(event) } }
+  var recorded: [MisuseEvent] { lock.withLock { events } }
 }

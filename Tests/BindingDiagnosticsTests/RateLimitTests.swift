@@ -3,6 +3,10 @@ import BindingDiagnosticsTesting
 import Foundation
 import Testing
 
+#if canImport(SwiftUI)
+  import SwiftUI
+#endif
+
 @Suite struct RateLimitTests {
   @Test func excessIsFoldedAndFlushedSoTotalsAreExact() {
     let alert = Box<String?>("x")

@@ -12,7 +12,15 @@ public struct ProcessOutput: Sendable {
 
 /// The built products' directory: the one holding this test bundle.
 public func productsDirectory() -> URL {
-  URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+  #if os(macOS)
+    // The tests run inside an `.xctest` bundle loaded by Xcode's runner; there is no /proc.
+    for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+      return bundle.bundleURL.deletingLastPathComponent()
+    }
+    return Bundle.main.bundleURL.deletingLastPathComponent()
+  #else
+    URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+  #endif
 }
 
 /// Runs a built product (or any executable path) to completion, in `directory` when given.

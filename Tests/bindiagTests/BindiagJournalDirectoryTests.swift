@@ -53,9 +53,11 @@ struct BindiagJournalDirectoryTests {
       // seq 2 is lost.
       try JournalExportFile.write(
         [
+          // At warning, above the kind's default (info), as an app may report it.
           fixtureEvent(
-            seq: 1, kind: .unwrappedReadAfterNil, file: "App/Detail.swift", line: 7,
-            at: "2026-11-30T03:00:00.000000Z", process: "Mail", host: "db-01", run: database),
+            seq: 1, kind: .unwrappedReadAfterNil, level: .warning, file: "App/Detail.swift",
+            line: 7, at: "2026-11-30T03:00:00.000000Z", process: "Mail", host: "db-01",
+            run: database),
           fixtureEvent(
             seq: 3, at: "2026-11-30T06:00:00.000000Z", process: "Mail", host: "db-01", run: database
           ),

@@ -156,6 +156,7 @@ struct CISourceFixture {
       refused.stdout == """
         runs/0/results/2/level: 'info' is not one of ['none', 'note', 'warning', 'error']
         runs/0/results/3/locations/0/physicalLocation/artifactLocation/uri: 'Gone/Gone me.swift' is not a 'uri-reference'
+        runs/0/tool/driver/rules/1/defaultConfiguration/level: 'info' is not one of ['none', 'note', 'warning', 'error']
         invalid
 
         """)

@@ -4,13 +4,7 @@ import TestSupport
 import Testing
 
 @Suite struct BindiagSummaryTests {
-  let events = [
-    fixtureEvent(seq: 1),
-    fixtureEvent(seq: 2, suppressed: 9, process: "Other"),
-    fixtureEvent(
-      seq: 4, kind: .unwrappedReadAfterNil, file: "App/Detail.swift", line: 7,
-      at: "2026-11-30T05:00:00.000000Z"),
-  ]
+  let events = summaryFixtureEvents
 
   @Test func jsonSummaryIsExact() throws {
     let path = try writeFixture(jsonLines(events))
@@ -19,7 +13,7 @@ import Testing
     #expect(result.stderr == "")
     #expect(
       result.stdout
-        == #"{"schema":1,"events":12,"records":3,"malformed":0,"other":0,"lost":1,"duplicates":0,"first":"2026-11-30T04:12:33.123456Z","last":"2026-11-30T05:00:00.000000Z","group_by":["kind","file","line"],"groups":[{"key":{"kind":"mapped-bool-set-true","file":"App/ContentView.swift","line":42},"events":11,"records":2,"first":"2026-11-30T04:12:33.123456Z","last":"2026-11-30T04:12:33.123456Z","processes":["Demo","Other"],"hosts":["build-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":11},"histogram":[11,0,0,0,0,0,0,0]},{"key":{"kind":"unwrapped-read-after-nil","file":"App/Detail.swift","line":7},"events":1,"records":1,"first":"2026-11-30T05:00:00.000000Z","last":"2026-11-30T05:00:00.000000Z","processes":["Demo"],"hosts":["build-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"warning":1},"histogram":[0,0,0,0,0,0,0,1]}],"lost_runs":[{"run":"0123456789abcdef","process":"Demo","lost":1}]}"#
+        == #"{"schema":1,"events":12,"records":3,"malformed":0,"other":0,"lost":1,"duplicates":0,"first":"2026-11-30T04:12:33.123456Z","last":"2026-11-30T05:00:00.000000Z","group_by":["kind","file","line"],"groups":[{"key":{"kind":"mapped-bool-set-true","file":"App/ContentView.swift","line":42},"events":11,"records":2,"first":"2026-11-30T04:12:33.123456Z","last":"2026-11-30T04:12:33.123456Z","processes":["Demo","Other"],"hosts":["build-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":11},"histogram":[11,0,0,0,0,0,0,0]},{"key":{"kind":"unwrapped-read-after-nil","file":"App/Detail.swift","line":7},"events":1,"records":1,"first":"2026-11-30T05:00:00.000000Z","last":"2026-11-30T05:00:00.000000Z","processes":["Demo"],"hosts":["build-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"info":1},"histogram":[0,0,0,0,0,0,0,1]}],"lost_runs":[{"run":"0123456789abcdef","process":"Demo","lost":1}]}"#
         + "\n")
   }
 
@@ -41,9 +35,9 @@ import Testing
       result.stdout == """
         12 events in 3 records from 1 run, 2026-11-30 04:12:33 to 05:00:00 UTC
 
-        LEVEL    EVENTS  RECORDS  KIND                      SITE                      PROCS  FIRST SEEN  LAST SEEN  TIMELINE
-        error        11        2  mapped-bool-set-true      App/ContentView.swift:42      2  04:12:33    04:12:33   █
-        warning       1        1  unwrapped-read-after-nil  App/Detail.swift:7            1  05:00:00    05:00:00          █
+        LEVEL  EVENTS  RECORDS  KIND                      SITE                      PROCS  FIRST SEEN  LAST SEEN  TIMELINE
+        error      11        2  mapped-bool-set-true      App/ContentView.swift:42      2  04:12:33    04:12:33   █
+        info        1        1  unwrapped-read-after-nil  App/Detail.swift:7            1  05:00:00    05:00:00          █
 
         Lost records: 1 in 1 run (Demo run 0123456789abcdef: 1)
 

@@ -21,18 +21,28 @@ func bindiag(
     stdin: stdin)
 }
 
-/// An event of the fixtures, every field chosen.
+/// An event of the fixtures, every field chosen; the level is the kind's default unless given.
 func fixtureEvent(
-  seq: Int, kind: MisuseKind = .mappedBoolSetTrue, file: String = "App/ContentView.swift",
-  line: Int = 42, at time: String = "2026-11-30T04:12:33.123456Z", suppressed: Int = 0,
+  seq: Int, kind: MisuseKind = .mappedBoolSetTrue, level: MisuseLevel? = nil,
+  file: String = "App/ContentView.swift", line: Int = 42,
+  at time: String = "2026-11-30T04:12:33.123456Z", suppressed: Int = 0,
   process: String = "Demo", host: String = "build-01", run: String = "0123456789abcdef"
 ) -> MisuseEvent {
   MisuseEvent(
-    timestamp: Timestamp(rfc3339: time)!, level: kind.defaultLevel, kind: kind,
+    timestamp: Timestamp(rfc3339: time)!, level: level ?? kind.defaultLevel, kind: kind,
     message: "A misuse.", file: file, line: line, function: "body",
     valueType: "Swift.Optional<Swift.String>", valuePresent: true, value: "<private>",
     process: process, pid: 4242, host: host, run: run, seq: seq, suppressed: suppressed)
 }
+
+/// Three records standing for 12 events at two sites, from two processes, with `seq` 3 lost.
+let summaryFixtureEvents = [
+  fixtureEvent(seq: 1),
+  fixtureEvent(seq: 2, suppressed: 9, process: "Other"),
+  fixtureEvent(
+    seq: 4, kind: .unwrappedReadAfterNil, file: "App/Detail.swift", line: 7,
+    at: "2026-11-30T05:00:00.000000Z"),
+]
 
 /// Contract JSON Lines for `events`.
 func jsonLines(_ events: [MisuseEvent]) -> String {

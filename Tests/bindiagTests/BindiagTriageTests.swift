@@ -12,8 +12,9 @@ import Testing
     first.label = "save-alert"
     var folded = fixtureEvent(seq: 2, suppressed: 9, host: "build-02")
     folded.label = "save-alert"
+    // At warning, above the kind's default (info), as an app may report it: a third colour.
     let detail = fixtureEvent(
-      seq: 4, kind: .unwrappedReadAfterNil,
+      seq: 4, kind: .unwrappedReadAfterNil, level: .warning,
       file: "Packages/InboxFeature/Sources/InboxFeature/Views/MessageDetailView.swift", line: 7,
       at: "2026-11-30T05:00:00.000000Z")
     return [first, folded, detail]

@@ -15,9 +15,12 @@ public struct MisuseKind: Sendable, Hashable, Codable, CustomStringConvertible {
   public static let mappedBoolSetTrue = MisuseKind(
     builtIn: "mapped-bool-set-true", messageID: "2b9f53b872d7905613eeb68e53797657", level: .error)
   /// A binding unwrapped from `Binding<Wrapped?>` was read after the optional became `nil`.
+  ///
+  /// Level `info`: SwiftUI reads a destination's binding while it animates the dismissal that
+  /// cleared the optional, so most of these are expected.
   public static let unwrappedReadAfterNil = MisuseKind(
     builtIn: "unwrapped-read-after-nil", messageID: "408dfadb7955002b716d4ab50fbd4491",
-    level: .warning)
+    level: .info)
   /// A binding unwrapped from `Binding<Wrapped?>` was written after the optional became `nil`.
   public static let unwrappedWriteAfterNil = MisuseKind(
     builtIn: "unwrapped-write-after-nil", messageID: "bc5fac4ceaa67ee0a9571f1f145acecc",

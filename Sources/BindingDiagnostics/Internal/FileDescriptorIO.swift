@@ -141,8 +141,17 @@ extension FileDescriptorIO {
     pthread_sigmask(SIG_BLOCK, &block, &previous)
     let result = writeAll(fd, bytes)
     if case .failure(let error) = result, error.code == EPIPE, !alreadyPending {
-      var timeout = timespec(tv_sec: 0, tv_nsec: 0)
-      while sigtimedwait(&block, nil, &timeout) < 0 && errno == EINTR {}
+      #if canImport(Glibc)
+        var timeout = timespec(tv_sec: 0, tv_nsec: 0)
+        while sigtimedwait(&block, nil, &timeout) < 0 && errno == EINTR {}
+      #else
+        // Darwin has no sigtimedwait: sigwait returns at once for a pending signal.
+        sigpending(&pending)
+        if sigismember(&pending, SIGPIPE) == 1 {
+          var consumed: Int32 = 0
+          _ = sigwait(&block, &consumed)
+        }
+      #endif
     }
     pthread_sigmask(SIG_SETMASK, &previous, nil)
     return result

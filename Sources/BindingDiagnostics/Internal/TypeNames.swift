@@ -1,9 +1,7 @@
-import Synchronization
-
 /// `String(reflecting:)` of types, computed once per type: naming a type walks its metadata
 /// and costs far more than the rest of a report.
 enum TypeNames {
-  private static let cache = Mutex<[ObjectIdentifier: String]>([:])
+  private static let cache = Lock<[ObjectIdentifier: String]>([:])
 
   /// The fully qualified name of `type`, as `String(reflecting:)` gives it.
   static func name(of type: Any.Type) -> String {

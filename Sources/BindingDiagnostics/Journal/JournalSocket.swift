@@ -12,11 +12,20 @@ enum JournalSocket {
 
   /// Connects a datagram socket to `path`; success means a journald is there.
   static func probe(_ path: String) -> Result<Void, SystemError> {
-    let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    #if canImport(Glibc)
+      let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    #else
+      // Darwin has no SOCK_CLOEXEC: the flag is set right after.
+      let fd = socket(AF_UNIX, SOCK_DGRAM, 0)
+      if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+    #endif
     guard fd >= 0 else { return .failure(SystemError("socket", code: errno)) }
     defer { FileDescriptorIO.closeFile(fd) }
     var address = sockaddr_un()
     address.sun_family = sa_family_t(AF_UNIX)
+    #if !canImport(Glibc)
+      address.sun_len = UInt8(MemoryLayout<sockaddr_un>.size)
+    #endif
     let bytes = Array(path.utf8)
     let capacity = MemoryLayout.size(ofValue: address.sun_path)
     guard bytes.count < capacity else {

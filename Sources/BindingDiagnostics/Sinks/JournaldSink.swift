@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Sends each event to journald as one entry, through `sd_journal_sendv` from libsystemd.
 ///
 /// Fields follow the contract (`MESSAGE`, `MESSAGE_ID`, `PRIORITY`, `CODE_*`,
@@ -23,9 +21,11 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
 
   /// Counters shared with the sending thread.
   private final class State: Sendable {
-    let failureSaid = Atomic<Bool>(false)
-    let slowSaid = Atomic<Bool>(false)
-    let fellBack = Atomic<Int>(0)
+    /// Above 0 once a failure was said: only the first increment says it.
+    let failureSaid = Counter()
+    /// Above 0 once a slow flush was said: only the first increment says it.
+    let slowSaid = Counter()
+    let fellBack = Counter()
   }
 
   /// A journald sink, checking once that libsystemd loads and a journald listens.
@@ -47,10 +47,10 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
     case .success:
       unavailableReason = nil
       let sender = JournalSender(capacity: queueCapacity) { event, error, deliverFallback in
-        if !state.failureSaid.exchange(true, ordering: .relaxed) {
+        if state.failureSaid.increment() == 1 {
           ConfigurationWarning.emit("journald send failed: \(error); writing to the fallback sink")
         }
-        state.fellBack.add(1, ordering: .relaxed)
+        state.fellBack.increment()
         if deliverFallback { fallback.receive(event) }
       }
       sender.start()
@@ -58,7 +58,7 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
     case .failure(let error):
       unavailableReason = error.description
       sender = nil
-      state.failureSaid.store(true, ordering: .relaxed)
+      state.failureSaid.increment()
       ConfigurationWarning.emit("journald unavailable: \(error); writing to the fallback sink")
     }
   }
@@ -90,7 +90,7 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
   public var queued: Int { sender?.backlog ?? 0 }
 
   /// Events handed to the fallback sink so far.
-  public var fellBack: Int { state.fellBack.load(ordering: .relaxed) }
+  public var fellBack: Int { state.fellBack.value }
 
   /// Queues the event for journald, or hands it to the fallback sink when journald is
   /// unavailable.
@@ -103,7 +103,7 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
     if let sender {
       sender.submit(event, deliverFallback: deliveringFallback)
     } else {
-      state.fellBack.add(1, ordering: .relaxed)
+      state.fellBack.increment()
       if deliveringFallback { fallback.receive(event) }
     }
   }
@@ -117,7 +117,7 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
   /// error), then flushes the fallback sink.
   public func flush() {
     if let sender, !sender.flush(timeout: flushTimeout),
-      !state.slowSaid.exchange(true, ordering: .relaxed)
+      state.slowSaid.increment() == 1
     {
       let counts = sender.counts
       ConfigurationWarning.emit(

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Writes each event as one line to standard error (or another descriptor), with one `write(2)`.
 /// A line is at most 64 KiB: longer fields are cut as the JSON Lines file sink cuts them.
 ///
@@ -23,7 +21,7 @@ public struct StandardErrorSink: DiagnosticsSink {
 
   /// A counter shared by copies of the sink.
   private final class Failures: Sendable {
-    let count = Atomic<Int>(0)
+    let count = Counter()
   }
 
   /// A sink writing `format` lines to `fileDescriptor`.
@@ -46,7 +44,7 @@ public struct StandardErrorSink: DiagnosticsSink {
   var destination: Destination { Destination(fileDescriptor: fileDescriptor, format: format) }
 
   /// Lines that could not be written (closed descriptor, vanished reader, full disk).
-  public var failedWrites: Int { failures.count.load(ordering: .relaxed) }
+  public var failedWrites: Int { failures.count.value }
 
   /// Encodes and writes the event; a failed write is dropped, never raised.
   /// - Parameter event: The event.
@@ -57,7 +55,7 @@ public struct StandardErrorSink: DiagnosticsSink {
       isPipe
       ? FileDescriptorIO.writeAllWithoutSigpipe(fileDescriptor, bytes)
       : FileDescriptorIO.writeAll(fileDescriptor, bytes)
-    if case .failure = result { failures.count.add(1, ordering: .relaxed) }
+    if case .failure = result { failures.count.increment() }
   }
 }
 

@@ -1,17 +1,16 @@
 import Dispatch
-import Synchronization
 
 /// A misuse pipeline: configuration, a run id, the `seq` counter and the rate limiter.
 ///
 /// The process has one, made by ``DiagnosticsSystem/bootstrap(_:)`` or from the environment;
 /// tests and scoped work make their own and install it with
-/// ``DiagnosticsSystem/withDiagnostics(_:operation:)-(_,()throws->R)``. Each pipeline is one `run`:
+/// ``DiagnosticsSystem/withDiagnostics(_:operation:)``. Each pipeline is one `run`:
 /// its `seq` starts at 1 and has no gap and no repeat across threads.
 public final class Diagnostics: Sendable {
   /// The configuration this pipeline was made with.
   public let configuration: DiagnosticsConfiguration
   let identity: ProcessIdentity
-  private let sequence = Atomic<Int>(0)
+  private let sequence = Counter()
   private let limiter: RateLimiter?
   private let acceptsEvents: Bool
 
@@ -132,7 +131,7 @@ public final class Diagnostics: Sendable {
     kind: MisuseKind, level: MisuseLevel, message: String, site: CallSite, valueType: String,
     valuePresent: Bool, value: String?, label: String?, suppressed: Int
   ) {
-    let seq = sequence.wrappingAdd(1, ordering: .relaxed).newValue
+    let seq = sequence.increment()
     let event = MisuseEvent(
       timestamp: .now(), level: level, kind: kind, message: message, file: site.fileID,
       line: site.line, function: site.function, valueType: valueType, valuePresent: valuePresent,

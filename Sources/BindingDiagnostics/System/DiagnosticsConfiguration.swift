@@ -11,15 +11,26 @@ public struct DiagnosticsConfiguration: Sendable {
   /// What happens after a report.
   public var policy: MisusePolicy
 
-  /// A configuration; every argument but the sink has the documented default.
+  /// The sink used when none is named: the unified log (`OSLogSink`) on Apple platforms,
+  /// standard error elsewhere.
+  public static var defaultSink: any DiagnosticsSink {
+    #if canImport(os)
+      OSLogSink()
+    #else
+      StandardErrorSink()
+    #endif
+  }
+
+  /// A configuration; every argument has the documented default.
   /// - Parameters:
-  ///   - sink: Where events go; standard error by default.
+  ///   - sink: Where events go; ``defaultSink`` by default.
   ///   - privacy: `.private` by default.
   ///   - rateLimit: `.default` (10 per second per site) by default; `nil` turns it off.
   ///   - minimumLevel: `.trace` (everything) by default.
   ///   - policy: `.report` by default.
   public init(
-    sink: any DiagnosticsSink = StandardErrorSink(), privacy: ValuePrivacy = .private,
+    sink: any DiagnosticsSink = DiagnosticsConfiguration.defaultSink,
+    privacy: ValuePrivacy = .private,
     rateLimit: RateLimit? = .default, minimumLevel: MisuseLevel = .trace,
     policy: MisusePolicy = .report
   ) {

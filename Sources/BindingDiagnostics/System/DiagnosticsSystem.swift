@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -17,7 +15,7 @@ public enum DiagnosticsSystem {
     var bootstrapped = false
   }
 
-  private static let global = Mutex(GlobalState())
+  private static let global = Lock(GlobalState())
 
   /// The pipeline installed for the current task, if any.
   @TaskLocal static var taskDiagnostics: Diagnostics?

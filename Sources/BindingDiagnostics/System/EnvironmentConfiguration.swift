@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Variables (each overrides the file):
 /// - `BINDING_DIAGNOSTICS`: comma-separated sinks `stderr`, `stderr:json`, `jsonl:PATH`,
-///   `journald`, `none`;
+///   `journald`, `oslog` (Apple platforms), `none`;
 /// - `BINDING_DIAGNOSTICS_CONFIG`: path of a JSON configuration file;
 /// - `BINDING_DIAGNOSTICS_PRIVACY`: `private`, `hash` or `public`;
 /// - `BINDING_DIAGNOSTICS_HASH_KEY`: 32 hex digits, the SipHash key for `hash`;
@@ -13,7 +13,9 @@ import Foundation
 /// - `BINDING_DIAGNOSTICS_POLICY`: `report`, `assert` or `fail-tests`.
 ///
 /// Every problem gives one warning naming the variable, or the file and key, and the setting
-/// falls back to its default (`stderr` for sinks). Nothing here throws or crashes.
+/// falls back to its default (`stderr` for sinks). With no sink named, events go to
+/// ``DiagnosticsConfiguration/defaultSink``: the unified log on Apple platforms, standard error
+/// elsewhere. Nothing here throws or crashes.
 public struct EnvironmentConfiguration: Sendable {
   /// The configuration the environment describes.
   public var configuration: DiagnosticsConfiguration
@@ -49,7 +51,7 @@ public struct EnvironmentConfiguration: Sendable {
 
   /// Accumulates settings in the order file, then environment.
   private struct Parser {
-    var sinkSpecs: [SinkSpec] = [.standardError(.logfmt)]
+    var sinkSpecs: [SinkSpec] = [.platformDefault]
     var sinkSource = "default"
     var privacyName = "private"
     var hashKey: HashKey?
@@ -164,6 +166,14 @@ public struct EnvironmentConfiguration: Sendable {
       case "stderr": return .standardError(.logfmt)
       case "stderr:json": return .standardError(.jsonLines)
       case "journald": return .journald
+      case "oslog":
+        #if canImport(os)
+          return .osLog
+        #else
+          warnings.append(
+            "\(source): oslog: the unified log exists on Apple platforms only; using stderr")
+          return .standardError(.logfmt)
+        #endif
       case "none": return .none
       default:
         if text.hasPrefix("jsonl:") {
@@ -172,7 +182,7 @@ public struct EnvironmentConfiguration: Sendable {
           warnings.append("\(source): jsonl needs a path (jsonl:PATH); using stderr")
         } else {
           warnings.append(
-            "\(source): unknown sink \"\(text)\" (expected stderr, stderr:json, jsonl:PATH, journald or none); using stderr"
+            "\(source): unknown sink \"\(text)\" (expected stderr, stderr:json, jsonl:PATH, journald, oslog or none); using stderr"
           )
         }
         return .standardError(.logfmt)
@@ -302,6 +312,8 @@ public struct EnvironmentConfiguration: Sendable {
           continue
         case .journald:
           sinks.append(JournaldSink())
+        case .osLog, .platformDefault:
+          sinks.append(DiagnosticsConfiguration.defaultSink)
         case .jsonLines(let path, let options):
           switch JSONLinesFileSink.open(path: path, options: options) {
           case .success(let sink): sinks.append(sink)
@@ -329,6 +341,10 @@ public struct EnvironmentConfiguration: Sendable {
     case standardError(StandardErrorSink.Format)
     case jsonLines(path: String, options: JSONLinesFileSink.Options)
     case journald
+    /// The unified log (`OSLogSink`), named as `oslog` on Apple platforms.
+    case osLog
+    /// ``DiagnosticsConfiguration/defaultSink``, when no sink is named.
+    case platformDefault
     case none
   }
 }

@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -49,7 +47,7 @@ final class RateLimiter: Sendable {
 
   /// The limit in force.
   let limit: RateLimit
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   init(_ limit: RateLimit) {
     self.limit = limit

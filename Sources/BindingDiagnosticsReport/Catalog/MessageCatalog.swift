@@ -37,9 +37,10 @@ public enum MessageCatalog {
         @BINDING_VALUE_TYPE@ became nil. SwiftUI's own failable initializer would have crashed here;
         BindingDiagnostics returned the last non-nil value instead.
 
-        A view is still alive (often during a dismissal animation) after the value it shows was
-        cleared. Stop showing the view before clearing the optional, or read the optional directly
-        where nil is a valid state.
+        SwiftUI does this while it animates a dismissal: the destination view is still alive for
+        a moment after the value it shows was cleared. That is expected, so this kind is reported
+        at level info. Reads long after a dismissal mean a view outlives its value: stop showing
+        the view before clearing the optional, or read the optional directly where nil is valid.
         """),
     Entry(
       kind: .unwrappedWriteAfterNil,

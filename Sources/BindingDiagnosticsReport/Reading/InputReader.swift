@@ -1,6 +1,5 @@
 public import BindingDiagnostics
 import Dispatch
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -99,7 +98,7 @@ public struct InputReader {
   > {
     var info = stat()
     if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
-      info.st_size >= InputReader.parallelThreshold
+      info.st_size >= InputReader.parallelThreshold, !InputReader.opensAnArray(fd)
     {
       return readInParallel(fd: fd, name: name, into: &aggregator)
     }
@@ -111,6 +110,18 @@ public struct InputReader {
 
   /// Files at least this large are classified on worker threads while this one aggregates.
   static let parallelThreshold = 8 << 20
+
+  /// Whether the file's first line opens a unified-log JSON array, which is read whole elements
+  /// at a time rather than in parallel chunks of lines (`pread(2)`, so the offset stays put).
+  static func opensAnArray(_ fd: Int32) -> Bool {
+    var head = [UInt8](repeating: 0, count: 4096)
+    let count = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+    guard count > 0 else { return false }
+    return head.withUnsafeBufferPointer { buffer in
+      let end = buffer.prefix(count).firstIndex(of: 0x0a) ?? count
+      return UnifiedLogArray.opens(UnsafeBufferPointer(rebasing: buffer[..<end]))
+    }
+  }
 
   /// Whole lines read straight from the file, classified on a worker thread.
   ///
@@ -177,7 +188,7 @@ public struct InputReader {
 
   /// Classifiers kept warm between chunks: their caches already hold the stream's values.
   private final class ClassifierPool: Sendable {
-    private let free = Mutex<[LineClassifier]>([])
+    private let free = Lock<[LineClassifier]>([])
 
     func take() -> LineClassifier {
       free.withLock { $0.popLast() } ?? LineClassifier()
@@ -348,19 +359,10 @@ public struct InputReader {
     var nextProgress = InputReader.progressStep
     let size = onProgress == nil ? nil : InputReader.regularFileSize(fd)
     let reader = LineReader(fd: fd, maxLineBytes: maxLineBytes)
-    let result = reader.forEachLine { line, number in
-      let kind: LineClass
-      switch line {
-      case .tooLong:
-        kind = .malformed("line longer than \(maxLineBytes) bytes")
-        bytesRead += maxLineBytes
-      case .text(let bytes):
-        bytesRead += bytes.count + 1
-        kind = classifier.classify(number == 1 ? InputReader.droppingBOM(bytes) : bytes)
-      }
-      if case .malformed(let reason) = kind {
-        onMalformed(MalformedLine(source: name, line: number, reason: reason.text))
-      }
+    // A `log show --style json` export: one array over many lines, read element by element.
+    var array = UnifiedLogArray(maxBytes: maxLineBytes)
+    var atStart = true
+    func progress(_ kind: LineClass, _ number: Int) {
       if let onProgress {
         if case .event(let event) = kind { events += event.events }
         // Every 64 KiB, and every 256 lines for a slow pipe.
@@ -369,8 +371,45 @@ public struct InputReader {
           nextProgress = bytesRead + InputReader.progressStep
         }
       }
+    }
+    func element(_ element: UnifiedLogArray.Element) -> Bool {
+      let (kind, number): (LineClass, Int)
+      switch element {
+      case .bytes(let bytes, let line):
+        (kind, number) = (bytes.withUnsafeBufferPointer { classifier.classify($0) }, line)
+      case .tooLong(let line):
+        (kind, number) = (.malformed("entry longer than \(maxLineBytes) bytes"), line)
+      }
+      if case .malformed(let reason) = kind {
+        onMalformed(MalformedLine(source: name, line: number, reason: reason.text))
+      }
+      progress(kind, number)
       return body(kind, number)
     }
+    let result = reader.forEachLine { line, number in
+      let kind: LineClass
+      switch line {
+      case .tooLong:
+        kind = .malformed("line longer than \(maxLineBytes) bytes")
+        bytesRead += maxLineBytes
+      case .text(let bytes):
+        bytesRead += bytes.count + 1
+        if array.isOpen || (atStart && UnifiedLogArray.opens(bytes)) {
+          var proceed = true
+          array.feed(bytes, number: number) { proceed = proceed && element($0) }
+          atStart = false
+          return proceed
+        }
+        kind = classifier.classify(number == 1 ? InputReader.droppingBOM(bytes) : bytes)
+        if kind != .blank { atStart = false }
+      }
+      if case .malformed(let reason) = kind {
+        onMalformed(MalformedLine(source: name, line: number, reason: reason.text))
+      }
+      progress(kind, number)
+      return body(kind, number)
+    }
+    array.finish { _ = element($0) }
     onProgress?(Progress(source: name, bytes: bytesRead, size: size, events: events))
     return result.map { _ in () }
   }

@@ -13,8 +13,8 @@ public enum LineClass: Sendable, Equatable {
 }
 
 /// Recognises events line by line in a mixed stream, as `shared/spec/cli.md` says:
-/// a line starting (after blanks) with `{` is JSON (the contract's or journalctl's), a line with
-/// `v=` and `kind=` keys is logfmt, anything else is `other`.
+/// a line starting (after blanks) with `{` is JSON (the contract's, journalctl's or the unified
+/// log's), a line with `v=` and `kind=` keys is logfmt, anything else is `other`.
 public struct LineClassifier: Sendable {
   private var fast = ContractFastParser()
 
@@ -61,10 +61,11 @@ public struct LineClassifier: Sendable {
     if value["v"] == nil, value["__CURSOR"] != nil || value["__REALTIME_TIMESTAMP"] != nil {
       return .other
     }
+    if let unified = UnifiedLogEntries.classify(value) { return unified }
     return result(EventDecoder.decodeContract(members))
   }
 
-  private static func classifyText(_ line: UnsafeBufferPointer<UInt8>) -> LineClass {
+  static func classifyText(_ line: UnsafeBufferPointer<UInt8>) -> LineClass {
     guard LogfmtLineParser.looksLikeEvent(line) else { return .other }
     guard String(validating: line, as: UTF8.self) != nil else { return .malformed("invalid UTF-8") }
     guard let pairs = LogfmtLineParser.pairs(line) else { return .malformed("not valid logfmt") }

@@ -14,8 +14,14 @@
 import BindingDiagnostics
 import Foundation
 
+#if canImport(SwiftUI)
+  import SwiftUI
+#endif
+
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 // Start as a service manager or a shell starts an app: no signal blocked. (A test runner's
@@ -54,7 +60,7 @@ final class Model: @unchecked Sendable {
 }
 let model = Model()
 let alert = Binding<String?>(get: { model.alert }, set: { model.alert = $0 })
-nonisolated(unsafe) let isPresented = alert.mappedToBool(label: label)
+let isPresented = alert.mappedToBool(label: label)
 
 if exitOnSigterm {
   signal(SIGTERM) { _ in exit(0) }

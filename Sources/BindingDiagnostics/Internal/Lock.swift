@@ -1,0 +1,40 @@
+#if canImport(os)
+  import os
+#else
+  import Synchronization
+#endif
+
+/// State guarded by a lock, usable at the package's deployment targets.
+///
+/// `Mutex` needs macOS 15 / iOS 18, above the macOS 13 / iOS 16 the package supports, so on
+/// Apple platforms the lock is an `OSAllocatedUnfairLock` (macOS 13 / iOS 16); elsewhere it is a
+/// `Mutex`. Like `Mutex` it is noncopyable and kept as a `let` of the class or static that owns
+/// the state, so the hot paths (rate limiting) reach it at a fixed offset.
+package struct Lock<State: Sendable>: ~Copyable, Sendable {
+  #if canImport(os)
+    private let lock: OSAllocatedUnfairLock<State>
+  #else
+    private let mutex: Mutex<State>
+  #endif
+
+  /// A lock guarding `initialState`.
+  /// - Parameter initialState: The state.
+  package init(_ initialState: State) {
+    #if canImport(os)
+      lock = OSAllocatedUnfairLock(uncheckedState: initialState)
+    #else
+      mutex = Mutex(initialState)
+    #endif
+  }
+
+  /// Runs `body` with the state, under the lock.
+  /// - Parameter body: Reads or changes the state; must not take the same lock again.
+  /// - Returns: What `body` returns.
+  package borrowing func withLock<R: Sendable>(_ body: (inout sending State) -> sending R) -> R {
+    #if canImport(os)
+      lock.withLockUnchecked { body(&$0) }
+    #else
+      mutex.withLock(body)
+    #endif
+  }
+}
