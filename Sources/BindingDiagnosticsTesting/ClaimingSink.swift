@@ -1,5 +1,4 @@
 package import BindingDiagnostics
-import Synchronization
 
 /// The sink of an expectation's pipeline (``expectMisuse(_:count:fileID:filePath:line:column:_:)``,
 /// `XCTAssertMisuse`): keeps the events of one kind (or every kind) and sends the rest to the
@@ -7,7 +6,7 @@ import Synchronization
 package final class ClaimingSink: DiagnosticsSink {
   private let kind: MisuseKind?
   private let outer: Diagnostics?
-  private let claimed = Mutex<[MisuseEvent]>([])
+  private let claimed = Lock<[MisuseEvent]>([])
 
   /// A sink keeping events of `kind` (every kind when `nil`) and forwarding others to `outer`.
   private init(claiming kind: MisuseKind?, forwardingTo outer: Diagnostics?) {

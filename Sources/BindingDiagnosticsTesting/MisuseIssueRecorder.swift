@@ -1,5 +1,4 @@
 import BindingDiagnostics
-import Synchronization
 import Testing
 
 /// The sink of one test's ``FailsOnMisuseTrait`` pipeline: each call site the test misuses
@@ -26,7 +25,7 @@ final class MisuseIssueRecorder: DiagnosticsSink {
 
   private let test: Test
   private let allowed: Set<String>
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   /// A recorder for `test` that ignores the kinds in `allowed` (by code).
   init(test: Test, allowing allowed: Set<String>) {

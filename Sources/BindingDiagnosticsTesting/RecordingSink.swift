@@ -1,13 +1,12 @@
 public import BindingDiagnostics
-import Synchronization
 
 /// An in-memory sink that keeps every event it receives, for tests.
 ///
 /// Install it for one test with ``recordingMisuses(configuration:_:)`` or
 /// `DiagnosticsSystem.withDiagnostics`, never with the global bootstrap.
 public final class RecordingSink: DiagnosticsSink {
-  private let storage = Mutex<[MisuseEvent]>([])
-  private let flushes = Atomic<Int>(0)
+  private let storage = Lock<[MisuseEvent]>([])
+  private let flushes = Counter()
 
   /// An empty recording sink.
   public init() {}
@@ -20,14 +19,14 @@ public final class RecordingSink: DiagnosticsSink {
 
   /// Counts the flush.
   public func flush() {
-    flushes.add(1, ordering: .relaxed)
+    _ = flushes.increment()
   }
 
   /// Every event received, in arrival order.
   public var events: [MisuseEvent] { storage.withLock { $0 } }
 
   /// How many times ``flush()`` was called.
-  public var flushCount: Int { flushes.load(ordering: .relaxed) }
+  public var flushCount: Int { flushes.value }
 
   /// Forgets every event received so far.
   public func removeAll() {

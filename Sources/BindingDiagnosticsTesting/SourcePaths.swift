@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import BindingDiagnostics
 
 /// Finds the source file a `#fileID` names, so a failure can carry a real path for editors.
 ///
@@ -9,7 +9,7 @@ import Synchronization
 /// Anything else (another package, an Xcode project, a renamed target directory) keeps the
 /// `#fileID`, which test output shows just as well.
 package enum SourcePaths {
-  private static let cache = Mutex<[String: String]>([:])
+  private static let cache = Lock<[String: String]>([:])
 
   /// The path of the file `fileID` names, or `fileID` itself when it cannot be found.
   /// - Parameters:
