@@ -25,7 +25,11 @@ public enum BaselineFile {
     }
   }
 
-  /// Reads the baseline at `path` (`open(2)`, `read(2)`).
+  /// The largest baseline read: far above any real one (a site is about 100 bytes), so a
+  /// device or a hostile file cannot exhaust memory.
+  public static let maxBytes = 64 << 20
+
+  /// Reads the baseline at `path` (`open(2)`, `read(2)`), at most ``maxBytes``.
   /// - Parameter path: The file.
   public static func read(path: String) -> Result<Baseline, Failure> {
     let fd = retrying { open(path, O_RDONLY | O_CLOEXEC) }
@@ -35,29 +39,33 @@ public enum BaselineFile {
     var chunk = [UInt8](repeating: 0, count: 64 << 10)
     while true {
       let count = chunk.withUnsafeMutableBytes { buffer in
-        retrying { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+        retrying { systemRead(fd, buffer.baseAddress!, buffer.count) }
       }
       if count < 0 { return .failure(.unreadable(SystemError("read", code: errno))) }
       if count == 0 { break }
       bytes += chunk[..<count]
+      if bytes.count > maxBytes { return .failure(.unreadable(SystemError("read", code: EFBIG))) }
     }
     return Baseline.parse(bytes).mapError { .invalid($0) }
   }
 
-  /// Writes `baseline` to `path` whole or not at all: a sibling temporary file, then
-  /// `rename(2)` over `path`.
+  /// Writes `baseline` to `path` whole or not at all: a new sibling temporary file (a random
+  /// name, `O_EXCL | O_NOFOLLOW`, mode `0640`, so nothing planted there is written through),
+  /// then `rename(2)` over `path` (a symlink at `path` is replaced, never followed).
   /// - Parameters:
   ///   - baseline: The baseline.
   ///   - path: The file.
   public static func write(_ baseline: Baseline, to path: String) -> Result<Void, SystemError> {
-    let temporary = path + ".tmp-\(getpid())"
-    let fd = retrying { open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+    let temporary = path + ".tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+    let fd = retrying {
+      open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o640)
+    }
     guard fd >= 0 else { return .failure(SystemError("open", code: errno)) }
     let bytes = Array(baseline.text.utf8)
     var offset = 0
     while offset < bytes.count {
       let written = bytes.withUnsafeBytes { buffer in
-        retrying { Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset) }
+        retrying { systemWrite(fd, buffer.baseAddress! + offset, buffer.count - offset) }
       }
       if written < 0 {
         let error = SystemError("write", code: errno)
@@ -83,4 +91,13 @@ public enum BaselineFile {
       if result >= 0 || errno != EINTR { return result }
     }
   }
+}
+
+/// `read(2)` and `write(2)`, named apart from ``BaselineFile/read(path:)``.
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+  read(fd, buffer, count)
+}
+
+private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+  write(fd, buffer, count)
 }

@@ -394,7 +394,7 @@ public struct InputReader {
         bytesRead += maxLineBytes
       case .text(let bytes):
         bytesRead += bytes.count + 1
-        if array.isOpen || (atStart && UnifiedLogArray.opens(bytes)) {
+        if array.continues(with: bytes) || (atStart && UnifiedLogArray.opens(bytes)) {
           var proceed = true
           array.feed(bytes, number: number) { proceed = proceed && element($0) }
           atStart = false

@@ -44,6 +44,27 @@ struct UnifiedLogArray {
       || line[index] == UInt8(ascii: "]")
   }
 
+  /// Whether the open array goes on with `line`. Between elements, a line can only start with
+  /// what continues a JSON array (`{`, `[`, `]`, `,`, a string, a number, `true`/`false`/`null`);
+  /// any other line (a logfmt event, an app's output) closes the array, so a lone `[` at the top
+  /// of a stream cannot hide the events after it.
+  mutating func continues(with line: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard isOpen else { return false }
+    guard !inElement else { return true }
+    var index = 0
+    while index < line.count, UnifiedLogArray.isBlank(line[index]) { index += 1 }
+    guard index < line.count else { return true }
+    switch line[index] {
+    case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: ","),
+      UInt8(ascii: "\""), UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+      UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+      return true
+    default:
+      isOpen = false
+      return false
+    }
+  }
+
   /// Feeds line `number` (without its `\n`); `emit` receives each element completed on it.
   mutating func feed(
     _ line: UnsafeBufferPointer<UInt8>, number: Int, emit: (Element) -> Void
@@ -111,7 +132,13 @@ struct UnifiedLogArray {
         append(byte)
       }
     }
-    if inElement { append(0x0a) }
+    // JSON strings never span lines: an element whose string is still open at the end of a
+    // line is broken; it ends here (and reads as malformed) instead of swallowing what follows.
+    if inElement && inString {
+      finish(emit)
+    } else if inElement {
+      append(0x0a)
+    }
   }
 
   /// Ends the input: an element still open (the export was cut off) is handed over as it is.

@@ -33,12 +33,15 @@ public struct CSVRenderer: Sendable {
     return rows.map { $0.map(CSVRenderer.quote).joined(separator: ",") + "\r\n" }.joined()
   }
 
-  /// A field, quoted when it holds `,`, `"`, CR or LF (quotes doubled); a leading `=`, `+`,
+  /// A field with control and bidirectional characters escaped (`\n`, `\u{1B}`, …), quoted when it
+  /// holds `,` or `"` (quotes doubled); a leading `=`, `+`,
   /// `-`, `@`, TAB or CR is prefixed with `'` so spreadsheets never run a value as a formula
   /// (OWASP's list). The first Unicode scalar is what counts: a combining mark after `=` does
   /// not hide it.
   static func quote(_ field: String) -> String {
-    var field = field
+    // Text from the input never carries raw control or bidi characters: the file may well be
+    // printed on a terminal (`bindiag summary --format csv`).
+    var field = DisplayText.escapingControls(field)
     if let first = field.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first),
       Int(field) == nil
     {

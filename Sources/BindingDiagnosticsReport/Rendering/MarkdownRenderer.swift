@@ -43,7 +43,7 @@ public struct MarkdownRenderer: Sendable {
       cells += columns.map { "`" + MarkdownRenderer.escape($0.value(group)) + "`" }
       cells += [
         MarkdownRenderer.iso8601(group.first), MarkdownRenderer.iso8601(group.last),
-        MarkdownRenderer.escape(group.processes.joined(separator: ", ")),
+        "`" + MarkdownRenderer.escape(group.processes.joined(separator: ", ")) + "`",
       ]
       lines.append("| " + cells.joined(separator: " | ") + " |")
     }
@@ -60,7 +60,8 @@ public struct MarkdownRenderer: Sendable {
     String(timestamp.rfc3339.prefix(19)) + "Z"
   }
 
-  /// Escapes what would break a table cell: `|`, backticks and line breaks.
+  /// Escapes what would break a table cell: `|`, backticks and line breaks. Every cell holding
+  /// text from the input is also a code span, where Markdown renders no HTML, link or emphasis.
   static func escape(_ text: String) -> String {
     var out = ""
     for character in DisplayText.escapingControls(text) {
