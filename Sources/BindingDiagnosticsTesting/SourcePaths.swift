@@ -1,5 +1,5 @@
-import Foundation
 import BindingDiagnostics
+import Foundation
 
 /// Finds the source file a `#fileID` names, so a failure can carry a real path for editors.
 ///

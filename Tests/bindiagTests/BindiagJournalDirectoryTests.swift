@@ -108,9 +108,9 @@ struct BindiagJournalDirectoryTests {
 
       | Events | Records | Host | First seen | Last seen | Processes |
       | ---: | ---: | --- | --- | --- | --- |
-      | 6 | 4 | `web-01` | 2026-11-30T04:00:00Z | 2026-11-30T04:30:00Z | Mail |
-      | 2 | 2 | `db-01` | 2026-11-30T03:00:00Z | 2026-11-30T06:00:00Z | Mail |
-      | 2 | 2 | `web-02` | 2026-11-30T05:00:00Z | 2026-11-30T05:30:00Z | Notes |
+      | 6 | 4 | `web-01` | 2026-11-30T04:00:00Z | 2026-11-30T04:30:00Z | `Mail` |
+      | 2 | 2 | `db-01` | 2026-11-30T03:00:00Z | 2026-11-30T06:00:00Z | `Mail` |
+      | 2 | 2 | `web-02` | 2026-11-30T05:00:00Z | 2026-11-30T05:30:00Z | `Notes` |
 
       """,
       "csv": """
@@ -151,11 +151,11 @@ struct BindiagJournalDirectoryTests {
 
       | Events | Records | Host | Kind | First seen | Last seen | Processes |
       | ---: | ---: | --- | --- | --- | --- | --- |
-      | 3 | 3 | `web-01` | `mapped-bool-set-true` | 2026-11-30T04:00:00Z | 2026-11-30T04:20:00Z | Mail |
-      | 3 | 1 | `web-01` | `unwrapped-write-after-nil` | 2026-11-30T04:30:00Z | 2026-11-30T04:30:00Z | Mail |
-      | 2 | 2 | `web-02` | `mapped-bool-set-true` | 2026-11-30T05:00:00Z | 2026-11-30T05:30:00Z | Notes |
-      | 1 | 1 | `db-01` | `mapped-bool-set-true` | 2026-11-30T06:00:00Z | 2026-11-30T06:00:00Z | Mail |
-      | 1 | 1 | `db-01` | `unwrapped-read-after-nil` | 2026-11-30T03:00:00Z | 2026-11-30T03:00:00Z | Mail |
+      | 3 | 3 | `web-01` | `mapped-bool-set-true` | 2026-11-30T04:00:00Z | 2026-11-30T04:20:00Z | `Mail` |
+      | 3 | 1 | `web-01` | `unwrapped-write-after-nil` | 2026-11-30T04:30:00Z | 2026-11-30T04:30:00Z | `Mail` |
+      | 2 | 2 | `web-02` | `mapped-bool-set-true` | 2026-11-30T05:00:00Z | 2026-11-30T05:30:00Z | `Notes` |
+      | 1 | 1 | `db-01` | `mapped-bool-set-true` | 2026-11-30T06:00:00Z | 2026-11-30T06:00:00Z | `Mail` |
+      | 1 | 1 | `db-01` | `unwrapped-read-after-nil` | 2026-11-30T03:00:00Z | 2026-11-30T03:00:00Z | `Mail` |
 
       """,
       "csv": """

@@ -215,7 +215,7 @@ import Testing
     #expect(table.stderr == "warning: \(path):2: malformed: unknown level \"\\u202eerror\"\n")
     let markdown = try bindiag("summary", "--format", "markdown", path)
     #expect(markdown.stdout.contains("| `mapped-bool-set-true` | `\(escaped):42` |"))
-    #expect(markdown.stdout.contains(#"| Demo\u202e |"#))
+    #expect(markdown.stdout.contains(#"| `Demo\u202e` |"#))
     let follow = try bindiag("follow", stdin: jsonLines([event]))
     #expect(follow.stdout.contains("  \(escaped):42  "))
     let usage = try bindiag("summary", "--kind", "\u{2066}x")

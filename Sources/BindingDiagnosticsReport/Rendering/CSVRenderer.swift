@@ -33,15 +33,13 @@ public struct CSVRenderer: Sendable {
     return rows.map { $0.map(CSVRenderer.quote).joined(separator: ",") + "\r\n" }.joined()
   }
 
-  /// A field with control and bidirectional characters escaped (`\n`, `\u{1B}`, …), quoted when it
-  /// holds `,` or `"` (quotes doubled); a leading `=`, `+`,
+  /// A field with control and bidirectional characters other than TAB, CR and LF escaped
+  /// (`\u001b`, …), quoted when it holds `,`, `"`, CR or LF (quotes doubled); a leading `=`, `+`,
   /// `-`, `@`, TAB or CR is prefixed with `'` so spreadsheets never run a value as a formula
   /// (OWASP's list). The first Unicode scalar is what counts: a combining mark after `=` does
   /// not hide it.
   static func quote(_ field: String) -> String {
-    // Text from the input never carries raw control or bidi characters: the file may well be
-    // printed on a terminal (`bindiag summary --format csv`).
-    var field = DisplayText.escapingControls(field)
+    var field = CSVRenderer.escapingTerminalControls(field)
     if let first = field.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first),
       Int(field) == nil
     {
@@ -51,5 +49,23 @@ public struct CSVRenderer: Sendable {
       field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
     else { return field }
     return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  }
+
+  /// Escapes what could drive a terminal the CSV is printed on (escape sequences, C1 controls,
+  /// bidirectional overrides) with the shared escaping; TAB, CR and LF stay, as CSV quoting and
+  /// the formula guard handle them.
+  static func escapingTerminalControls(_ field: String) -> String {
+    var out = ""
+    var segment = ""
+    for scalar in field.unicodeScalars {
+      if scalar == "\t" || scalar == "\r" || scalar == "\n" {
+        out += DisplayText.escapingControls(segment)
+        out.unicodeScalars.append(scalar)
+        segment = ""
+      } else {
+        segment.unicodeScalars.append(scalar)
+      }
+    }
+    return out + DisplayText.escapingControls(segment)
   }
 }
