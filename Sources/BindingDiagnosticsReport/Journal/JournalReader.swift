@@ -41,6 +41,9 @@ package enum JournalReader {
     package var matches: [String]
     /// Start at this realtime (µs since the epoch); the head when `nil`.
     package var since: UInt64?
+    /// Start at the last this many matching entries instead (`sd_journal_seek_tail`, then
+    /// `sd_journal_previous` as many times), like `journalctl -n`; `since` is then unused.
+    package var last: Int?
     /// Keep waiting for new entries (`sd_journal_wait`) after the end.
     package var follow: Bool
     /// The fields to read from each entry, in this order.
@@ -48,12 +51,13 @@ package enum JournalReader {
 
     package init(
       source: Source, matches: [String], fields: [String], since: UInt64? = nil,
-      follow: Bool = false
+      last: Int? = nil, follow: Bool = false
     ) {
       self.source = source
       self.matches = matches
       self.fields = fields
       self.since = since
+      self.last = last
       self.follow = follow
     }
   }
@@ -167,12 +171,29 @@ package enum JournalReader {
           return .failure(error)
         }
       }
-      let seek = query.since.map { library.seekRealtime(handle, $0) } ?? library.seekHead(handle)
+      // With `last`, the cursor ends on the first entry to hand over (unless there is none).
+      var onEntry = false
+      let seek: Int32
+      if let last = query.last {
+        let now = UInt64(max(0, Timestamp.now().microsecondsSinceEpoch))
+        var tail = library.seekTail(handle)
+        // At least one step back: from the tail position itself, libsystemd's
+        // `sd_journal_next` jumps to the newest matching entry, skipping any others that
+        // arrived meanwhile. With no matching entry to step back to, start from now instead.
+        var moved = 0
+        while tail >= 0 && moved < max(last, 1) && library.previous(handle) > 0 { moved += 1 }
+        if tail >= 0 && moved == 0 { tail = library.seekRealtime(handle, now) }
+        seek = tail
+        onEntry = last > 0 && moved > 0
+      } else {
+        seek = query.since.map { library.seekRealtime(handle, $0) } ?? library.seekHead(handle)
+      }
       if case .failure(let error) = JournalError.check(seek, "sd_journal_seek") {
         return .failure(error)
       }
       while true {
-        let step = library.next(handle)
+        let step = onEntry ? 1 : library.next(handle)
+        onEntry = false
         if step < 0 { return .failure(.call(SystemError("sd_journal_next", code: -step))) }
         if step == 0 {
           guard query.follow else { return .success(()) }
