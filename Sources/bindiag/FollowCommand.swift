@@ -1,6 +1,7 @@
 import BindingDiagnostics
 import BindingDiagnosticsReport
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -8,33 +9,24 @@ import Foundation
   import Darwin
 #endif
 
-/// `follow`: print each new event as one line until interrupted (or `--count` events).
+/// `follow`: the last events first, then each new one as it arrives, until `--count` events
+/// or `SIGINT`/`SIGTERM` (exit 0 either way).
 enum FollowCommand {
   static func run(_ options: inout ReportOptions) -> Int32 {
-    var printed = 0
-    let limit = options.count ?? Int.max
-    let filter = options.filter
-    /// Prints an event that passes the filter; returns false once the count is reached.
-    func show(_ kind: LineClass, source: String, line: Int) -> Bool {
-      switch kind {
-      case .event(let event) where filter.accepts(event):
-        Output.out(format(event))
-        printed += 1
-      case .malformed(let reason):
-        Output.err(
-          "warning: \(DisplayText.escapingControls(source)):\(line): malformed: "
-            + DisplayText.escapingControls(reason.text) + "\n")
-      default:
-        break
-      }
-      return printed < limit
-    }
+    let printer = Printer(
+      format: options.format, filter: options.filter, limit: options.count ?? Int.max,
+      renderer: FollowRowRenderer(
+        color: TerminalColor(enabled: Terminal.colors(options.color, fd: 1)),
+        timeZone: options.utc ? .utc : .local))
+    let start = start(options)
+    // Without the handlers (no pipe left), the signals simply keep their default effect.
+    let stop = try? StopSignal.install().get()
 
     if options.readsJournal {
-      let directory = options.journalDirectories.first
-      let result = InputReader.followJournal(directory: directory, filter: filter) {
-        show($0, source: "journal", line: 0)
-      }
+      exitWhenStopped(stop, printer)
+      let result = InputReader.followJournal(
+        directory: options.journalDirectories.first, filter: options.filter, start: start
+      ) { printer.show($0, source: "journal", line: 0) }
       if case .failure(let error) = result {
         Output.err("Error: journal not available: \(error)\n")
         return ExitCode.failure
@@ -42,9 +34,10 @@ enum FollowCommand {
       return ExitCode.success
     }
     if options.files.isEmpty || options.files == ["-"] {
+      exitWhenStopped(stop, printer)
       let reader = InputReader(maxLineBytes: options.maxLineBytes)
       let result = reader.classifyLines(fd: 0, name: "<stdin>") { kind, line in
-        show(kind, source: "<stdin>", line: line)
+        printer.show(kind, source: "<stdin>", line: line)
       }
       if case .failure(let error) = result {
         Output.err("Error: cannot read standard input: \(error.message)\n")
@@ -56,27 +49,112 @@ enum FollowCommand {
       Output.err("Error: cannot read '\(file)': \(String(cString: strerror(errno)))\n")
       return ExitCode.failure
     }
-    let followers = options.files.map {
-      FileFollower(path: $0, fromStart: filter.since != nil, maxLineBytes: options.maxLineBytes)
+    let followers = FileFollower.rotationSets(options.files).map {
+      FileFollower(
+        path: $0, start: start, filter: options.filter, maxLineBytes: options.maxLineBytes)
     }
-    while true {
-      for follower in followers {
-        for (line, kind) in follower.poll() {
-          guard show(kind, source: follower.path, line: line) else { return ExitCode.success }
-        }
+    let watcher = ChangeWatcher(
+      directories: followers.map(\.directory),
+      polling: ProcessInfo.processInfo.environment["BINDIAG_FOLLOW_POLL"] == "1")
+    FileFollower.follow(followers, watcher: watcher, stop: stop) { item in
+      switch item {
+      case .event(let event):
+        return printer.show(event)
+      case .malformed(let source, let line, let reason):
+        printer.warn(source: source, line: line, reason: reason)
+        return true
+      case .truncated(let source):
+        Output.err(
+          "warning: \(LogfmtEscaping.escapingControls(source)): file truncated; reading it from its start\n"
+        )
+        return true
       }
-      usleep(200_000)
     }
+    return ExitCode.success
   }
 
-  /// `2026-11-30 04:12:33  error    mapped-bool-set-true  App/View.swift:42  Demo[4242]@host  ×3`
-  static func format(_ event: MisuseEvent) -> String {
-    let time = String(event.timestamp.rfc3339.prefix(19)).replacingOccurrences(of: "T", with: " ")
-    let level = event.level.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
-    var line =
-      "\(time)  \(level) \(event.kind.code)  \(event.file):\(event.line)  \(event.process)[\(event.pid)]@\(event.host)"
-    if let label = event.label { line += "  label=\(label)" }
-    if event.suppressed > 0 { line += "  ×\(event.events)" }
-    return DisplayText.escapingControls(line) + "\n"
+  /// `-n N` as given; otherwise everything since `--since`, or the last 10 events.
+  static func start(_ options: ReportOptions) -> FollowStart {
+    if let lines = options.lines { return lines == Int.max ? .beginning : .last(lines) }
+    return options.filter.since == nil ? .last(10) : .beginning
+  }
+
+  /// Where reading blocks in a call that cannot watch for a stop (the journal, a pipe): a
+  /// thread that exits 0 on `SIGINT`/`SIGTERM`, between two lines of output.
+  static func exitWhenStopped(_ stop: StopSignal?, _ printer: Printer) {
+    guard let stop else { return }
+    let thread = Thread {
+      stop.wait()
+      printer.exit(ExitCode.success)
+    }
+    thread.start()
+  }
+
+  /// Prints the events that pass the filter, each whole, and counts them.
+  final class Printer: Sendable {
+    private struct State {
+      var renderer: FollowRowRenderer
+      var printed = 0
+    }
+
+    private let format: ReportOptions.Format
+    private let filter: EventFilter
+    private let limit: Int
+    private let state: Mutex<State>
+
+    init(
+      format: ReportOptions.Format, filter: EventFilter, limit: Int, renderer: FollowRowRenderer
+    ) {
+      self.format = format
+      self.filter = filter
+      self.limit = limit
+      state = Mutex(State(renderer: renderer))
+    }
+
+    /// Prints an event that passes the filter, or a malformed line's warning.
+    /// - Returns: `false` once `--count` events were printed.
+    func show(_ kind: LineClass, source: String, line: Int) -> Bool {
+      switch kind {
+      case .event(let event):
+        return show(event)
+      case .malformed(let reason):
+        warn(source: source, line: line, reason: reason.text)
+        return true
+      case .other, .blank:
+        return true
+      }
+    }
+
+    /// Prints `event` when it passes the filter.
+    /// - Returns: `false` once `--count` events were printed.
+    func show(_ event: MisuseEvent) -> Bool {
+      state.withLock { state in
+        guard state.printed < limit else { return false }
+        if filter.accepts(event) {
+          switch format {
+          case .json:
+            Output.out(String(decoding: JSONLinesEncoder().encode(event), as: UTF8.self))
+          default:
+            Output.out(state.renderer.render(event))
+          }
+          state.printed += 1
+        }
+        return state.printed < limit
+      }
+    }
+
+    /// `warning: FILE:LINE: malformed: REASON` on standard error.
+    func warn(source: String, line: Int, reason: String) {
+      state.withLock { _ in
+        Output.err(
+          "warning: \(LogfmtEscaping.escapingControls(source)):\(line): malformed: "
+            + LogfmtEscaping.escapingControls(reason) + "\n")
+      }
+    }
+
+    /// Ends the process once no line is being printed.
+    func exit(_ status: Int32) -> Never {
+      state.withLock { _ in _exit(status) }
+    }
   }
 }

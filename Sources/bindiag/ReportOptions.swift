@@ -29,6 +29,8 @@ struct ReportOptions {
   var maxLost = 0
   var count: Int?
   var ci = CIReportOptions()
+  /// `follow -n`: the last N events first (`Int.max` for `all`); `nil` when not given.
+  var lines: Int?
   var help = false
   var color = ColorChoice.auto
   var utc = false
@@ -52,6 +54,11 @@ struct ReportOptions {
           options.journalDirectories.append(try scanner.value(name, inline: inline))
         case "-f", "--format":
           options.format = try scanner.choice(name, inline: inline, as: Format.self)
+          if command == .follow && options.format != .table && options.format != .json {
+            throw UsageError(
+              "The value '\(options.format.rawValue)' is invalid for '\(name)': expected table or json",
+              command: command)
+          }
         case "--group-by":
           let text = try scanner.value(name, inline: inline)
           switch GroupField.parseList(text) {
@@ -117,6 +124,14 @@ struct ReportOptions {
           options.pager = false
         case "--count" where command == .follow:
           options.count = try scanner.integer(name, inline: inline, in: 1...Int.max)
+        case "-n" where command == .follow, "--lines" where command == .follow:
+          let text = try scanner.value(name, inline: inline)
+          guard let lines = text == "all" ? Int.max : Int(text), lines >= 0 else {
+            throw UsageError(
+              "The value '\(text)' is invalid for '\(name)': expected a whole number of at least 0, or all",
+              command: command)
+          }
+          options.lines = lines
         case _ where CIReportOptions.names.contains(name) && command != .follow:
           try options.ci.parse(name, inline: inline, scanner: &scanner, command: command)
         default:

@@ -1,4 +1,4 @@
-import BindingDiagnostics
+public import BindingDiagnostics
 
 #if canImport(Glibc)
   import Glibc
@@ -6,127 +6,275 @@ import BindingDiagnostics
   import Darwin
 #endif
 
-/// Follows one file as it grows, like `tail -F`: reads what was appended since the last poll,
-/// and reopens the path from its start when it is rotated (a new inode) or truncated.
+/// Follows a JSON Lines file across rotation, like `tail -F`, without losing records: every
+/// record appended while it runs is handed over once, in order per file, as long as the rotated
+/// files still exist.
+///
+/// The JSON Lines sink rotates by renaming `PATH` to `PATH.1`, `PATH.1` to `PATH.2` and so on,
+/// then creating a new `PATH`; several processes may share one file, and one that has not yet
+/// noticed a rotation can still append a batch to the file now called `PATH.1`. So the follower
+/// keeps each file it has seen open by its device and inode, whatever name it has now, and on
+/// each ``poll(_:)``:
+/// 1. looks for new files (newer than the newest one it knows: below it in `PATH.N … PATH.1,
+///    PATH`) and orders them by age, which is the order of their numbers, highest first;
+/// 2. takes every file's size, newest first, then reads each one up to that size, oldest first:
+///    a record found in a newer file was written after everything its process had written to
+///    an older one, so that is within the older file's size taken afterwards, and comes first;
+/// 3. stops reading a file once no name links to it for a while, or when more than
+///    ``maxFiles`` newer ones are followed.
+/// A file that shrinks was truncated and is read again from its start.
 public final class FileFollower {
-  /// The path followed.
-  public let path: String
-  private let maxLineBytes: Int
-  private var fd: Int32 = -1
-  private var inode: UInt64 = 0
-  private var offset: Int64 = 0
-  private var pending: [UInt8] = []
-  private var skipping = false
-  private var classifier = LineClassifier()
-  private var lineNumber = 0
+  /// What a poll found.
+  public enum Item: Sendable {
+    /// A valid event (not yet filtered).
+    case event(MisuseEvent)
+    /// A line that looks like an event but is not one: the file's name, line number, why.
+    case malformed(source: String, line: Int, reason: String)
+    /// The file shrank; it is read again from its start.
+    case truncated(source: String)
+  }
 
-  /// Starts following `path`: at its end, or at its start when `fromStart`.
+  /// The path followed (rotated siblings are `path.1`, `path.2`, …).
+  public let path: String
+  /// The directory holding `path`, for watching.
+  package let directory: String
+  private let filter: EventFilter
+  private let maxLineBytes: Int
+  /// Followed files, oldest first.
+  private var files: [FollowedFile] = []
+  /// When each file no name links to was first seen so (it is still read for a while: a
+  /// process may not have noticed yet).
+  private var unlinkedSince: [FollowIO.Identity: ContinuousClock.Instant] = [:]
+  private var classifier = LineClassifier()
+  private let scratch: UnsafeMutableRawBufferPointer
+
+  /// The most files followed at once; older ones are read to their end, then let go.
+  package static let maxFiles = 64
+  /// The most files newly found per poll (the oldest ones first; the rest at the next poll).
+  static let maxNewFilesPerPoll = 256
+  /// How long a file no name links to any more is still read.
+  static let unlinkedGrace = Duration.seconds(2)
+
+  /// Starts following `path` and its rotated siblings.
   /// - Parameters:
   ///   - path: The file.
-  ///   - fromStart: Read what is already there too.
+  ///   - start: Which records already written the first ``poll(_:)`` hands over: the last `n`
+  ///     events `filter` accepts (counted back through `path.1`, `path.2`, … when needed), or
+  ///     everything.
+  ///   - filter: Decides which events count for `start`; polls hand over every event.
   ///   - maxLineBytes: Longer lines are malformed.
-  public init(path: String, fromStart: Bool, maxLineBytes: Int = 1 << 20) {
+  public init(
+    path: String, start: FollowStart, filter: EventFilter = EventFilter(),
+    maxLineBytes: Int = 1 << 20
+  ) {
     self.path = path
+    self.filter = filter
     self.maxLineBytes = maxLineBytes
-    if openPath(), !fromStart {
-      var info = stat()
-      if fstat(fd, &info) == 0 {
-        offset = Int64(info.st_size)
-        // Count the lines already there so reported line numbers stay true.
-        lineNumber = countLines(upTo: offset)
+    if let slash = path.lastIndex(of: "/") {
+      let parent = String(path[..<slash])
+      directory = parent.isEmpty ? "/" : parent
+    } else {
+      directory = "."
+    }
+    scratch = .allocate(byteCount: FollowedFile.chunkBytes, alignment: 16)
+    discover(initial: true)
+    switch start {
+    case .beginning:
+      for file in files { file.move(to: 0) }
+    case .last(let count):
+      var wanted = count
+      for file in files.reversed() where wanted > 0 {
+        let found = file.startOfLastEvents(
+          &wanted, before: file.offset, filter: filter, maxLineBytes: maxLineBytes,
+          classifier: &classifier)
+        file.move(to: found ?? 0)
       }
     }
   }
 
   deinit {
-    if fd >= 0 { close(fd) }
+    scratch.deallocate()
   }
 
-  /// Reads everything appended since the last call and classifies each complete line.
-  /// - Returns: Each new line's number and class; malformed lines included.
-  public func poll() -> [(line: Int, class: LineClass)] {
-    var results: [(line: Int, class: LineClass)] = []
-    if fd < 0 {
-      guard openPath() else { return results }
-    }
-    drain(into: &results)
-    // Rotated or truncated: finish the old file (done above), then start the path anew.
-    var named = stat()
-    var current = stat()
-    let rotated = stat(path, &named) == 0 && UInt64(named.st_ino) != inode
-    let truncated = fstat(fd, &current) == 0 && Int64(current.st_size) < offset
-    if rotated || truncated {
-      if rotated {
-        close(fd)
-        fd = -1
-        guard openPath() else { return results }
-      }
-      offset = 0
-      lineNumber = 0
-      pending.removeAll()
-      skipping = false
-      drain(into: &results)
-    }
-    return results
+  /// The name of rotation generation `generation`: `path`, `path.1`, `path.2`, …
+  private func name(_ generation: Int) -> String {
+    generation == 0 ? path : "\(path).\(generation)"
   }
 
-  private func drain(into results: inout [(line: Int, class: LineClass)]) {
-    var buffer = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      let count = buffer.withUnsafeMutableBytes {
-        pread(fd, $0.baseAddress, $0.count, off_t(offset))
-      }
-      guard count > 0 else { return }
-      offset += Int64(count)
-      var start = 0
-      for index in 0..<count where buffer[index] == 0x0a {
-        lineNumber += 1
-        if skipping || pending.count + (index - start) > maxLineBytes {
-          results.append((lineNumber, .malformed("line longer than \(maxLineBytes) bytes")))
-        } else {
-          pending.append(contentsOf: buffer[start..<index])
-          let kind = pending.withUnsafeBufferPointer { classifier.classify($0) }
-          if kind != .blank { results.append((lineNumber, kind)) }
-        }
-        pending.removeAll(keepingCapacity: true)
-        skipping = false
-        start = index + 1
-      }
-      if !skipping {
-        pending.append(contentsOf: buffer[start..<count])
-        if pending.count > maxLineBytes {
-          skipping = true
-          pending.removeAll()
-        }
-      }
+  /// Reads what was appended since the last poll to every followed file, and the files
+  /// rotated in since, handing each event, malformed line and truncation to `body`.
+  /// - Parameter body: Receives each item; returns `false` to stop.
+  /// - Returns: `false` when `body` did.
+  public func poll(_ body: (Item) -> Bool) -> Bool {
+    discover(initial: false)
+    var ends = [Int64?](repeating: nil, count: files.count)
+    var linked = [Bool](repeating: true, count: files.count)
+    for index in files.indices.reversed() {
+      guard let status = files[index].status() else { continue }
+      ends[index] = status.size
+      linked[index] = status.linked
     }
-  }
-
-  private func openPath() -> Bool {
-    let opened = open(path, O_RDONLY | O_CLOEXEC)
-    guard opened >= 0 else { return false }
-    var info = stat()
-    guard fstat(opened, &info) == 0, info.st_mode & S_IFMT != S_IFDIR else {
-      close(opened)
-      return false
+    for (index, file) in files.enumerated() {
+      guard let end = ends[index] else { continue }
+      if end < file.offset {
+        file.move(to: 0)
+        guard body(.truncated(source: file.name)) else { return false }
+      }
+      guard
+        file.read(
+          upTo: end, maxLineBytes: maxLineBytes, scratch: scratch, classifier: &classifier, body)
+      else { return false }
     }
-    fd = opened
-    inode = UInt64(info.st_ino)
+    letGo(linked: linked)
     return true
   }
 
-  private func countLines(upTo end: Int64) -> Int {
-    var buffer = [UInt8](repeating: 0, count: 1 << 16)
-    var position: Int64 = 0
-    var lines = 0
-    while position < end {
-      let count = buffer.withUnsafeMutableBytes {
-        pread(fd, $0.baseAddress, min($0.count, Int(end - position)), off_t(position))
+  /// Closes files no name has linked to for ``unlinkedGrace``, and the oldest beyond
+  /// ``maxFiles``; all of them were just read to their end.
+  private func letGo(linked: [Bool]) {
+    let now = ContinuousClock.now
+    var kept: [FollowedFile] = []
+    for (index, file) in files.enumerated() {
+      if linked[index] {
+        unlinkedSince[file.identity] = nil
+        kept.append(file)
+        continue
       }
-      guard count > 0 else { break }
-      lines += buffer[..<count].reduce(0) { $0 + ($1 == 0x0a ? 1 : 0) }
-      position += Int64(count)
+      let since = unlinkedSince[file.identity] ?? now
+      if now - since < FileFollower.unlinkedGrace {
+        unlinkedSince[file.identity] = since
+        kept.append(file)
+      } else {
+        unlinkedSince[file.identity] = nil
+      }
     }
-    return lines
+    if kept.count > FileFollower.maxFiles {
+      for file in kept.prefix(kept.count - FileFollower.maxFiles) {
+        unlinkedSince[file.identity] = nil
+      }
+      kept.removeFirst(kept.count - FileFollower.maxFiles)
+    }
+    files = kept
+  }
+}
+
+extension FileFollower {
+  /// A file seen under a rotation name.
+  private struct Sighting: Equatable {
+    var identity: FollowIO.Identity
+    var generation: Int
+  }
+
+  /// Finds files not yet followed and puts them in order of age among the followed ones.
+  /// The names are looked at until two looks agree, so that a rotation by another process
+  /// in the middle of a look cannot make a file be missed or misplaced. At the start, it goes
+  /// on until every file found could be opened as it was seen: a file found later is read
+  /// from its start.
+  private func discover(initial: Bool) {
+    for _ in 0..<(initial ? 8 : 1) {
+      var seen = look(initial: initial)
+      for _ in 0..<8 {
+        let again = look(initial: initial)
+        if again == seen { break }
+        seen = again
+      }
+      if adopt(seen, initial: initial) { return }
+    }
+  }
+
+  /// The files under `path`, `path.1`, … up to the newest one already followed, oldest first.
+  ///
+  /// Renames only ever move a file to a higher number and new files appear only as `path`, so
+  /// at any moment the numbers order the files by age, and a look from the highest number down
+  /// sees them oldest first even while they are being renamed.
+  private func look(initial: Bool) -> [Sighting] {
+    let known = Set(files.map(\.identity))
+    // Up: to the newest followed file (every newer one is below it), or to the end of the
+    // names (two missing in a row: one may be missing while another process renames).
+    var extent = -1
+    var missing = 0
+    var generation = 0
+    let limit = initial ? FileFollower.maxFiles : FileFollower.maxNewFilesPerPoll + files.count
+    while generation < limit && missing < 2 {
+      if case .success(let info) = FollowIO.pathStatus(name(generation)),
+        info.st_mode & S_IFMT != S_IFDIR
+      {
+        missing = 0
+        extent = generation
+        if known.contains(FollowIO.Identity(info)) { break }
+      } else {
+        missing += 1
+      }
+      generation += 1
+    }
+    // Down: oldest first.
+    var sightings: [Sighting] = []
+    for generation in stride(from: extent, through: 0, by: -1) {
+      guard case .success(let info) = FollowIO.pathStatus(name(generation)),
+        info.st_mode & S_IFMT != S_IFDIR
+      else { continue }
+      let identity = FollowIO.Identity(info)
+      if !sightings.contains(where: { $0.identity == identity }) {
+        sightings.append(Sighting(identity: identity, generation: generation))
+      }
+    }
+    return sightings
+  }
+
+  /// Opens the files of `sightings` not yet followed, each placed after the followed files
+  /// seen before it and before those seen after it. At the start they are read from their
+  /// last complete line; later ones from their start (they were created since).
+  /// - Returns: `false` when a file had been renamed since the look: it and the newer ones are
+  ///   left for the next look (adopting a newer file first would lose it, as the next look
+  ///   stops at the newest followed file).
+  private func adopt(_ sightings: [Sighting], initial: Bool) -> Bool {
+    var cursor = 0
+    var added = 0
+    for (index, sighting) in sightings.enumerated() {
+      if let known = files.firstIndex(where: { $0.identity == sighting.identity }) {
+        files[known].name = name(sighting.generation)
+        cursor = max(cursor, known + 1)
+        continue
+      }
+      guard added < FileFollower.maxNewFilesPerPoll else { break }
+      let file: FollowedFile
+      switch FollowedFile.open(name(sighting.generation), expected: sighting.identity) {
+      case .opened(let opened): file = opened
+      case .failed: continue
+      case .moved:
+        // Renamed since the look: the newer ones are found at the next poll, below it.
+        return false
+      }
+      added += 1
+      if initial, let size = file.status()?.size {
+        file.move(to: file.lineBoundary(atOrBefore: size))
+      }
+      let successor = sightings[(index + 1)...].lazy.compactMap { later in
+        self.files.firstIndex { $0.identity == later.identity }
+      }.first
+      let position = max(cursor, successor ?? files.count)
+      files.insert(file, at: position)
+      cursor = position + 1
+    }
+    return true
+  }
+
+  /// `paths` without repeats, and without `X.N` when `X` is named too (it is part of `X`'s
+  /// rotation, which is followed anyway).
+  /// - Parameter paths: Files named on the command line.
+  public static func rotationSets(_ paths: [String]) -> [String] {
+    var result: [String] = []
+    for path in paths where !result.contains(path) {
+      if let dot = path.lastIndex(of: "."),
+        !path[path.index(after: dot)...].isEmpty,
+        path[path.index(after: dot)...].allSatisfy(\.isASCII),
+        path[path.index(after: dot)...].allSatisfy(\.isNumber),
+        paths.contains(String(path[..<dot]))
+      {
+        continue
+      }
+      result.append(path)
+    }
+    return result
   }
 }

@@ -536,22 +536,25 @@ public struct InputReader {
     }
   }
 
-  /// Follows the journal, handing each new matching entry's class to `handler` until it
+  /// Follows the journal, handing each matching entry's class to `handler` until it
   /// returns `false`.
   /// - Parameters:
   ///   - directory: A journal directory, or `nil` for the local journal.
-  ///   - filter: Matches and start time.
-  ///   - fromTail: Start at the end (only new entries) unless `since` is set.
+  ///   - filter: Matches (kind, process, host, run) and start time.
+  ///   - start: The last `n` entries matching the filter's journal matches first (`.last`), or
+  ///     all from the filter's `since` (or the head) (`.beginning`).
   ///   - handler: Receives each entry's class.
   /// - Returns: Why the journal could not be read.
   public static func followJournal(
-    directory: String?, filter: EventFilter, handler: @escaping (LineClass) -> Bool
+    directory: String?, filter: EventFilter, start: FollowStart,
+    handler: @escaping (LineClass) -> Bool
   ) -> Result<Void, JournalError> {
+    var last: Int?
+    if case .last(let count) = start { last = count }
     let query = JournalReader.Query(
       source: directory.map { .directory($0) } ?? .local, matches: journalMatches(filter),
       fields: EventDecoder.journalFields,
-      since: filter.since.map { UInt64(max(0, $0.microsecondsSinceEpoch)) }
-        ?? UInt64(max(0, Timestamp.now().microsecondsSinceEpoch)),
+      since: filter.since.map { UInt64(max(0, $0.microsecondsSinceEpoch)) }, last: last,
       follow: true)
     var decoder = JournalEntryDecoder()
     return JournalReader.read(query) { handler(decoder.classify($0)) }

@@ -1,0 +1,154 @@
+import BindingDiagnostics
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The POSIX and inotify calls `follow` makes, each retrying `EINTR` and returning failures as
+/// ``SystemError`` values.
+enum FollowIO {
+  /// A file's identity: its device and inode.
+  struct Identity: Hashable {
+    var device: UInt64
+    var inode: UInt64
+
+    init(_ info: stat) {
+      device = UInt64(info.st_dev)
+      inode = UInt64(info.st_ino)
+    }
+  }
+
+  /// `open(2)` for reading, close-on-exec; the file must not be a directory (`fstat`).
+  static func openForReading(_ path: String) -> Result<(fd: Int32, info: stat), SystemError> {
+    var fd: Int32
+    repeat { fd = open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
+    guard fd >= 0 else { return .failure(SystemError("open", code: errno)) }
+    guard case .success(let info) = status(fd) else {
+      close(fd)
+      return .failure(SystemError("fstat", code: errno))
+    }
+    guard info.st_mode & S_IFMT != S_IFDIR else {
+      close(fd)
+      return .failure(SystemError("open", code: EISDIR))
+    }
+    return .success((fd, info))
+  }
+
+  /// `fstat(2)`.
+  static func status(_ fd: Int32) -> Result<stat, SystemError> {
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { return .failure(SystemError("fstat", code: errno)) }
+    return .success(info)
+  }
+
+  /// `close(2)`; nothing to do about an error once the descriptor is gone.
+  static func closeFile(_ fd: Int32) {
+    _ = close(fd)
+  }
+
+  /// `stat(2)`: the file `path` names, following symlinks as `tail -F` does.
+  static func pathStatus(_ path: String) -> Result<stat, SystemError> {
+    var info = stat()
+    while stat(path, &info) != 0 {
+      if errno == EINTR { continue }
+      return .failure(SystemError("stat", code: errno))
+    }
+    return .success(info)
+  }
+
+  /// `pread(2)`: up to `count` bytes at `offset`; 0 at the end of the file.
+  static func readAt(
+    _ fd: Int32, into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int64
+  ) -> Result<Int, SystemError> {
+    while true {
+      let got = pread(fd, buffer, count, off_t(offset))
+      if got >= 0 { return .success(got) }
+      if errno == EINTR { continue }
+      return .failure(SystemError("pread", code: errno))
+    }
+  }
+
+  /// `inotify_init1(IN_NONBLOCK | IN_CLOEXEC)`; `ENOSYS` where there is no inotify.
+  static func inotifyDescriptor() -> Result<Int32, SystemError> {
+    #if canImport(Glibc)
+      let fd = inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC))
+      guard fd >= 0 else { return .failure(SystemError("inotify_init1", code: errno)) }
+      return .success(fd)
+    #else
+      return .failure(SystemError("inotify_init1", code: ENOSYS))
+    #endif
+  }
+
+  /// `inotify_add_watch(2)` on the directory `path` for every change that can touch a followed
+  /// file: appends, truncation, creation, renames and deletion.
+  static func watchDirectory(_ fd: Int32, _ path: String) -> Result<Void, SystemError> {
+    #if canImport(Glibc)
+      let mask =
+        UInt32(IN_MODIFY) | UInt32(IN_ATTRIB) | UInt32(IN_CLOSE_WRITE) | UInt32(IN_CREATE)
+        | UInt32(IN_DELETE) | UInt32(IN_MOVED_FROM) | UInt32(IN_MOVED_TO) | UInt32(IN_ONLYDIR)
+      guard inotify_add_watch(fd, path, mask) >= 0 else {
+        return .failure(SystemError("inotify_add_watch", code: errno))
+      }
+      return .success(())
+    #else
+      return .failure(SystemError("inotify_add_watch", code: ENOSYS))
+    #endif
+  }
+
+  /// Reads and discards everything a non-blocking descriptor holds (inotify events, wake-up
+  /// bytes): `follow` only needs to know that something happened.
+  static func discardPending(_ fd: Int32) {
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let got = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+      if got > 0 { continue }
+      if got < 0 && errno == EINTR { continue }
+      return
+    }
+  }
+
+  /// `poll(2)` for input on `fds`, at most `milliseconds` (-1: no limit). An interrupting
+  /// signal ends the wait early with nothing ready, so the caller looks again.
+  /// - Returns: Which descriptors are readable (or hung up), in the order given.
+  static func waitReadable(_ fds: [Int32], milliseconds: Int32) -> Result<[Bool], SystemError> {
+    var entries = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+    let ready = poll(&entries, nfds_t(entries.count), milliseconds)
+    if ready < 0 {
+      if errno == EINTR { return .success(fds.map { _ in false }) }
+      return .failure(SystemError("poll", code: errno))
+    }
+    return .success(entries.map { $0.revents != 0 })
+  }
+
+  /// `pipe(2)`, both ends then made close-on-exec and non-blocking (`fcntl`).
+  static func makePipe() -> Result<(read: Int32, write: Int32), SystemError> {
+    var ends: [Int32] = [-1, -1]
+    guard pipe(&ends) == 0 else { return .failure(SystemError("pipe", code: errno)) }
+    for end in ends {
+      _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+      _ = fcntl(end, F_SETFL, O_NONBLOCK)
+    }
+    return .success((ends[0], ends[1]))
+  }
+
+  /// `sigaction(2)`: runs `handler` for `signal` once, then restores the default action
+  /// (`SA_RESETHAND`), so a second signal acts as if no handler had been installed.
+  static func handleOnce(
+    _ signal: Int32, _ handler: @convention(c) (Int32) -> Void
+  ) -> Result<Void, SystemError> {
+    var action = sigaction()
+    #if canImport(Glibc)
+      action.__sigaction_handler.sa_handler = handler
+    #else
+      action.__sigaction_u.__sa_handler = handler
+    #endif
+    sigemptyset(&action.sa_mask)
+    action.sa_flags = Int32(SA_RESTART) | Int32(bitPattern: UInt32(SA_RESETHAND))
+    guard sigaction(signal, &action, nil) == 0 else {
+      return .failure(SystemError("sigaction", code: errno))
+    }
+    return .success(())
+  }
+}

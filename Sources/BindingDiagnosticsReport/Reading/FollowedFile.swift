@@ -1,0 +1,258 @@
+import BindingDiagnostics
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// One file that ``FileFollower`` reads: a descriptor kept open whatever the file is renamed to,
+/// how far it was read, and its unfinished last line.
+final class FollowedFile {
+  /// The device and inode it was opened as.
+  let identity: FollowIO.Identity
+  /// The name it was last seen under, for messages.
+  var name: String
+  /// Bytes consumed so far, the unfinished line's included.
+  private(set) var offset: Int64
+  private let fd: Int32
+  private var pending: [UInt8] = []
+  private var skipping = false
+  /// The number of the line starting at `offset - pending.count`, once known (counting the
+  /// lines before a start in the middle of a file is put off until a message needs it).
+  private var nextLine: Int?
+
+  /// Bytes read per `pread(2)`.
+  static let chunkBytes = 1 << 16
+
+  /// What opening a file found.
+  enum Opening {
+    /// The file, open.
+    case opened(FollowedFile)
+    /// The name no longer holds the file expected (renamed or deleted since it was seen).
+    case moved
+    /// The file cannot be read (a directory, no permission, …).
+    case failed(SystemError)
+  }
+
+  /// Opens `name` for reading, if it still holds the file `expected`.
+  static func open(_ name: String, expected: FollowIO.Identity) -> Opening {
+    switch FollowIO.openForReading(name) {
+    case .failure(let error):
+      return error.code == ENOENT ? .moved : .failed(error)
+    case .success(let opened):
+      guard FollowIO.Identity(opened.info) == expected else {
+        FollowIO.closeFile(opened.fd)
+        return .moved
+      }
+      return .opened(FollowedFile(fd: opened.fd, identity: expected, name: name))
+    }
+  }
+
+  private init(fd: Int32, identity: FollowIO.Identity, name: String) {
+    self.fd = fd
+    self.identity = identity
+    self.name = name
+    offset = 0
+    nextLine = 1
+  }
+
+  deinit {
+    FollowIO.closeFile(fd)
+  }
+
+  /// The file's size, and whether any name still links to it.
+  func status() -> (size: Int64, linked: Bool)? {
+    guard case .success(let info) = FollowIO.status(fd) else { return nil }
+    return (Int64(info.st_size), info.st_nlink > 0)
+  }
+
+  /// Reading goes on from `position` (a line start) as if all before it had been read.
+  func move(to position: Int64) {
+    offset = position
+    pending.removeAll()
+    skipping = false
+    nextLine = position == 0 ? 1 : nil
+  }
+
+  /// Reads `[offset, end)` and hands each complete line's event or malformation to `body`;
+  /// an unfinished last line waits for the rest.
+  /// - Returns: `false` when `body` did.
+  func read(
+    upTo end: Int64, maxLineBytes: Int, scratch: UnsafeMutableRawBufferPointer,
+    classifier: inout LineClassifier, _ body: (FileFollower.Item) -> Bool
+  ) -> Bool {
+    guard let base = scratch.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return true }
+    while offset < end {
+      let want = Int(min(Int64(scratch.count), end - offset))
+      guard case .success(let got) = FollowIO.readAt(fd, into: base, count: want, at: offset),
+        got > 0
+      else { return true }
+      var start = 0
+      while start < got, let found = memchr(base + start, 0x0a, got - start) {
+        let newline = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        let lineStart = offset + Int64(start) - Int64(pending.count)
+        let kind: LineClass
+        if skipping || pending.count + (newline - start) > maxLineBytes {
+          kind = .malformed("line longer than \(maxLineBytes) bytes")
+        } else if pending.isEmpty {
+          kind = classifier.classify(
+            UnsafeBufferPointer(start: base + start, count: newline - start))
+        } else {
+          pending.append(
+            contentsOf: UnsafeBufferPointer(start: base + start, count: newline - start))
+          kind = pending.withUnsafeBufferPointer { classifier.classify($0) }
+        }
+        pending.removeAll(keepingCapacity: true)
+        skipping = false
+        start = newline + 1
+        guard deliver(kind, lineStart: lineStart, body) else {
+          offset += Int64(start)
+          return false
+        }
+      }
+      if !skipping {
+        pending.append(contentsOf: UnsafeBufferPointer(start: base + start, count: got - start))
+        if pending.count > maxLineBytes {
+          skipping = true
+          pending.removeAll()
+        }
+      }
+      offset += Int64(got)
+    }
+    return true
+  }
+
+  private func deliver(
+    _ kind: LineClass, lineStart: Int64, _ body: (FileFollower.Item) -> Bool
+  ) -> Bool {
+    defer { nextLine = nextLine.map { $0 + 1 } }
+    switch kind {
+    case .event(let event):
+      return body(.event(event))
+    case .malformed(let reason):
+      let line = nextLine ?? countLines(before: lineStart) + 1
+      nextLine = line
+      return body(.malformed(source: name, line: line, reason: reason.text))
+    case .other, .blank:
+      return true
+    }
+  }
+
+  private func countLines(before end: Int64) -> Int {
+    var buffer = [UInt8](repeating: 0, count: FollowedFile.chunkBytes)
+    var position: Int64 = 0
+    var lines = 0
+    while position < end {
+      let want = Int(min(Int64(buffer.count), end - position))
+      let result = buffer.withUnsafeMutableBytes {
+        FollowIO.readAt(fd, into: $0.baseAddress!, count: want, at: position)
+      }
+      guard case .success(let got) = result, got > 0 else { break }
+      lines += buffer[..<got].reduce(0) { $0 + ($1 == 0x0a ? 1 : 0) }
+      position += Int64(got)
+    }
+    return lines
+  }
+
+  /// Where the last complete line before `end` ends: a record still being written is read
+  /// whole once it is finished, never from its middle.
+  func lineBoundary(atOrBefore end: Int64) -> Int64 {
+    var reader = BackwardReader(fd: fd, end: end)
+    return reader.newline(before: end).map { $0 + 1 } ?? 0
+  }
+
+  /// Walks the complete lines before `end` from the last one back, counting the events
+  /// `filter` accepts.
+  /// - Parameters:
+  ///   - wanted: How many events are still wanted; lowered by those found.
+  ///   - end: A line boundary.
+  /// - Returns: Where the line holding the `wanted`-th last event starts, or `nil` when the
+  ///   file has fewer (then all of it is wanted).
+  func startOfLastEvents(
+    _ wanted: inout Int, before end: Int64, filter: EventFilter, maxLineBytes: Int,
+    classifier: inout LineClassifier
+  ) -> Int64? {
+    guard wanted > 0 else { return end }
+    var reader = BackwardReader(fd: fd, end: end)
+    var lineEnd = end - 1
+    while lineEnd >= 0 {
+      let previous = reader.newline(before: lineEnd)
+      let lineStart = previous.map { $0 + 1 } ?? 0
+      if lineEnd - lineStart <= Int64(maxLineBytes) {
+        let bytes = reader.bytes(lineStart..<lineEnd)
+        if case .event(let event) = bytes.withUnsafeBufferPointer({ classifier.classify($0) }),
+          filter.accepts(event)
+        {
+          wanted -= 1
+          if wanted == 0 { return lineStart }
+        }
+      }
+      guard let previous else { break }
+      lineEnd = previous
+    }
+    return nil
+  }
+
+  /// Reads a file backwards in chunks, for finding line starts from the end.
+  private struct BackwardReader {
+    let fd: Int32
+    /// The bytes at `[cacheStart, cacheStart + cache.count)`.
+    var cache: [UInt8] = []
+    var cacheStart: Int64
+
+    init(fd: Int32, end: Int64) {
+      self.fd = fd
+      cacheStart = end
+    }
+
+    /// The offset of the last `\n` before `upper`, or `nil` when there is none.
+    mutating func newline(before upper: Int64) -> Int64? {
+      var upper = upper
+      while true {
+        if upper > cacheStart {
+          var index = Int(upper - cacheStart) - 1
+          while index >= 0 {
+            if cache[index] == 0x0a { return cacheStart + Int64(index) }
+            index -= 1
+          }
+          upper = cacheStart
+        }
+        guard upper > 0 else { return nil }
+        let start = max(0, upper - Int64(FollowedFile.chunkBytes))
+        let want = Int(upper - start)
+        var got = 0
+        let fd = self.fd
+        cache = [UInt8](unsafeUninitializedCapacity: want) { storage, count in
+          if case .success(let read) = FollowIO.readAt(
+            fd, into: storage.baseAddress!, count: want, at: start)
+          {
+            got = read
+          }
+          count = got
+        }
+        // Shorter than asked: the file shrank under us; treat what is missing as its start.
+        guard got == want else { return nil }
+        cacheStart = start
+      }
+    }
+
+    /// The bytes at `range`, from the cache when it holds them.
+    func bytes(_ range: Range<Int64>) -> [UInt8] {
+      if range.lowerBound >= cacheStart && range.upperBound <= cacheStart + Int64(cache.count) {
+        return Array(cache[Int(range.lowerBound - cacheStart)..<Int(range.upperBound - cacheStart)])
+      }
+      let count = Int(range.count)
+      return [UInt8](unsafeUninitializedCapacity: count) { storage, initialized in
+        var got = 0
+        if count > 0,
+          case .success(let read) = FollowIO.readAt(
+            fd, into: storage.baseAddress!, count: count, at: range.lowerBound)
+        {
+          got = read
+        }
+        initialized = got
+      }
+    }
+  }
+}
