@@ -35,11 +35,12 @@ let journalPresent = FileManager.default.fileExists(atPath: "/run/systemd/journa
     process.waitUntilExit()
     let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     #expect(process.terminationStatus == 0)
+    // The event already there first (the last 10), then the appended ones.
     #expect(
       text == """
-        2026-11-30 04:12:33  error    mapped-bool-set-true  App/ContentView.swift:42  Demo[4242]@build-01  ×5
-        2026-11-30 04:12:33  warning  unwrapped-write-after-nil  App/ContentView.swift:42  Demo[4242]@build-01
-        2026-11-30 04:12:33  error    mapped-bool-set-true  App/ContentView.swift:42  Demo[4242]@build-01
+        2026-11-30 04:12:33  error     mapped-bool-set-true       App/ContentView.swift:42  Demo[4242]@build-01
+        2026-11-30 04:12:33  error     mapped-bool-set-true       App/ContentView.swift:42  Demo[4242]@build-01  ×5
+        2026-11-30 04:12:33  warning   unwrapped-write-after-nil  App/ContentView.swift:42  Demo[4242]@build-01
 
         """)
   }
@@ -50,7 +51,7 @@ let journalPresent = FileManager.default.fileExists(atPath: "/run/systemd/journa
     #expect(result.status == 0)
     #expect(
       result.stdout
-        == "2026-11-30 04:12:33  error    mapped-bool-set-true  App/ContentView.swift:42  Demo[4242]@build-01\n"
+        == "2026-11-30 04:12:33  error     mapped-bool-set-true       App/ContentView.swift:42  Demo[4242]@build-01\n"
     )
   }
 }
@@ -137,7 +138,7 @@ struct BindiagJournalTests {
       .split(separator: "\n")
     #expect(process.terminationStatus == 0)
     #expect(lines.count == 2)
-    #expect(lines.allSatisfy { $0.contains("  warning  \(code)  ") && $0.hasSuffix("label=live") })
+    #expect(lines.allSatisfy { $0.contains("  warning   \(code)  ") && $0.hasSuffix("label=live") })
   }
 
   @Test func aMissingJournalDirectoryIsARuntimeFailure() throws {

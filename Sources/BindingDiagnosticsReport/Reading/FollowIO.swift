@@ -133,6 +133,17 @@ enum FollowIO {
     return .success((ends[0], ends[1]))
   }
 
+  /// `pthread_sigmask(SIG_UNBLOCK)` for `signals` on the calling thread (and the threads it
+  /// starts later): a parent may have started this process with them blocked.
+  static func unblock(_ signals: [Int32]) -> Result<Void, SystemError> {
+    var set = sigset_t()
+    sigemptyset(&set)
+    for signal in signals { sigaddset(&set, signal) }
+    let result = pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    guard result == 0 else { return .failure(SystemError("pthread_sigmask", code: result)) }
+    return .success(())
+  }
+
   /// `sigaction(2)`: runs `handler` for `signal` once, then restores the default action
   /// (`SA_RESETHAND`), so a second signal acts as if no handler had been installed.
   static func handleOnce(

@@ -9,7 +9,9 @@ import Synchronization
 
 /// `SIGINT` and `SIGTERM` turned into a readable descriptor, so that `follow` can finish what
 /// it is printing and exit 0 instead of being killed in the middle of a line. The handler only
-/// writes one byte to a pipe; it fires once, and a second signal has its default effect.
+/// writes one byte to a pipe; it fires once, and a second signal has its default effect. Both
+/// signals are unblocked on the calling thread, in case the parent started us with them blocked
+/// (as Foundation's `Process` does from a thread that blocks them).
 package final class StopSignal: Sendable {
   /// Readable once a stop was requested.
   package let fd: Int32
@@ -32,6 +34,7 @@ package final class StopSignal: Sendable {
         return .failure(error)
       }
     }
+    if case .failure(let error) = FollowIO.unblock([SIGINT, SIGTERM]) { return .failure(error) }
     return .success(StopSignal(fd: ends.read))
   }
 

@@ -1,0 +1,248 @@
+import BindingDiagnostics
+import Foundation
+import Testing
+
+@testable import BindingDiagnosticsReport
+
+/// A directory with one followed file, and the moves the JSON Lines sink makes on it.
+private struct Rotation {
+  let directory: String
+  let path: String
+
+  init() throws {
+    directory = NSTemporaryDirectory() + "follower-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    path = directory + "/app.jsonl"
+    try append("", to: path)
+  }
+
+  /// Appends `text` to `file` (created when missing), as one `write(2)`.
+  func append(_ text: String, to file: String) throws {
+    let fd = open(file, O_WRONLY | O_APPEND | O_CREAT, 0o644)
+    #expect(fd >= 0)
+    defer { close(fd) }
+    #expect(write(fd, text, text.utf8.count) == text.utf8.count)
+  }
+
+  /// Appends contract records with these sequence numbers to `file`.
+  func append(seqs: [Int], to file: String, kind: MisuseKind = .mappedBoolSetTrue) throws {
+    try append(seqs.map { record($0, kind: kind) }.joined(), to: file)
+  }
+
+  /// Renames `PATH.N` to `PATH.N+1` … and `PATH` to `PATH.1`, then creates an empty `PATH`.
+  func rotate() throws {
+    var highest = 0
+    while FileManager.default.fileExists(atPath: "\(path).\(highest + 1)") { highest += 1 }
+    for generation in stride(from: highest, through: 1, by: -1) {
+      #expect(rename("\(path).\(generation)", "\(path).\(generation + 1)") == 0)
+    }
+    #expect(rename(path, path + ".1") == 0)
+    try append("", to: path)
+  }
+}
+
+/// One contract line.
+private func record(_ seq: Int, kind: MisuseKind = .mappedBoolSetTrue) -> String {
+  let event = MisuseEvent(
+    timestamp: Timestamp(rfc3339: "2026-11-30T04:12:33.123456Z")!, level: kind.defaultLevel,
+    kind: kind, message: "A misuse.", file: "App/ContentView.swift", line: 42, function: "body",
+    valueType: "Swift.Optional<Swift.String>", valuePresent: true, value: "<private>",
+    process: "Demo", pid: 4242, host: "build-01", run: "0123456789abcdef", seq: seq,
+    suppressed: 0)
+  return String(decoding: JSONLinesEncoder().encode(event), as: UTF8.self)
+}
+
+/// One poll's items, written short: `7` for the event with seq 7, `truncated NAME`,
+/// `malformed NAME:LINE`.
+private func poll(_ follower: FileFollower, directory: String) -> [String] {
+  var items: [String] = []
+  let finished = follower.poll { item in
+    switch item {
+    case .event(let event): items.append(String(event.seq))
+    case .truncated(let source):
+      items.append("truncated " + source.replacingOccurrences(of: directory + "/", with: ""))
+    case .malformed(let source, let line, _):
+      items.append(
+        "malformed " + source.replacingOccurrences(of: directory + "/", with: "") + ":\(line)")
+    }
+    return true
+  }
+  #expect(finished)
+  return items
+}
+
+@Suite struct FileFollowerTests {
+  @Test func startsWithTheLastEventsLikeTail() throws {
+    let files = try Rotation()
+    try files.append(seqs: [1, 2], to: files.path)
+    try files.append("an app's own output\n\n", to: files.path)
+    try files.append(seqs: [3, 4, 5], to: files.path)
+    func first(_ start: FollowStart) -> [String] {
+      poll(FileFollower(path: files.path, start: start), directory: files.directory)
+    }
+    #expect(first(.last(3)) == ["3", "4", "5"])
+    #expect(first(.last(0)) == [])
+    #expect(first(.last(10)) == ["1", "2", "3", "4", "5"])
+    #expect(first(.beginning) == ["1", "2", "3", "4", "5"])
+  }
+
+  @Test func theLastEventsReachBackThroughRotatedFiles() throws {
+    let files = try Rotation()
+    try files.append(seqs: [1, 2], to: files.path + ".2")
+    try files.append(seqs: [3, 4], to: files.path + ".1")
+    try files.append(seqs: [5], to: files.path)
+    let follower = FileFollower(path: files.path, start: .last(4))
+    #expect(poll(follower, directory: files.directory) == ["2", "3", "4", "5"])
+    try files.append(seqs: [6], to: files.path)
+    #expect(poll(follower, directory: files.directory) == ["6"])
+    #expect(
+      poll(FileFollower(path: files.path, start: .beginning), directory: files.directory) == [
+        "1", "2", "3", "4", "5", "6",
+      ])
+  }
+
+  @Test func onlyEventsTheFilterAcceptsCountTowardsTheLast() throws {
+    let files = try Rotation()
+    try files.append(seqs: [1], to: files.path, kind: .unwrappedReadAfterNil)
+    try files.append(seqs: [2], to: files.path)
+    try files.append(seqs: [3, 4], to: files.path, kind: .unwrappedReadAfterNil)
+    var filter = EventFilter()
+    filter.kinds = [MisuseKind.mappedBoolSetTrue.code]
+    // The start is the last accepted event; what follows it is handed over for the caller to
+    // filter, as everything appended later is.
+    let follower = FileFollower(path: files.path, start: .last(1), filter: filter)
+    #expect(poll(follower, directory: files.directory) == ["2", "3", "4"])
+  }
+
+  @Test func aRecordHalfWrittenAtTheStartIsReadWholeOnceFinished() throws {
+    let files = try Rotation()
+    let second = record(2)
+    let cut = second.utf8.count / 2
+    try files.append(
+      record(1) + String(decoding: Array(second.utf8)[..<cut], as: UTF8.self), to: files.path)
+    let follower = FileFollower(path: files.path, start: .last(5))
+    #expect(poll(follower, directory: files.directory) == ["1"])
+    try files.append(
+      String(decoding: Array(second.utf8)[cut...], as: UTF8.self) + record(3), to: files.path)
+    #expect(poll(follower, directory: files.directory) == ["2", "3"])
+  }
+
+  @Test func rotatedFilesAreCaughtUpOldestFirstLateAppendsIncluded() throws {
+    let files = try Rotation()
+    try files.append(seqs: [1], to: files.path)
+    let follower = FileFollower(path: files.path, start: .last(0))
+    #expect(poll(follower, directory: files.directory) == [])
+    try files.append(seqs: [2], to: files.path)
+    try files.rotate()
+    // A writer that has not noticed the rotation yet appends to the file now named PATH.1.
+    try files.append(seqs: [3], to: files.path + ".1")
+    try files.append(seqs: [4], to: files.path)
+    try files.rotate()
+    try files.append(seqs: [5], to: files.path + ".2")
+    try files.append(seqs: [6], to: files.path + ".1")
+    try files.append(seqs: [7], to: files.path)
+    // One poll: each file in order, the oldest file first.
+    #expect(poll(follower, directory: files.directory) == ["2", "3", "5", "4", "6", "7"])
+    #expect(poll(follower, directory: files.directory) == [])
+  }
+
+  @Test func aHundredRotationsBetweenTwoPollsLoseNothing() throws {
+    let files = try Rotation()
+    let follower = FileFollower(path: files.path, start: .last(0))
+    #expect(poll(follower, directory: files.directory) == [])
+    for seq in 1...100 {
+      try files.append(seqs: [seq], to: files.path)
+      try files.rotate()
+    }
+    #expect(poll(follower, directory: files.directory) == (1...100).map(String.init))
+    try files.append(seqs: [101], to: files.path + ".100")
+    try files.append(seqs: [102], to: files.path)
+    // Only the newest FileFollower.maxFiles files are still read.
+    #expect(FileFollower.maxFiles < 100)
+    #expect(poll(follower, directory: files.directory) == ["102"])
+  }
+
+  @Test func aTruncatedFileIsReadAgainFromItsStart() throws {
+    let files = try Rotation()
+    try files.append(seqs: [1, 2], to: files.path)
+    let follower = FileFollower(path: files.path, start: .last(0))
+    #expect(poll(follower, directory: files.directory) == [])
+    #expect(truncate(files.path, 0) == 0)
+    try files.append(seqs: [3], to: files.path)
+    #expect(poll(follower, directory: files.directory) == ["truncated app.jsonl", "3"])
+  }
+
+  @Test func aReplacedFileIsReadFromItsStartAfterTheOldOnesLastRecords() throws {
+    let files = try Rotation()
+    try files.append(seqs: [1], to: files.path)
+    let follower = FileFollower(path: files.path, start: .last(0))
+    #expect(poll(follower, directory: files.directory) == [])
+    let stale = open(files.path, O_WRONLY | O_APPEND)
+    defer { close(stale) }
+    try files.append(seqs: [2, 3], to: files.directory + "/new")
+    #expect(rename(files.directory + "/new", files.path) == 0)
+    // The old file has no name any more, but a writer still holding it appends one more.
+    let late = record(4)
+    #expect(write(stale, late, late.utf8.count) == late.utf8.count)
+    #expect(poll(follower, directory: files.directory) == ["4", "2", "3"])
+  }
+
+  @Test func aDeletedAndRecreatedFileIsFollowed() throws {
+    let files = try Rotation()
+    try files.append(seqs: [1], to: files.path)
+    let follower = FileFollower(path: files.path, start: .last(0))
+    #expect(poll(follower, directory: files.directory) == [])
+    #expect(unlink(files.path) == 0)
+    #expect(poll(follower, directory: files.directory) == [])
+    try files.append(seqs: [2], to: files.path)
+    #expect(poll(follower, directory: files.directory) == ["2"])
+  }
+
+  @Test func malformedLinesCarryTheirTrueLineNumbers() throws {
+    let files = try Rotation()
+    try files.append(seqs: [1], to: files.path)
+    try files.append("output\n", to: files.path)
+    try files.append(seqs: [2], to: files.path)
+    let follower = FileFollower(path: files.path, start: .last(0))
+    #expect(poll(follower, directory: files.directory) == [])
+    try files.append("{\"v\":1,\"kind\":\n", to: files.path)
+    try files.append(seqs: [3], to: files.path)
+    try files.append("{broken\n", to: files.path)
+    #expect(
+      poll(follower, directory: files.directory) == [
+        "malformed app.jsonl:4", "3", "malformed app.jsonl:6",
+      ])
+  }
+
+  @Test func rotatedSiblingsNamedWithTheirFileAreOneRotation() {
+    #expect(
+      FileFollower.rotationSets(["a.jsonl", "a.jsonl.1", "a.jsonl", "b.log.2", "c.1x", "a.jsonl.x"])
+        == ["a.jsonl", "b.log.2", "c.1x", "a.jsonl.x"])
+  }
+
+  @Test func inotifyWakesAWaitAsSoonAsAFileChanges() throws {
+    let files = try Rotation()
+    let watcher = ChangeWatcher(directories: [files.directory], polling: false)
+    #expect(watcher.mode == .inotify)
+    let path = files.path
+    let writer = Thread {
+      Thread.sleep(forTimeInterval: 0.05)
+      try? Rotation.appendRaw(record(1), to: path)
+    }
+    let start = ContinuousClock.now
+    writer.start()
+    _ = watcher.wait(stop: nil)
+    // Woken by the append, well before the 1 s safety-net interval.
+    #expect(ContinuousClock.now - start < .milliseconds(800))
+    #expect(ChangeWatcher(directories: [files.directory], polling: true).mode == .polling)
+  }
+}
+
+extension Rotation {
+  /// Appends without a `Rotation` value (for another thread).
+  static func appendRaw(_ text: String, to file: String) throws {
+    let fd = open(file, O_WRONLY | O_APPEND)
+    defer { close(fd) }
+    _ = write(fd, text, text.utf8.count)
+  }
+}

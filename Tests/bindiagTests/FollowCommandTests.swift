@@ -1,0 +1,348 @@
+import BindingDiagnostics
+import BindingDiagnosticsTesting
+import Foundation
+import TestSupport
+import Testing
+
+/// `bindiag follow` running in the background: its output collected as it comes.
+private final class RunningFollow: @unchecked Sendable {
+  // @unchecked: `stdout` and `stderr` are only touched while `lock` is held.
+  private let process = Process()
+  private let lock = NSCondition()
+  private var stdout = Data()
+  private var stderr = Data()
+  private var readersDone = 0
+
+  init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    process.executableURL = productsDirectory().appendingPathComponent("bindiag")
+    process.arguments = ["follow"] + arguments
+    var merged = ProcessInfo.processInfo.environment
+    merged["BINDIAG_FOLLOW_POLL"] = nil
+    merged.merge(environment) { $1 }
+    process.environment = merged
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    for (pipe, isOut) in [(out, true), (err, false)] {
+      let fd = pipe.fileHandleForReading.fileDescriptor
+      let reader = Thread { [self] in
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+          let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+          if count < 0 && errno == EINTR { continue }
+          lock.lock()
+          if count <= 0 {
+            readersDone += 1
+          } else if isOut {
+            stdout.append(contentsOf: buffer[..<count])
+          } else {
+            stderr.append(contentsOf: buffer[..<count])
+          }
+          lock.broadcast()
+          lock.unlock()
+          if count <= 0 { return }
+        }
+      }
+      reader.start()
+    }
+  }
+
+  deinit {
+    // A test that failed half-way leaves nothing running.
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+  }
+
+  var pid: Int32 { process.processIdentifier }
+
+  /// Waits until the process has a handler for `signal` (its `SigCgt` mask in `/proc`).
+  func waitUntilCatching(_ signal: Int32, seconds: Double = 30) -> Bool {
+    let deadline = Date(timeIntervalSinceNow: seconds)
+    while Date() < deadline {
+      let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+      if let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
+        let mask = UInt64(
+          line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16),
+        mask & (1 << UInt64(signal - 1)) != 0
+      {
+        return true
+      }
+      Thread.sleep(forTimeInterval: 0.01)
+    }
+    return false
+  }
+
+  /// Waits until standard output holds `lines` lines or `text`, for at most `seconds`.
+  func waitForOutput(lines: Int = 0, containing text: String = "", seconds: Double = 60) -> Bool {
+    let deadline = Date(timeIntervalSinceNow: seconds)
+    lock.lock()
+    defer { lock.unlock() }
+    while true {
+      let output = String(decoding: stdout, as: UTF8.self)
+      if output.filter({ $0 == "\n" }).count >= lines && (text.isEmpty || output.contains(text)) {
+        return true
+      }
+      guard lock.wait(until: deadline) else { return false }
+    }
+  }
+
+  /// Sends `signal` (if any) and waits for the process to end.
+  func finish(sending signal: Int32? = nil) -> (stdout: String, stderr: String, status: Int32) {
+    if let signal { kill(process.processIdentifier, signal) }
+    process.waitUntilExit()
+    lock.lock()
+    defer { lock.unlock() }
+    while readersDone < 2 { lock.wait() }
+    return (
+      String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self),
+      process.terminationStatus
+    )
+  }
+}
+
+/// Appends `text` to `path` in one write.
+private func append(_ text: String, to path: String) throws {
+  let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+  try handle.seekToEnd()
+  try handle.write(contentsOf: Data(text.utf8))
+  try handle.close()
+}
+
+/// A record no writer makes, the last one in a file when `follow` starts: seeing it printed
+/// (with `-n 1`) shows `follow` has looked at the file and is watching.
+private let marker = jsonLines([fixtureEvent(seq: 1, run: "feedfacefeedface")])
+
+@Suite struct FollowCommandTests {
+  enum Mode: String, CaseIterable {
+    /// inotify, following as the writers write.
+    case inotify
+    /// `BINDIAG_FOLLOW_POLL=1`: a look every 0.2 s, dozens of rotations apart.
+    case polling
+    /// Suspended (`SIGSTOP`) while the writers write, then resumed: it catches up through
+    /// every rotated file.
+    case suspended
+  }
+
+  /// Issue 8.6: four processes writing 3 000 records each through the JSON Lines sink, rotating
+  /// at 50 000 bytes (about a hundred rotations): every record printed once, in order per run.
+  @Test(arguments: Mode.allCases)
+  func everyRecordOfFourRotatingWritersIsPrintedOnceInOrder(mode: Mode) throws {
+    let directory = try temporaryDirectory()
+    let path = directory + "/app.jsonl"
+    let config = try temporaryFile(
+      #"{"sinks":[{"type":"jsonl","path":"\#(path)","max_bytes":50000,"keep":1000}],"rate_limit":"off"}"#
+    )
+    try marker.write(toFile: path, atomically: false, encoding: .utf8)
+    let follow = try RunningFollow(
+      ["-n", "1", "--format", "json", path],
+      environment: mode == .polling ? ["BINDIAG_FOLLOW_POLL": "1"] : [:])
+    #expect(follow.waitForOutput(lines: 1))
+    if mode == .suspended { kill(follow.pid, SIGSTOP) }
+    let writers = try runConcurrently(
+      "misuse-helper", count: 4, arguments: ["3000"],
+      environment: ["BINDING_DIAGNOSTICS_CONFIG": config])
+    #expect(writers.allSatisfy { $0.status == 0 && $0.stderr.isEmpty })
+    if mode == .suspended { kill(follow.pid, SIGCONT) }
+    // Printed live (not by the last look a stop makes), then stopped.
+    #expect(follow.waitForOutput(lines: 12_001))
+    let result = follow.finish(sending: SIGTERM)
+    #expect(result.status == 0)
+    #expect(result.stderr == "")
+    let rotated = try FileManager.default.contentsOfDirectory(atPath: directory)
+      .filter { $0.hasPrefix("app.jsonl.") }
+    #expect(rotated.count > 50)
+    var seqs: [String: [Int]] = [:]
+    for line in result.stdout.split(separator: "\n") {
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      let run = try #require(object["run"] as? String)
+      seqs[run, default: []].append(try #require(object["seq"] as? Int))
+    }
+    #expect(seqs.removeValue(forKey: "feedfacefeedface") == [1])
+    #expect(seqs.count == 4)
+    for (run, numbers) in seqs {
+      #expect(numbers == Array(1...3000), "run \(run): \(numbers.count) records")
+    }
+  }
+
+  @Test(arguments: ["SIGINT", "SIGTERM"])
+  func aStopPrintsWhatWasWrittenThenExitsZero(signal: String) throws {
+    let path = try writeFixture(marker)
+    let follow = try RunningFollow(["--format", "json", path])
+    #expect(follow.waitForOutput(lines: 1))
+    // Suspended, so that only the look the stop makes can find these.
+    kill(follow.pid, SIGSTOP)
+    let records = jsonLines((1...3).map { fixtureEvent(seq: $0) })
+    try append(records, to: path)
+    kill(follow.pid, signal == "SIGINT" ? SIGINT : SIGTERM)
+    kill(follow.pid, SIGCONT)
+    let result = follow.finish()
+    #expect(result.status == 0)
+    #expect(result.stdout == marker + records)
+    #expect(result.stderr == "")
+  }
+
+  /// Issue 11.6: the last records at once, in aligned columns, then new ones; text from the
+  /// input escaped.
+  @Test func tableRowsAreAlignedAndStartWithTheLastTen() throws {
+    var events = (1...11).map { fixtureEvent(seq: $0) }
+    events[10] = fixtureEvent(seq: 11, kind: .unwrappedWriteAfterNil, suppressed: 4)
+    events[10].label = "save\u{1b}[31m"
+    let path = try writeFixture(jsonLines(events) + "an app's own output\n")
+    let follow = try RunningFollow(["--count", "12", path])
+    #expect(follow.waitForOutput(lines: 10))
+    var wide = fixtureEvent(seq: 12, file: "Sources/Feature/Settings/SettingsView.swift", line: 7)
+    wide.process = "SettingsExtension"
+    try append(jsonLines([wide, fixtureEvent(seq: 13)]), to: path)
+    let result = follow.finish()
+    #expect(result.status == 0)
+    #expect(result.stderr == "")
+    let row =
+      "2026-11-30 04:12:33  error     mapped-bool-set-true       App/ContentView.swift:42  Demo[4242]@build-01\n"
+    #expect(
+      result.stdout == String(repeating: row, count: 9)
+        + #"2026-11-30 04:12:33  warning   unwrapped-write-after-nil  App/ContentView.swift:42  Demo[4242]@build-01  label=save\u001b[31m  ×5"#
+        + "\n"
+        + "2026-11-30 04:12:33  error     mapped-bool-set-true       Sources/Feature/Settings/SettingsView.swift:7  SettingsExtension[4242]@build-01\n"
+        // Columns only widen: the next row lines up under the widest so far.
+        + "2026-11-30 04:12:33  error     mapped-bool-set-true       App/ContentView.swift:42                       Demo[4242]@build-01\n"
+    )
+  }
+
+  @Test func jsonFormatIsTheContractLinePerRecord() throws {
+    let events = (1...5).map { fixtureEvent(seq: $0, suppressed: $0 % 2) }
+    let path = try writeFixture(jsonLines(events))
+    let follow = try RunningFollow(["-n", "2", "--format", "json", "--count", "3", path])
+    #expect(follow.waitForOutput(lines: 2))
+    try append("not an event\n" + jsonLines([fixtureEvent(seq: 6)]), to: path)
+    let result = follow.finish()
+    #expect(result.status == 0)
+    #expect(result.stdout == jsonLines(Array(events[3...]) + [fixtureEvent(seq: 6)]))
+    #expect(result.stderr == "")
+  }
+
+  enum Change: String, CaseIterable {
+    case truncated, replaced, deletedAndRecreated
+  }
+
+  @Test(arguments: Change.allCases, [false, true])
+  func aFileThatIsTruncatedReplacedOrRecreatedIsFollowed(change: Change, polling: Bool) throws {
+    let directory = try temporaryDirectory()
+    let path = directory + "/app.jsonl"
+    try (jsonLines([fixtureEvent(seq: 1), fixtureEvent(seq: 2)]) + marker)
+      .write(toFile: path, atomically: false, encoding: .utf8)
+    let follow = try RunningFollow(
+      ["-n", "1", "--format", "json", path],
+      environment: polling ? ["BINDIAG_FOLLOW_POLL": "1"] : [:])
+    #expect(follow.waitForOutput(lines: 1))
+    let next = jsonLines([fixtureEvent(seq: 3)])
+    switch change {
+    case .truncated:
+      #expect(truncate(path, 0) == 0)
+      try append(next, to: path)
+    case .replaced:
+      try next.write(toFile: path, atomically: true, encoding: .utf8)
+    case .deletedAndRecreated:
+      #expect(unlink(path) == 0)
+      Thread.sleep(forTimeInterval: 0.3)
+      try next.write(toFile: path, atomically: false, encoding: .utf8)
+    }
+    #expect(follow.waitForOutput(lines: 2))
+    let result = follow.finish(sending: SIGTERM)
+    #expect(result.status == 0)
+    #expect(result.stdout == marker + next)
+    #expect(
+      result.stderr
+        == (change == .truncated
+          ? "warning: \(path): file truncated; reading it from its start\n" : ""))
+  }
+
+  @Test func malformedLinesAreWarnedWithTheirLineNumber() throws {
+    let path = try writeFixture(jsonLines([fixtureEvent(seq: 1)]) + "output\n")
+    let follow = try RunningFollow(["--count", "2", path])
+    #expect(follow.waitForOutput(lines: 1))
+    try append("{\"v\":1\n" + jsonLines([fixtureEvent(seq: 2)]), to: path)
+    let result = follow.finish()
+    #expect(result.status == 0)
+    #expect(result.stdout.split(separator: "\n").count == 2)
+    #expect(result.stderr == "warning: \(path):3: malformed: unexpected end of line\n")
+  }
+
+  @Test(arguments: [
+    (
+      ["follow", "--format", "csv"],
+      "Error: The value 'csv' is invalid for '--format': expected table or json"
+    ),
+    (
+      ["follow", "-n", "-1"],
+      "Error: The value '-1' is invalid for '-n': expected a whole number of at least 0, or all"
+    ),
+    (
+      ["follow", "--lines", "many"],
+      "Error: The value 'many' is invalid for '--lines': expected a whole number of at least 0, or all"
+    ),
+    (["summary", "-n", "3"], "Error: Unknown option '-n'"),
+  ])
+  func badFollowOptionsAreUsageErrors(arguments: [String], message: String) throws {
+    let result = try bindiag(arguments: arguments)
+    #expect(result.status == 64)
+    #expect(result.stdout == "")
+    #expect(result.stderr.hasPrefix(message + "\nUsage: bindiag \(arguments[0]) "))
+  }
+
+  @Test func allShowsEverythingAlreadyThere() throws {
+    let path = try writeFixture(jsonLines((1...12).map { fixtureEvent(seq: $0) }))
+    let result = try bindiag(arguments: ["follow", "-n", "all", "--count", "12", path])
+    #expect(result.status == 0)
+    #expect(result.stdout.split(separator: "\n").count == 12)
+  }
+}
+
+@Suite(.enabled(if: journalPresent, "no journald socket at /run/systemd/journal/socket"))
+struct FollowJournalTests {
+  @Test func theLastEntriesComeFirst() throws {
+    let code = "follow-last-" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
+    let kind = try #require(MisuseKind(code: code))
+    let diagnostics = Diagnostics(
+      configuration: DiagnosticsConfiguration(
+        sink: JournaldSink(fallback: RecordingSink()), rateLimit: nil))
+    DiagnosticsSystem.withDiagnostics(diagnostics) {
+      for _ in 1...3 { DiagnosticsSystem.report(kind, message: "followed") }
+    }
+    diagnostics.flush()
+    // Until journald has indexed all three.
+    for _ in 0..<100 {
+      let summary = try bindiag(arguments: [
+        "summary", "--journal", "--kind", code, "--format", "json",
+      ])
+      if summary.stdout.contains(#""events":3,"#) { break }
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+    let last = try bindiag(
+      arguments: [
+        "follow", "--journal", "--kind", code, "-n", "2", "--count", "2", "--format", "json",
+      ])
+    #expect(last.status == 0)
+    #expect(last.stderr == "")
+    let seqs = try last.stdout.split(separator: "\n").map {
+      try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])["seq"]
+        as? Int
+    }
+    #expect(seqs == [2, 3])
+    let byDefault = try bindiag(arguments: ["follow", "--journal", "--kind", code, "--count", "3"])
+    #expect(byDefault.status == 0)
+    #expect(byDefault.stdout.split(separator: "\n").count == 3)
+    #expect(byDefault.stdout.split(separator: "\n").allSatisfy { $0.contains("  \(code)  ") })
+  }
+
+  @Test func aStopEndsAFollowThatIsWaitingForEntries() throws {
+    let follow = try RunningFollow(["--journal", "--kind", "never-logged-kind", "-n", "0"])
+    #expect(follow.waitUntilCatching(SIGTERM))
+    let result = follow.finish(sending: SIGTERM)
+    #expect(result.status == 0)
+    #expect(result.stdout == "")
+    #expect(result.stderr == "")
+  }
+}
