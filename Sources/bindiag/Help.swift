@@ -166,41 +166,41 @@ enum Help {
 
 
         """ + inputOptions + """
-        OUTPUT:
-          -n, --lines <n>         Show the last <n> events first (default 10; 0 for
-                                  none, all for everything); with --since and no -n,
-                                  all since then. On the journal, entries matching
-                                  --kind, --process, --host and --run are counted.
-                                  Standard input is shown as it arrives.
-          -f, --format <format>   table (default: aligned columns) or json (one
-                                  contract JSON object per line, written as soon as
-                                  it is read).
-          --count <n>             Stop after <n> events.
-          --max-line-bytes <n>    Longer lines are malformed (default 1048576,
-                                  at most 1073741824).
+          OUTPUT:
+            -n, --lines <n>         Show the last <n> events first (default 10; 0 for
+                                    none, all for everything); with --since and no -n,
+                                    all since then. On the journal, entries matching
+                                    --kind, --process, --host and --run are counted.
+                                    Standard input is shown as it arrives.
+            -f, --format <format>   table (default: aligned columns) or json (one
+                                    contract JSON object per line, written as soon as
+                                    it is read).
+            --count <n>             Stop after <n> events.
+            --max-line-bytes <n>    Longer lines are malformed (default 1048576,
+                                    at most 1073741824).
 
-        TERMINAL:
-          --color <when>          Colour levels as journalctl does: auto (default:
-                                  when standard output is a terminal and NO_COLOR is
-                                  not set), always or never.
-          --utc                   Show times in UTC (default: local time; json always
-                                  writes RFC 3339 UTC).
+          TERMINAL:
+            --color <when>          Colour levels as journalctl does: auto (default:
+                                    when standard output is a terminal and NO_COLOR is
+                                    not set), always or never.
+            --utc                   Show times in UTC (default: local time; json always
+                                    writes RFC 3339 UTC).
 
-        STOPPING:
-          Runs until --count events or SIGINT or SIGTERM, which print what the files
-          hold by then and exit 0. Files are watched with inotify where the kernel
-          has it; BINDIAG_FOLLOW_POLL=1 polls every 0.2 s instead (for file systems
-          where inotify misses changes, such as NFS).
+          STOPPING:
+            Runs until --count events or SIGINT or SIGTERM, which print what the files
+            hold by then and exit 0. Files are watched with inotify where the kernel
+            has it; BINDIAG_FOLLOW_POLL=1 polls every 0.2 s instead (for file systems
+            where inotify misses changes, such as NFS).
 
-        EXIT CODES:
-          0 success, 1 unreadable file or journal unavailable, 64 usage error.
+          EXIT CODES:
+            0 success, 1 unreadable file or journal unavailable, 64 usage error.
 
-        EXAMPLES:
-          bindiag follow /var/log/app/bindings.jsonl
-          bindiag follow -n 0 --format json app.jsonl | jq -r .kind
-          bindiag follow --journal --level error
+          EXAMPLES:
+            bindiag follow /var/log/app/bindings.jsonl
+            bindiag follow -n 0 --format json app.jsonl | jq -r .kind
+            bindiag follow --journal --level error
 
-        """
+          """
     case .demo:
       return """
         OVERVIEW: Run a scripted app (several views, threads, all three kinds) that

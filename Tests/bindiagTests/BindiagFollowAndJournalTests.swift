@@ -17,7 +17,7 @@ let journalPresent = FileManager.default.fileExists(atPath: "/run/systemd/journa
     try jsonLines([fixtureEvent(seq: 1)]).write(toFile: path, atomically: true, encoding: .utf8)
     let process = Process()
     process.executableURL = productsDirectory().appendingPathComponent("bindiag")
-    process.arguments = ["follow", "--count", "3", path]
+    process.arguments = ["follow", "--utc", "--count", "3", path]
     let output = Pipe()
     process.standardOutput = output
     try process.run()
@@ -47,7 +47,7 @@ let journalPresent = FileManager.default.fileExists(atPath: "/run/systemd/journa
 
   @Test func followReadsStandardInputAsItComes() throws {
     let result = try bindiag(
-      arguments: ["follow"], stdin: Data(jsonLines([fixtureEvent(seq: 1)]).utf8))
+      arguments: ["follow", "--utc"], stdin: Data(jsonLines([fixtureEvent(seq: 1)]).utf8))
     #expect(result.status == 0)
     #expect(
       result.stdout

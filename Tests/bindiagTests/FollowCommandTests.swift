@@ -191,7 +191,7 @@ private let marker = jsonLines([fixtureEvent(seq: 1, run: "feedfacefeedface")])
     events[10] = fixtureEvent(seq: 11, kind: .unwrappedWriteAfterNil, suppressed: 4)
     events[10].label = "save\u{1b}[31m"
     let path = try writeFixture(jsonLines(events) + "an app's own output\n")
-    let follow = try RunningFollow(["--count", "12", path])
+    let follow = try RunningFollow(["--utc", "--count", "12", path])
     #expect(follow.waitForOutput(lines: 10))
     var wide = fixtureEvent(seq: 12, file: "Sources/Feature/Settings/SettingsView.swift", line: 7)
     wide.process = "SettingsExtension"
@@ -208,6 +208,18 @@ private let marker = jsonLines([fixtureEvent(seq: 1, run: "feedfacefeedface")])
         + "2026-11-30 04:12:33  error     mapped-bool-set-true       Sources/Feature/Settings/SettingsView.swift:7  SettingsExtension[4242]@build-01\n"
         // Columns only widen: the next row lines up under the widest so far.
         + "2026-11-30 04:12:33  error     mapped-bool-set-true       App/ContentView.swift:42                       Demo[4242]@build-01\n"
+    )
+  }
+
+  @Test func rowsShowLocalTimeByDefaultAndColourTheLevelWhenAsked() throws {
+    let path = try writeFixture(jsonLines([fixtureEvent(seq: 1)]))
+    let result = try runProduct(
+      "bindiag", ["follow", "--color", "always", "--count", "1", path],
+      environment: ["TZ": "Asia/Kolkata"])
+    #expect(result.status == 0)
+    #expect(
+      result.stdout
+        == "2026-11-30 09:42:33  \u{1b}[0;1;31merror\u{1b}[0m     mapped-bool-set-true       App/ContentView.swift:42  Demo[4242]@build-01\n"
     )
   }
 
