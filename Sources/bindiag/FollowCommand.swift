@@ -46,7 +46,9 @@ enum FollowCommand {
       return ExitCode.success
     }
     for file in options.files where access(file, R_OK) != 0 {
-      Output.err("Error: cannot read '\(file)': \(String(cString: strerror(errno)))\n")
+      Output.err(
+        "Error: cannot read '\(LogfmtEscaping.escapingControls(file))': \(String(cString: strerror(errno)))\n"
+      )
       return ExitCode.failure
     }
     let followers = FileFollower.rotationSets(options.files).map {
@@ -55,7 +57,7 @@ enum FollowCommand {
     }
     let watcher = ChangeWatcher(
       directories: followers.map(\.directory),
-      polling: ProcessInfo.processInfo.environment["BINDIAG_FOLLOW_POLL"] == "1")
+      polling: Terminal.environment("BINDIAG_FOLLOW_POLL") == "1")
     FileFollower.follow(followers, watcher: watcher, stop: stop) { item in
       switch item {
       case .event(let event):

@@ -29,6 +29,34 @@ private struct Rotation {
     try append(seqs.map { record($0, kind: kind) }.joined(), to: file)
   }
 
+  /// One poll's items, written short: `7` for the event with seq 7, `truncated NAME`,
+  /// `malformed NAME:LINE`.
+  func poll(_ follower: FileFollower) -> [String] {
+    var items: [String] = []
+    let finished = follower.poll { item in
+      switch item {
+      case .event(let event): items.append(String(event.seq))
+      case .truncated(let source):
+        items.append("truncated " + source.replacingOccurrences(of: directory + "/", with: ""))
+      case .malformed(let source, let line, _):
+        items.append(
+          "malformed " + source.replacingOccurrences(of: directory + "/", with: "") + ":\(line)")
+      }
+      return true
+    }
+    #expect(finished)
+    return items
+  }
+
+  /// Appends records with `seqs`, then starts following from the end: the first poll finds
+  /// nothing.
+  func followFromTheEnd(after seqs: [Int] = []) throws -> FileFollower {
+    try append(seqs: seqs, to: path)
+    let follower = FileFollower(path: path, start: .last(0))
+    #expect(poll(follower) == [])
+    return follower
+  }
+
   /// Renames `PATH.N` to `PATH.N+1` … and `PATH` to `PATH.1`, then creates an empty `PATH`.
   func rotate() throws {
     var highest = 0
@@ -52,25 +80,6 @@ private func record(_ seq: Int, kind: MisuseKind = .mappedBoolSetTrue) -> String
   return String(decoding: JSONLinesEncoder().encode(event), as: UTF8.self)
 }
 
-/// One poll's items, written short: `7` for the event with seq 7, `truncated NAME`,
-/// `malformed NAME:LINE`.
-private func poll(_ follower: FileFollower, directory: String) -> [String] {
-  var items: [String] = []
-  let finished = follower.poll { item in
-    switch item {
-    case .event(let event): items.append(String(event.seq))
-    case .truncated(let source):
-      items.append("truncated " + source.replacingOccurrences(of: directory + "/", with: ""))
-    case .malformed(let source, let line, _):
-      items.append(
-        "malformed " + source.replacingOccurrences(of: directory + "/", with: "") + ":\(line)")
-    }
-    return true
-  }
-  #expect(finished)
-  return items
-}
-
 @Suite struct FileFollowerTests {
   @Test func startsWithTheLastEventsLikeTail() throws {
     let files = try Rotation()
@@ -78,7 +87,7 @@ private func poll(_ follower: FileFollower, directory: String) -> [String] {
     try files.append("an app's own output\n\n", to: files.path)
     try files.append(seqs: [3, 4, 5], to: files.path)
     func first(_ start: FollowStart) -> [String] {
-      poll(FileFollower(path: files.path, start: start), directory: files.directory)
+      files.poll(FileFollower(path: files.path, start: start))
     }
     #expect(first(.last(3)) == ["3", "4", "5"])
     #expect(first(.last(0)) == [])
@@ -92,11 +101,11 @@ private func poll(_ follower: FileFollower, directory: String) -> [String] {
     try files.append(seqs: [3, 4], to: files.path + ".1")
     try files.append(seqs: [5], to: files.path)
     let follower = FileFollower(path: files.path, start: .last(4))
-    #expect(poll(follower, directory: files.directory) == ["2", "3", "4", "5"])
+    #expect(files.poll(follower) == ["2", "3", "4", "5"])
     try files.append(seqs: [6], to: files.path)
-    #expect(poll(follower, directory: files.directory) == ["6"])
+    #expect(files.poll(follower) == ["6"])
     #expect(
-      poll(FileFollower(path: files.path, start: .beginning), directory: files.directory) == [
+      files.poll(FileFollower(path: files.path, start: .beginning)) == [
         "1", "2", "3", "4", "5", "6",
       ])
   }
@@ -111,7 +120,7 @@ private func poll(_ follower: FileFollower, directory: String) -> [String] {
     // The start is the last accepted event; what follows it is handed over for the caller to
     // filter, as everything appended later is.
     let follower = FileFollower(path: files.path, start: .last(1), filter: filter)
-    #expect(poll(follower, directory: files.directory) == ["2", "3", "4"])
+    #expect(files.poll(follower) == ["2", "3", "4"])
   }
 
   @Test func aRecordHalfWrittenAtTheStartIsReadWholeOnceFinished() throws {
@@ -121,17 +130,15 @@ private func poll(_ follower: FileFollower, directory: String) -> [String] {
     try files.append(
       record(1) + String(decoding: Array(second.utf8)[..<cut], as: UTF8.self), to: files.path)
     let follower = FileFollower(path: files.path, start: .last(5))
-    #expect(poll(follower, directory: files.directory) == ["1"])
+    #expect(files.poll(follower) == ["1"])
     try files.append(
       String(decoding: Array(second.utf8)[cut...], as: UTF8.self) + record(3), to: files.path)
-    #expect(poll(follower, directory: files.directory) == ["2", "3"])
+    #expect(files.poll(follower) == ["2", "3"])
   }
 
   @Test func rotatedFilesAreCaughtUpOldestFirstLateAppendsIncluded() throws {
     let files = try Rotation()
-    try files.append(seqs: [1], to: files.path)
-    let follower = FileFollower(path: files.path, start: .last(0))
-    #expect(poll(follower, directory: files.directory) == [])
+    let follower = try files.followFromTheEnd(after: [1])
     try files.append(seqs: [2], to: files.path)
     try files.rotate()
     // A writer that has not noticed the rotation yet appends to the file now named PATH.1.
@@ -142,41 +149,36 @@ private func poll(_ follower: FileFollower, directory: String) -> [String] {
     try files.append(seqs: [6], to: files.path + ".1")
     try files.append(seqs: [7], to: files.path)
     // One poll: each file in order, the oldest file first.
-    #expect(poll(follower, directory: files.directory) == ["2", "3", "5", "4", "6", "7"])
-    #expect(poll(follower, directory: files.directory) == [])
+    #expect(files.poll(follower) == ["2", "3", "5", "4", "6", "7"])
+    #expect(files.poll(follower) == [])
   }
 
   @Test func aHundredRotationsBetweenTwoPollsLoseNothing() throws {
     let files = try Rotation()
-    let follower = FileFollower(path: files.path, start: .last(0))
-    #expect(poll(follower, directory: files.directory) == [])
+    let follower = try files.followFromTheEnd()
     for seq in 1...100 {
       try files.append(seqs: [seq], to: files.path)
       try files.rotate()
     }
-    #expect(poll(follower, directory: files.directory) == (1...100).map(String.init))
+    #expect(files.poll(follower) == (1...100).map(String.init))
     try files.append(seqs: [101], to: files.path + ".100")
     try files.append(seqs: [102], to: files.path)
     // Only the newest FileFollower.maxFiles files are still read.
     #expect(FileFollower.maxFiles < 100)
-    #expect(poll(follower, directory: files.directory) == ["102"])
+    #expect(files.poll(follower) == ["102"])
   }
 
   @Test func aTruncatedFileIsReadAgainFromItsStart() throws {
     let files = try Rotation()
-    try files.append(seqs: [1, 2], to: files.path)
-    let follower = FileFollower(path: files.path, start: .last(0))
-    #expect(poll(follower, directory: files.directory) == [])
+    let follower = try files.followFromTheEnd(after: [1, 2])
     #expect(truncate(files.path, 0) == 0)
     try files.append(seqs: [3], to: files.path)
-    #expect(poll(follower, directory: files.directory) == ["truncated app.jsonl", "3"])
+    #expect(files.poll(follower) == ["truncated app.jsonl", "3"])
   }
 
   @Test func aReplacedFileIsReadFromItsStartAfterTheOldOnesLastRecords() throws {
     let files = try Rotation()
-    try files.append(seqs: [1], to: files.path)
-    let follower = FileFollower(path: files.path, start: .last(0))
-    #expect(poll(follower, directory: files.directory) == [])
+    let follower = try files.followFromTheEnd(after: [1])
     let stale = open(files.path, O_WRONLY | O_APPEND)
     defer { close(stale) }
     try files.append(seqs: [2, 3], to: files.directory + "/new")
@@ -184,32 +186,28 @@ private func poll(_ follower: FileFollower, directory: String) -> [String] {
     // The old file has no name any more, but a writer still holding it appends one more.
     let late = record(4)
     #expect(write(stale, late, late.utf8.count) == late.utf8.count)
-    #expect(poll(follower, directory: files.directory) == ["4", "2", "3"])
+    #expect(files.poll(follower) == ["4", "2", "3"])
   }
 
   @Test func aDeletedAndRecreatedFileIsFollowed() throws {
     let files = try Rotation()
-    try files.append(seqs: [1], to: files.path)
-    let follower = FileFollower(path: files.path, start: .last(0))
-    #expect(poll(follower, directory: files.directory) == [])
+    let follower = try files.followFromTheEnd(after: [1])
     #expect(unlink(files.path) == 0)
-    #expect(poll(follower, directory: files.directory) == [])
+    #expect(files.poll(follower) == [])
     try files.append(seqs: [2], to: files.path)
-    #expect(poll(follower, directory: files.directory) == ["2"])
+    #expect(files.poll(follower) == ["2"])
   }
 
   @Test func malformedLinesCarryTheirTrueLineNumbers() throws {
     let files = try Rotation()
     try files.append(seqs: [1], to: files.path)
     try files.append("output\n", to: files.path)
-    try files.append(seqs: [2], to: files.path)
-    let follower = FileFollower(path: files.path, start: .last(0))
-    #expect(poll(follower, directory: files.directory) == [])
+    let follower = try files.followFromTheEnd(after: [2])
     try files.append("{\"v\":1,\"kind\":\n", to: files.path)
     try files.append(seqs: [3], to: files.path)
     try files.append("{broken\n", to: files.path)
     #expect(
-      poll(follower, directory: files.directory) == [
+      files.poll(follower) == [
         "malformed app.jsonl:4", "3", "malformed app.jsonl:6",
       ])
   }

@@ -76,6 +76,19 @@ import Testing
       "Error: The value 'x' is invalid for '--max-events': expected a whole number of at least 0"
     ),
     (["summary", "--max-events", "3"], "Error: Unknown option '--max-events'"),
+    (
+      ["follow", "--format", "csv"],
+      "Error: The value 'csv' is invalid for '--format': expected table or json"
+    ),
+    (
+      ["follow", "-n", "-1"],
+      "Error: The value '-1' is invalid for '-n': expected a whole number of at least 0, or all"
+    ),
+    (
+      ["follow", "--lines", "many"],
+      "Error: The value 'many' is invalid for '--lines': expected a whole number of at least 0, or all"
+    ),
+    (["summary", "-n", "3"], "Error: Unknown option '-n'"),
     (["catalog", "extra"], "Error: Unexpected argument 'extra'"),
     (["help", "frobnicate"], "Error: Unknown command 'frobnicate'"),
   ])

@@ -282,28 +282,6 @@ private let marker = jsonLines([fixtureEvent(seq: 1, run: "feedfacefeedface")])
     #expect(result.stderr == "warning: \(path):3: malformed: unexpected end of line\n")
   }
 
-  @Test(arguments: [
-    (
-      ["follow", "--format", "csv"],
-      "Error: The value 'csv' is invalid for '--format': expected table or json"
-    ),
-    (
-      ["follow", "-n", "-1"],
-      "Error: The value '-1' is invalid for '-n': expected a whole number of at least 0, or all"
-    ),
-    (
-      ["follow", "--lines", "many"],
-      "Error: The value 'many' is invalid for '--lines': expected a whole number of at least 0, or all"
-    ),
-    (["summary", "-n", "3"], "Error: Unknown option '-n'"),
-  ])
-  func badFollowOptionsAreUsageErrors(arguments: [String], message: String) throws {
-    let result = try bindiag(arguments: arguments)
-    #expect(result.status == 64)
-    #expect(result.stdout == "")
-    #expect(result.stderr.hasPrefix(message + "\nUsage: bindiag \(arguments[0]) "))
-  }
-
   @Test func allShowsEverythingAlreadyThere() throws {
     let path = try writeFixture(jsonLines((1...12).map { fixtureEvent(seq: $0) }))
     let result = try bindiag(arguments: ["follow", "-n", "all", "--count", "12", path])
