@@ -54,11 +54,6 @@ struct ReportOptions {
           options.journalDirectories.append(try scanner.value(name, inline: inline))
         case "-f", "--format":
           options.format = try scanner.choice(name, inline: inline, as: Format.self)
-          if command == .follow && options.format != .table && options.format != .json {
-            throw UsageError(
-              "The value '\(options.format.rawValue)' is invalid for '\(name)': expected table or json",
-              command: command)
-          }
         case "--group-by":
           let text = try scanner.value(name, inline: inline)
           switch GroupField.parseList(text) {
@@ -150,6 +145,11 @@ struct ReportOptions {
         "Files cannot be named together with '--journal' or '--journal-dir'", command: command)
     }
     try options.ci.validate(options)
+    if command == .follow && options.format != .table && options.format != .json {
+      throw UsageError(
+        "'--format \(options.format.rawValue)' is for summary and check (follow writes table or json)",
+        command: command)
+    }
     return options
   }
 

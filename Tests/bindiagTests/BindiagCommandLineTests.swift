@@ -78,7 +78,7 @@ import Testing
     (["summary", "--max-events", "3"], "Error: Unknown option '--max-events'"),
     (
       ["follow", "--format", "csv"],
-      "Error: The value 'csv' is invalid for '--format': expected table or json"
+      "Error: '--format csv' is for summary and check (follow writes table or json)"
     ),
     (
       ["follow", "-n", "-1"],

@@ -274,7 +274,7 @@ struct BindiagJournalDirectoryTests {
     #expect(
       result.stderr == """
         Error: 'follow' reads one '--journal-dir'
-        Usage: bindiag follow [<options>] [--count <n>] [<file> ...]
+        Usage: bindiag follow [<options>] [-n <n>] [--count <n>] [<file> ...]
           See 'bindiag help follow' for more information.
 
         """)
