@@ -1,7 +1,6 @@
 import BindingDiagnostics
 import BindingDiagnosticsReport
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -102,7 +101,7 @@ enum FollowCommand {
     private let format: ReportOptions.Format
     private let filter: EventFilter
     private let limit: Int
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     init(
       format: ReportOptions.Format, filter: EventFilter, limit: Int, renderer: FollowRowRenderer
@@ -110,7 +109,7 @@ enum FollowCommand {
       self.format = format
       self.filter = filter
       self.limit = limit
-      state = Mutex(State(renderer: renderer))
+      state = Lock(State(renderer: renderer))
     }
 
     /// Prints an event that passes the filter, or a malformed line's warning.

@@ -1,5 +1,4 @@
 package import BindingDiagnostics
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -28,7 +27,7 @@ package final class StopSignal: Sendable {
     case .success(let pipe): ends = pipe
     case .failure(let error): return .failure(error)
     }
-    stopWakeDescriptor.store(ends.write, ordering: .releasing)
+    stopWakeDescriptor = ends.write
     for signal in [SIGINT, SIGTERM] {
       if case .failure(let error) = FollowIO.handleOnce(signal, requestStop) {
         return .failure(error)
@@ -52,13 +51,15 @@ package final class StopSignal: Sendable {
   }
 }
 
-/// The pipe's write end, for the signal handler (an atomic load is async-signal-safe).
-private let stopWakeDescriptor = Atomic<Int32>(-1)
+/// The pipe's write end, for the signal handler. `nonisolated(unsafe)`: it is written once,
+/// before `sigaction` installs the handler (a system call, so the store is visible to any thread
+/// the signal later lands on), and only read after; a lock would not be async-signal-safe.
+nonisolated(unsafe) private var stopWakeDescriptor: Int32 = -1
 
 /// The signal handler: one byte into the pipe; `errno` is left as it was.
 private func requestStop(_ signal: Int32) {
   let saved = errno
   var byte: UInt8 = 1
-  _ = write(stopWakeDescriptor.load(ordering: .acquiring), &byte, 1)
+  _ = write(stopWakeDescriptor, &byte, 1)
   errno = saved
 }
