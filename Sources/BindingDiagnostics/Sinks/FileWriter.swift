@@ -135,7 +135,9 @@ final class FileWriter: @unchecked Sendable {
     let deadline = Date(timeIntervalSinceNow: FileWriter.waitSeconds)
     while flushCompleted < ticket && running {
       if !condition.wait(until: deadline) {
-        FileWriter.say(path: path, error: nil, action: "flush gave up after 5 s; writes are stuck")
+        FileWriter.say(
+          path: path, error: nil,
+          action: "flush gave up after \(Int(FileWriter.waitSeconds)) s; writes are stuck")
         return
       }
     }
