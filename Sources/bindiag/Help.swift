@@ -106,6 +106,8 @@ enum Help {
                                   in json, csv and html; 0 for all).
           --max-line-bytes <n>    Longer lines are malformed (default 1048576,
                                   at most 1073741824).
+          --threads <n>           Threads reading a file (default: one per processor;
+                                  1 to 1024). The result is the same for any number.
           --strict                Exit 65 when any line is malformed.
           --source-root <dir>     With sarif or github: find each call site's
                                   Module/File.swift under <dir>, preferring a folder

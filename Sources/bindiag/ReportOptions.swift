@@ -24,6 +24,8 @@ struct ReportOptions {
   /// The largest `--max-line-bytes`: 1 GiB, far above any record (the file sink writes at
   /// most 64 KiB) yet a size one line may still be held in memory.
   static let maxLineBytesLimit = 1 << 30
+  /// `--threads`: threads classifying a regular file's lines; `nil` for every processor.
+  var threads: Int?
   var strict = false
   var maxEvents = 0
   var maxLost = 0
@@ -105,6 +107,8 @@ struct ReportOptions {
         case "--max-line-bytes":
           options.maxLineBytes = try scanner.integer(
             name, inline: inline, in: 64...ReportOptions.maxLineBytesLimit)
+        case "--threads" where command != .follow:
+          options.threads = try scanner.integer(name, inline: inline, in: 1...1024)
         case "--strict":
           options.strict = true
         case "--max-events" where command == .check:

@@ -25,6 +25,7 @@ enum SummaryCommand {
             + DisplayText.escapingControls(line.reason) + "\n")
       }
     }
+    if let threads = options.threads { reader.threads = threads }
     if let progress { reader.onProgress = { progress.update($0) } }
     var failed = false
     if options.readsJournal {

@@ -1,60 +1,64 @@
 public import BindingDiagnostics
 
-/// Streams events into groups: memory grows with the number of groups and runs, never with
-/// the number of events.
+/// Streams events into groups: memory grows with the number of groups, runs and distinct
+/// strings, never with the number of events.
+///
+/// Every text field is kept as an id in one ``StringTable``: groups, runs, filters and the sets
+/// of processes, hosts, types and labels compare and hash integers, and strings are built once
+/// per distinct value, for the summary. Events from any source come in through the same path:
+/// an event's strings are interned, a chunk of ``InternedRecord``s is moved to this table's ids
+/// once per distinct string.
 public struct Aggregator {
   private struct GroupState {
-    let key: [GroupKeyPart]
+    let key: SIMD8<Int64>
     var events = 0
     var records = 0
-    var first = Timestamp(microsecondsSinceEpoch: .max)
-    var last = Timestamp(microsecondsSinceEpoch: .min)
-    var processes = SmallSet()
-    var hosts = SmallSet()
-    var valueTypes = SmallSet()
-    var labels = SmallSet()
+    var first = Int64.max
+    var last = Int64.min
+    var processes = IDSet()
+    var hosts = IDSet()
+    var valueTypes = IDSet()
+    var labels = IDSet()
     var levels = [Int](repeating: 0, count: MisuseLevel.allCases.count)
     var histogram = TimeHistogram()
 
-    init(key: [GroupKeyPart]) {
+    init(key: SIMD8<Int64>) {
       self.key = key
     }
   }
 
   /// Distinct strings, at most 64: past that, the 64 smallest, so which ones are kept does
   /// not depend on the input's order. Values repeat, and there are few: compare with the last
-  /// one, then scan a short array, before hashing.
-  private struct SmallSet {
+  /// one, then scan the ids.
+  private struct IDSet {
     static let limit = 64
-    private(set) var values: [String] = []
-    private var hashed: Set<String> = []
-    private var last: String?
+    private(set) var ids: [UInt32] = []
+    private var last = InternedRecord.none
 
-    mutating func insert(_ value: String) {
+    @inline(__always)
+    mutating func insert(_ id: UInt32, strings: StringTable) {
       // `last` is either kept or was refused; a refused value stays refused, since the
       // largest kept value only ever decreases.
-      if value == last { return }
-      last = value
-      if values.count <= 8 {
-        if values.contains(value) { return }
-      } else if hashed.contains(value) {
-        return
-      }
-      guard values.count < SmallSet.limit else { return keepIfSmaller(value) }
-      values.append(value)
-      if values.count > 8 { hashed = Set(values) }
+      if id == last { return }
+      last = id
+      if ids.contains(id) { return }
+      guard ids.count < IDSet.limit else { return keepIfSmaller(id, strings: strings) }
+      ids.append(id)
     }
 
-    /// When full: `value` replaces the largest kept value if it is smaller. Out of line, so
-    /// the common path stays small.
+    /// When full: `id` replaces the largest kept value if its string is smaller. Out of line,
+    /// so the common path stays small.
     @inline(never)
-    private mutating func keepIfSmaller(_ value: String) {
-      guard let largest = values.indices.max(by: { values[$0] < values[$1] }),
-        value < values[largest]
+    private mutating func keepIfSmaller(_ id: UInt32, strings: StringTable) {
+      let texts = ids.map { strings.string($0) }
+      guard let largest = texts.indices.max(by: { texts[$0] < texts[$1] }),
+        strings.string(id) < texts[largest]
       else { return }
-      hashed.remove(values[largest])
-      hashed.insert(value)
-      values[largest] = value
+      ids[largest] = id
+    }
+
+    func strings(_ table: StringTable) -> [String] {
+      ids.map { table.string($0) }.sorted()
     }
   }
 
@@ -62,18 +66,16 @@ public struct Aggregator {
     var seqs = SeqTracker()
     /// The smallest process name among the run's records (one, unless the input is odd), so
     /// the name shown does not depend on the input's order.
-    var process: String
+    var process: UInt32
     /// Whether a record of the run has the filter's host and process: only these runs' lost
     /// records are counted.
     var selected = false
   }
 
-  /// A recent call site and the group it belongs to, for the default `site` grouping.
-  private struct SiteSlot {
-    var kind: String
-    var file: String
-    var line: Int
-    var group: Int
+  /// A recent group key and its group, in a small direct-mapped table.
+  private struct GroupSlot {
+    var key: SIMD8<Int64>
+    var group = -1
   }
 
   /// The fields groups are keyed by.
@@ -83,12 +85,21 @@ public struct Aggregator {
   private let bySite: Bool
   /// Whether the filter can refuse anything (most runs have none).
   private let filters: Bool
+  private var strings = StringTable()
   private var groups: [GroupState] = []
-  private var groupIndex: [[GroupKeyPart]: Int] = [:]
-  private var siteSlots = [SiteSlot?](repeating: nil, count: 512)
-  private var runIndex: [String: Int] = [:]
+  private var groupIndex: [SIMD8<Int64>: Int] = [:]
+  private var groupSlots = [GroupSlot](repeating: GroupSlot(key: .zero), count: 1024)
+  /// Per string id, the index of the run it names, or -1.
+  private var runOf: [Int32] = []
   private var runs: [RunState] = []
-  private var runSlots = [(name: String, index: Int)?](repeating: nil, count: 64)
+  private var runIDs: [UInt32] = []
+  /// The filter's values as ids (`none` when not set).
+  private let filterRun: UInt32
+  private let filterHost: UInt32
+  private let filterProcess: UInt32
+  private let filterKinds: Set<UInt32>
+  /// Per string id, whether a file passes the filter's substring: 0 unknown, 1 yes, 2 no.
+  private var fileVerdicts: [UInt8] = []
   private(set) var events = 0
   private(set) var records = 0
   private(set) var duplicates = 0
@@ -102,10 +113,20 @@ public struct Aggregator {
   ///   - groupBy: Grouping fields; `site` (kind, file, line) by default.
   ///   - filter: Which events count.
   public init(groupBy: [GroupField] = [.kind, .file, .line], filter: EventFilter = EventFilter()) {
-    self.groupBy = groupBy
+    // Each field once (as `GroupField.parseList` gives them), so a key fits its eight lanes.
+    var fields: [GroupField] = []
+    for field in groupBy where !fields.contains(field) { fields.append(field) }
+    self.groupBy = fields
     self.filter = filter
-    self.bySite = groupBy == [.kind, .file, .line]
+    self.bySite = fields == [.kind, .file, .line]
     self.filters = !filter.isEmpty
+    var table = StringTable()
+    func id(_ text: String?) -> UInt32 { text.map { table.intern($0) } ?? InternedRecord.none }
+    filterRun = id(filter.run)
+    filterHost = id(filter.host)
+    filterProcess = id(filter.process)
+    filterKinds = Set(filter.kinds.map { table.intern($0) })
+    strings = table
   }
 
   /// Adds one classified line.
@@ -127,118 +148,215 @@ public struct Aggregator {
   /// - Parameter event: The event.
   public mutating func add(_ event: MisuseEvent) {
     if let selected = filter.run, event.run != selected { return }
-    let index = run(for: event)
-    guard runs[index].seqs.insert(event.seq) else {
-      duplicates += 1
-      return
+    add(record(of: event))
+  }
+
+  /// The ids of `table`'s strings in this aggregator's table, interning the new ones: what
+  /// ``add(_:translating:)`` takes to add records made with `table`.
+  mutating func translation(of table: StringTable) -> [UInt32] {
+    (0..<UInt32(table.count)).map { id in
+      table.withBytes(id) { strings.intern($0, hash: table.hash(of: id)).id }
     }
-    if event.process != runs[index].process, event.process < runs[index].process {
-      runs[index].process = event.process
+  }
+
+  /// Adds records whose ids are those of a chunk's table, moved to this table's through
+  /// `translation` (see ``translation(of:)``).
+  mutating func add(_ chunk: UnsafeBufferPointer<InternedRecord>, translating translation: [UInt32])
+  {
+    translation.withUnsafeBufferPointer { map in
+      for var record in chunk {
+        record.kind = map[Int(record.kind)]
+        record.file = map[Int(record.file)]
+        record.function = map[Int(record.function)]
+        record.valueType = map[Int(record.valueType)]
+        if record.label != InternedRecord.none { record.label = map[Int(record.label)] }
+        record.process = map[Int(record.process)]
+        record.host = map[Int(record.host)]
+        record.run = map[Int(record.run)]
+        if filterRun != InternedRecord.none, record.run != filterRun { continue }
+        add(record)
+      }
     }
-    if !runs[index].selected, filter.host == nil || event.host == filter.host,
-      filter.process == nil || event.process == filter.process
-    {
-      runs[index].selected = true
-    }
-    guard !filters || filter.accepts(event) else { return }
-    events += event.events
-    records += 1
-    Aggregator.apply(event, to: &groups[group(for: event)])
   }
 
   /// Records `event`'s `seq` for lost-record tracking only, when its run is already known:
   /// for records read to complete a run's start, outside the window counted.
   mutating func track(_ event: MisuseEvent) {
-    guard let index = runIndex[event.run] else { return }
-    _ = runs[index].seqs.insert(event.seq)
+    let run = strings.intern(event.run)
+    guard Int(run) < runOf.count, runOf[Int(run)] >= 0 else { return }
+    _ = runs[Int(runOf[Int(run)])].seqs.insert(event.seq)
   }
 
   /// The selected runs whose `seq` 1 has not been seen.
   var runsWithoutStart: [String] {
-    runIndex.compactMap { run, index in
-      runs[index].selected && !runs[index].seqs.hasFirst ? run : nil
+    runs.indices.compactMap { index in
+      runs[index].selected && !runs[index].seqs.hasFirst ? strings.string(runIDs[index]) : nil
     }.sorted()
   }
 
-  /// The index of `event`'s run, creating it when new. Runs interleave (several processes
-  /// writing one file): recent ones are found in a small direct-mapped table, keyed by the
-  /// run id's first eight bytes, before the dictionary.
-  private mutating func run(for event: MisuseEvent) -> Int {
-    let run = event.run
-    let slot =
-      run.utf8.withContiguousStorageIfAvailable { bytes -> Int in
-        guard bytes.count >= 8 else { return bytes.count & 63 }
-        let word = UnsafeRawPointer(bytes.baseAddress!).loadUnaligned(as: UInt64.self)
-        return Int(truncatingIfNeeded: (word &* 0x9e37_79b9_7f4a_7c15) >> 58)
-      } ?? 0
-    if let cached = runSlots[slot], cached.name == run { return cached.index }
+  /// `event` with its strings interned.
+  private mutating func record(of event: MisuseEvent) -> InternedRecord {
+    InternedRecord(
+      timestamp: event.timestamp.microsecondsSinceEpoch, line: event.line, seq: event.seq,
+      suppressed: event.suppressed, kind: strings.intern(event.kind.code),
+      file: strings.intern(event.file), function: strings.intern(event.function),
+      valueType: strings.intern(event.valueType),
+      label: event.label.map { strings.intern($0) } ?? InternedRecord.none,
+      process: strings.intern(event.process), host: strings.intern(event.host),
+      run: strings.intern(event.run), level: event.level)
+  }
+
+  /// Adds one record whose ids are this table's.
+  private mutating func add(_ record: InternedRecord) {
+    let index = run(of: record)
+    guard runs[index].seqs.insert(record.seq) else {
+      duplicates += 1
+      return
+    }
+    if record.process != runs[index].process,
+      strings.string(record.process) < strings.string(runs[index].process)
+    {
+      runs[index].process = record.process
+    }
+    if !runs[index].selected,
+      filterHost == InternedRecord.none || record.host == filterHost,
+      filterProcess == InternedRecord.none || record.process == filterProcess
+    {
+      runs[index].selected = true
+    }
+    guard !filters || accepts(record) else { return }
+    events += record.events
+    records += 1
+    let group = group(of: record)
+    apply(record, to: group)
+  }
+
+  /// ``EventFilter/accepts(_:)`` on ids.
+  private mutating func accepts(_ record: InternedRecord) -> Bool {
+    if let since = filter.since, record.timestamp < since.microsecondsSinceEpoch { return false }
+    if let until = filter.until, until.microsecondsSinceEpoch < record.timestamp { return false }
+    if !filterKinds.isEmpty, !filterKinds.contains(record.kind) { return false }
+    if let substring = filter.fileSubstring {
+      let id = Int(record.file)
+      if fileVerdicts.count <= id {
+        fileVerdicts.append(contentsOf: repeatElement(0, count: id + 1 - fileVerdicts.count))
+      }
+      if fileVerdicts[id] == 0 {
+        fileVerdicts[id] = strings.string(record.file).contains(substring) ? 1 : 2
+      }
+      if fileVerdicts[id] == 2 { return false }
+    }
+    if filterProcess != InternedRecord.none, record.process != filterProcess { return false }
+    if filterHost != InternedRecord.none, record.host != filterHost { return false }
+    if let minimumLevel = filter.minimumLevel, record.level < minimumLevel { return false }
+    if filterRun != InternedRecord.none, record.run != filterRun { return false }
+    return true
+  }
+
+  /// The index of `record`'s run, creating it when new.
+  @inline(__always)
+  private mutating func run(of record: InternedRecord) -> Int {
+    let id = Int(record.run)
+    if id < runOf.count, runOf[id] >= 0 { return Int(runOf[id]) }
+    if runOf.count <= id {
+      runOf.append(contentsOf: repeatElement(-1, count: max(id + 1, strings.count) - runOf.count))
+    }
+    runOf[id] = Int32(runs.count)
+    runs.append(RunState(process: record.process))
+    runIDs.append(record.run)
+    return runs.count - 1
+  }
+
+  @inline(__always)
+  private mutating func apply(_ record: InternedRecord, to index: Int) {
+    let events = record.events
+    groups[index].events += events
+    groups[index].records += 1
+    if record.timestamp < groups[index].first { groups[index].first = record.timestamp }
+    if record.timestamp > groups[index].last { groups[index].last = record.timestamp }
+    groups[index].processes.insert(record.process, strings: strings)
+    groups[index].hosts.insert(record.host, strings: strings)
+    groups[index].valueTypes.insert(record.valueType, strings: strings)
+    if record.label != InternedRecord.none {
+      groups[index].labels.insert(record.label, strings: strings)
+    }
+    groups[index].levels[record.level.rank] += events
+    groups[index].histogram.add(record.timestamp, count: events)
+  }
+
+  /// The index of `record`'s group, creating it when new: recent keys are found in a small
+  /// direct-mapped table before the dictionary.
+  @inline(__always)
+  private mutating func group(of record: InternedRecord) -> Int {
+    var key = SIMD8<Int64>.zero
+    if bySite {
+      key[0] = Int64(record.kind)
+      key[1] = Int64(record.file)
+      key[2] = Int64(record.line)
+    } else {
+      for (position, field) in groupBy.enumerated() {
+        key[position] = Aggregator.part(field, of: record)
+      }
+    }
+    var mix = UInt64(bitPattern: key[0]) &* 0x9e37_79b9_7f4a_7c15
+    mix ^= UInt64(bitPattern: key[1]) &* 0xbf58_476d_1ce4_e5b9
+    mix ^= UInt64(bitPattern: key[2]) &* 0x94d0_49bb_1331_11eb
+    if !bySite {
+      mix ^= UInt64(bitPattern: key[3] ^ key[4] << 21 ^ key[5] << 42 ^ key[6] << 13)
+        &* 0xd6e8_feb8_6659_fd93
+    }
+    let slot = Int(truncatingIfNeeded: (mix ^ (mix >> 31)) >> 54)
+    if groupSlots[slot].group >= 0, groupSlots[slot].key == key { return groupSlots[slot].group }
     let index: Int
-    if let known = runIndex[run] {
+    if let known = groupIndex[key] {
       index = known
     } else {
-      index = runs.count
-      runs.append(RunState(process: event.process))
-      runIndex[run] = index
+      index = groups.count
+      groups.append(GroupState(key: key))
+      groupIndex[key] = index
     }
-    runSlots[slot] = (run, index)
+    groupSlots[slot] = GroupSlot(key: key, group: index)
     return index
   }
 
-  private static func apply(_ event: MisuseEvent, to state: inout GroupState) {
-    state.events += event.events
-    state.records += 1
-    state.first = min(state.first, event.timestamp)
-    state.last = max(state.last, event.timestamp)
-    state.processes.insert(event.process)
-    state.hosts.insert(event.host)
-    state.valueTypes.insert(event.valueType)
-    if let label = event.label { state.labels.insert(label) }
-    state.levels[event.level.rank] += event.events
-    state.histogram.add(event.timestamp.microsecondsSinceEpoch, count: event.events)
-  }
-
-  /// The index of `event`'s group, creating it when new. For the default grouping, recent
-  /// sites are found in a small direct-mapped table without hashing.
-  private mutating func group(for event: MisuseEvent) -> Int {
-    guard bySite else { return group(forKey: groupBy.map { $0.part(of: event) }) }
-    var mix = UInt64(truncatingIfNeeded: event.line) &* 0x9e37_79b9_7f4a_7c15
-    mix ^= UInt64(truncatingIfNeeded: event.file.utf8.count) &* 0xbf58_476d_1ce4_e5b9
-    mix ^= UInt64(truncatingIfNeeded: event.kind.code.utf8.count) &* 0x94d0_49bb_1331_11eb
-    let slot = Int(truncatingIfNeeded: (mix ^ (mix >> 31)) >> 55)
-    if let cached = siteSlots[slot], cached.line == event.line, cached.file == event.file,
-      cached.kind == event.kind.code
-    {
-      return cached.group
+  /// A field's id (or the line number) in a record.
+  private static func part(_ field: GroupField, of record: InternedRecord) -> Int64 {
+    switch field {
+    case .kind: Int64(record.kind)
+    case .file: Int64(record.file)
+    case .line: Int64(record.line)
+    case .function: Int64(record.function)
+    case .valueType: Int64(record.valueType)
+    case .process: Int64(record.process)
+    case .host: Int64(record.host)
     }
-    let index = group(forKey: [.text(event.kind.code), .text(event.file), .number(event.line)])
-    siteSlots[slot] = SiteSlot(
-      kind: event.kind.code, file: event.file, line: event.line, group: index)
-    return index
   }
 
-  private mutating func group(forKey key: [GroupKeyPart]) -> Int {
-    if let index = groupIndex[key] { return index }
-    groups.append(GroupState(key: key))
-    groupIndex[key] = groups.count - 1
-    return groups.count - 1
+  /// The key a group shows: text for string ids, a number for the line.
+  private func key(of state: GroupState) -> [GroupKeyPart] {
+    groupBy.enumerated().map { position, field in
+      field == .line
+        ? .number(Int(state.key[position])) : .text(strings.string(UInt32(state.key[position])))
+    }
   }
 
   /// The summary of everything added so far.
   public func summary() -> Summary {
-    var first: Timestamp?
-    var last: Timestamp?
+    var first: Int64?
+    var last: Int64?
     for state in groups where state.records > 0 {
       first = min(first ?? state.first, state.first)
       last = max(last ?? state.last, state.last)
     }
-    let start = first?.microsecondsSinceEpoch ?? 0
-    let end = last?.microsecondsSinceEpoch ?? 0
+    let start = first ?? 0
+    let end = last ?? 0
     var built = groups.map { state in
       Summary.Group(
-        key: state.key, events: state.events, records: state.records, first: state.first,
-        last: state.last, processes: state.processes.values.sorted(),
-        hosts: state.hosts.values.sorted(), valueTypes: state.valueTypes.values.sorted(),
-        labels: state.labels.values.sorted(),
+        key: key(of: state), events: state.events, records: state.records,
+        first: Timestamp(microsecondsSinceEpoch: state.first),
+        last: Timestamp(microsecondsSinceEpoch: state.last),
+        processes: state.processes.strings(strings), hosts: state.hosts.strings(strings),
+        valueTypes: state.valueTypes.strings(strings), labels: state.labels.strings(strings),
         levels: Dictionary(
           uniqueKeysWithValues: MisuseLevel.allCases.compactMap { level in
             state.levels[level.rank] > 0 ? (level, state.levels[level.rank]) : nil
@@ -252,8 +370,7 @@ public struct Aggregator {
     var lostRuns: [Summary.LostRun] = []
     var lost = 0
     var selectedRuns = 0
-    for (run, index) in runIndex where runs[index].selected {
-      let state = runs[index]
+    for (index, state) in runs.enumerated() where state.selected {
       selectedRuns += 1
       let missing = state.seqs.lost
       // Each run's count is below 2^53; only a hostile input of many runs could overflow the
@@ -261,13 +378,18 @@ public struct Aggregator {
       let (sum, overflow) = lost.addingReportingOverflow(missing)
       lost = overflow ? Int.max : sum
       if missing > 0 {
-        lostRuns.append(Summary.LostRun(run: run, process: state.process, lost: missing))
+        lostRuns.append(
+          Summary.LostRun(
+            run: strings.string(runIDs[index]), process: strings.string(state.process),
+            lost: missing))
       }
     }
     lostRuns.sort { $0.lost != $1.lost ? $0.lost > $1.lost : $0.run < $1.run }
     return Summary(
       groupBy: groupBy, events: events, records: records, malformed: malformed, other: other,
-      lost: lost, duplicates: duplicates, first: first, last: last, groups: built,
+      lost: lost, duplicates: duplicates,
+      first: first.map { Timestamp(microsecondsSinceEpoch: $0) },
+      last: last.map { Timestamp(microsecondsSinceEpoch: $0) }, groups: built,
       lostRuns: lostRuns, runs: selectedRuns)
   }
 }

@@ -1,10 +1,48 @@
 import BindingDiagnostics
 
 /// The fast path for lines exactly as the JSON Lines sink writes them: keys in contract order,
-/// no blanks, no escapes. It reads the bytes once, builds strings only when a field changes
-/// from the previous line, and gives up (`nil`) at the first deviation, leaving the line to
-/// the exact parser. Whatever it accepts, the exact parser accepts identically (tested).
+/// no blanks, no escapes. It reads the bytes once and gives up (`nil`) at the first deviation,
+/// leaving the line to the exact parser. Whatever it accepts, the exact parser accepts
+/// identically (tested). ``scan(_:)`` types the numbers and leaves text as byte ranges of the
+/// line; ``parse(_:)`` builds an event from them, making strings only when a field changes from
+/// the previous line; the summary path interns the ranges instead (``ContractRecordParser``).
 struct ContractFastParser: Sendable {
+  /// A text field: its bytes' range in the line (quotes excluded), and whether all are ASCII.
+  struct Text: Sendable {
+    var start: Int
+    var end: Int
+    var ascii: Bool
+
+    /// The field's bytes in `line`.
+    @inline(__always)
+    func bytes(in line: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+      UnsafeBufferPointer(rebasing: line[start..<end])
+    }
+  }
+
+  /// A contract line's fields, numbers range-checked, text unchecked beyond the JSON string
+  /// rules (no escapes, no control characters).
+  struct Fields: Sendable {
+    var timestamp: Timestamp
+    var level: MisuseLevel
+    var kind: Text
+    var messageID: Text
+    var message: Text
+    var file: Text
+    var line: Int
+    var function: Text
+    var valueType: Text
+    var valuePresent: Bool
+    var value: Text?
+    var label: Text?
+    var process: Text
+    var pid: Int
+    var host: Text
+    var run: Text
+    var seq: Int
+    var suppressed: Int
+  }
+
   private var kind = StringCache()
   private var messageID = StringCache()
   private var message = StringCache()
@@ -18,36 +56,38 @@ struct ContractFastParser: Sendable {
   private var run = StringCache()
   private var lastKind: MisuseKind?
 
-  /// The event on `line`, or `nil` to defer to the exact parser (including for lines the exact
-  /// parser will call malformed).
-  mutating func parse(_ line: UnsafeBufferPointer<UInt8>) -> MisuseEvent? {
+  /// The fields of `line`, or `nil` to defer to the exact parser (including for lines the
+  /// exact parser will call malformed). The formats of `kind`, `message_id` and `run` and the
+  /// UTF-8 of non-ASCII text are left to the caller, which can check each distinct value once.
+  @inline(__always)
+  static func scan(_ line: UnsafeBufferPointer<UInt8>) -> Fields? {
     var cursor = Cursor(bytes: line)
-    var value: String?
-    var label: String?
+    var value: Text?
+    var label: Text?
     guard cursor.literal(#"{"v":"#), let schema = cursor.integer(), cursor.literal(#","ts":""#),
       let timestamp = cursor.timestamp(), cursor.literal(#"","level":""#),
       let level = cursor.level(),
-      cursor.literal(#"","kind":"#), let kind = cursor.string(&kind),
-      cursor.literal(#","message_id":"#), let messageID = cursor.string(&messageID),
-      cursor.literal(#","msg":"#), let message = cursor.string(&message),
-      cursor.literal(#","file":"#), let file = cursor.string(&file),
+      cursor.literal(#"","kind":"#), let kind = cursor.text(),
+      cursor.literal(#","message_id":"#), let messageID = cursor.text(),
+      cursor.literal(#","msg":"#), let message = cursor.text(),
+      cursor.literal(#","file":"#), let file = cursor.text(),
       cursor.literal(#","line":"#), let lineNumber = cursor.integer(),
-      cursor.literal(#","function":"#), let function = cursor.string(&function),
-      cursor.literal(#","value_type":"#), let valueType = cursor.string(&valueType),
+      cursor.literal(#","function":"#), let function = cursor.text(),
+      cursor.literal(#","value_type":"#), let valueType = cursor.text(),
       cursor.literal(#","value_present":"#), let valuePresent = cursor.boolean()
     else { return nil }
     if cursor.literal(#","value":"#) {
-      guard let text = cursor.string(&self.value) else { return nil }
+      guard let text = cursor.text() else { return nil }
       value = text
     }
     if cursor.literal(#","label":"#) {
-      guard let text = cursor.string(&self.label) else { return nil }
+      guard let text = cursor.text() else { return nil }
       label = text
     }
-    guard cursor.literal(#","process":"#), let process = cursor.string(&process),
+    guard cursor.literal(#","process":"#), let process = cursor.text(),
       cursor.literal(#","pid":"#), let pid = cursor.integer(),
-      cursor.literal(#","host":"#), let host = cursor.string(&host),
-      cursor.literal(#","run":"#), let run = cursor.string(&run),
+      cursor.literal(#","host":"#), let host = cursor.text(),
+      cursor.literal(#","run":"#), let run = cursor.text(),
       cursor.literal(#","seq":"#), let seq = cursor.integer(),
       cursor.literal(#","suppressed":"#), let suppressed = cursor.integer(),
       cursor.literal("}"), cursor.atEndAfterBlanks()
@@ -58,6 +98,37 @@ struct ContractFastParser: Sendable {
       (1...EventDecoder.maxInteger).contains(seq),
       (0...EventDecoder.maxSuppressed).contains(suppressed)
     else { return nil }
+    return Fields(
+      timestamp: timestamp, level: level, kind: kind, messageID: messageID, message: message,
+      file: file, line: lineNumber, function: function, valueType: valueType,
+      valuePresent: valuePresent, value: value, label: label, process: process, pid: pid,
+      host: host, run: run, seq: seq, suppressed: suppressed)
+  }
+
+  /// The event on `line`, or `nil` to defer to the exact parser (including for lines the exact
+  /// parser will call malformed).
+  mutating func parse(_ line: UnsafeBufferPointer<UInt8>) -> MisuseEvent? {
+    guard let fields = ContractFastParser.scan(line),
+      let kind = kind.string(fields.kind, in: line),
+      let messageID = messageID.string(fields.messageID, in: line),
+      let message = message.string(fields.message, in: line),
+      let file = file.string(fields.file, in: line),
+      let function = function.string(fields.function, in: line),
+      let valueType = valueType.string(fields.valueType, in: line),
+      let process = process.string(fields.process, in: line),
+      let host = host.string(fields.host, in: line),
+      let run = run.string(fields.run, in: line)
+    else { return nil }
+    var value: String?
+    if let text = fields.value {
+      guard let decoded = self.value.string(text, in: line) else { return nil }
+      value = decoded
+    }
+    var label: String?
+    if let text = fields.label {
+      guard let decoded = self.label.string(text, in: line) else { return nil }
+      label = decoded
+    }
     // Formats are checked once per distinct string; the caches remember the verdict.
     if !(self.kind.checked && self.messageID.checked && self.run.checked) {
       guard MisuseKind.isKebabCase(kind), Hex.isLowercase(messageID, count: 32),
@@ -76,10 +147,11 @@ struct ContractFastParser: Sendable {
       lastKind = resolved
     }
     return MisuseEvent(
-      schema: schema, timestamp: timestamp, level: level, kind: resolved, message: message,
-      file: file, line: lineNumber, function: function, valueType: valueType,
-      valuePresent: valuePresent, value: value, label: label, process: process, pid: pid,
-      host: host, run: run, seq: seq, suppressed: suppressed)
+      schema: 1, timestamp: fields.timestamp, level: fields.level, kind: resolved,
+      message: message, file: file, line: fields.line, function: function,
+      valueType: valueType, valuePresent: fields.valuePresent, value: value, label: label,
+      process: process, pid: fields.pid, host: host, run: run, seq: fields.seq,
+      suppressed: fields.suppressed)
   }
 
   private struct Cursor {
@@ -148,7 +220,8 @@ struct ContractFastParser: Sendable {
     /// A string with no escapes and no control characters; the opening quote is at `index`.
     /// Eight bytes are checked at a time (SWAR) for a quote, a backslash, a control character
     /// or a non-ASCII byte; only a word holding one is looked at byte by byte.
-    mutating func string(_ cache: inout StringCache) -> String? {
+    @inline(__always)
+    mutating func text() -> Text? {
       guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
       index += 1
       let start = index
@@ -160,21 +233,31 @@ struct ContractFastParser: Sendable {
         let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
         let quote = word ^ (ones &* 0x22)
         let slash = word ^ (ones &* 0x5c)
+        // The high bit of each byte below 0x20, equal to a quote or a backslash, or non-ASCII;
+        // the lowest one set is exact (borrows only reach bytes above a real one).
         let special =
-          ((word &- ones &* 0x20) & ~word) | ((quote &- ones) & ~quote) | ((slash &- ones) & ~slash)
-          | word
-        if special & highs == 0 {
+          (((word &- ones &* 0x20) & ~word) | ((quote &- ones) & ~quote)
+            | ((slash &- ones) & ~slash) | word) & highs
+        if special == 0 {
           index += 8
           continue
         }
-        break
+        let at = index &+ special.trailingZeroBitCount &>> 3
+        let byte = base[at]
+        if byte == UInt8(ascii: "\"") {
+          index = at + 1
+          return Text(start: start, end: at, ascii: ascii)
+        }
+        if byte < 0x80 { return nil }
+        ascii = false
+        index = at + 1
       }
       while index < bytes.count {
         let byte = bytes[index]
         if byte == UInt8(ascii: "\"") {
-          let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
+          let end = index
           index += 1
-          return cache.string(slice, ascii: ascii)
+          return Text(start: start, end: end, ascii: ascii)
         }
         if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
         if byte >= 0x80 { ascii = false }
@@ -192,22 +275,27 @@ struct ContractFastParser: Sendable {
       return timestamp
     }
 
+    /// A level name up to its closing quote (left for the caller), read as one little-endian
+    /// word and compared with each name's.
     mutating func level() -> MisuseLevel? {
       let start = index
-      while index < bytes.count, bytes[index] != UInt8(ascii: "\"") { index += 1 }
-      switch index - start {
-      case 5:
-        if memcmp(bytes.baseAddress! + start, "error", 5) == 0 { return .error }
-        if memcmp(bytes.baseAddress! + start, "trace", 5) == 0 { return .trace }
-        if memcmp(bytes.baseAddress! + start, "debug", 5) == 0 { return .debug }
-      case 7:
-        if memcmp(bytes.baseAddress! + start, "warning", 7) == 0 { return .warning }
-      default:
-        break
+      while index < bytes.count, bytes[index] != UInt8(ascii: "\""), index - start <= 8 {
+        index += 1
       }
-      return MisuseLevel(
-        rawValue: String(
-          decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+      let length = index - start
+      guard (4...8).contains(length) else { return nil }
+      var word: UInt64 = 0
+      for offset in 0..<length { word |= UInt64(bytes[start + offset]) << (8 * offset) }
+      switch word {
+      case 0x72_6f72_7265: return .error
+      case 0x67_6e69_6e72_6177: return .warning
+      case 0x6f66_6e69: return .info
+      case 0x6563_6974_6f6e: return .notice
+      case 0x6c61_6369_7469_7263: return .critical
+      case 0x65_6361_7274: return .trace
+      case 0x67_7562_6564: return .debug
+      default: return nil
+      }
     }
 
     mutating func atEndAfterBlanks() -> Bool {

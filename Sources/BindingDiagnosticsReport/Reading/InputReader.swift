@@ -1,5 +1,5 @@
 public import BindingDiagnostics
-import Dispatch
+import Foundation
 
 #if canImport(Glibc)
   import Glibc
@@ -48,7 +48,10 @@ public struct InputReader {
   public var maxLineBytes: Int
   /// Called for every malformed line, in input order.
   public var onMalformed: (MalformedLine) -> Void
-  /// Called often during a read (every 64 KiB or 256 lines, 1 MiB chunk, or 1 024 journal
+  /// Threads that classify a regular file's lines (`--threads`); 1 reads on the calling
+  /// thread alone. The processors this process may run on by default.
+  public var threads = InputReader.availableProcessors
+  /// Called often during a read (every 64 KiB or 256 lines, 2 MiB chunk, or 1 024 journal
   /// entries) with how far it has got; the caller decides how often to show it.
   public var onProgress: ((Progress) -> Void)?
 
@@ -97,19 +100,17 @@ public struct InputReader {
     Void, SystemError
   > {
     var info = stat()
-    if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
-      info.st_size >= InputReader.parallelThreshold, !InputReader.opensAnArray(fd)
-    {
-      return readInParallel(fd: fd, name: name, into: &aggregator)
+    if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, !InputReader.opensAnArray(fd) {
+      let reader = ChunkedFileReader(
+        fd: fd, name: name, size: Int(info.st_size), maxLineBytes: maxLineBytes,
+        threads: threads, onMalformed: onMalformed, onProgress: onProgress)
+      return reader.read(into: &aggregator)
     }
     return classifyLines(fd: fd, name: name) { kind, _ in
       aggregator.add(kind)
       return true
     }
   }
-
-  /// Files at least this large are classified on worker threads while this one aggregates.
-  static let parallelThreshold = 8 << 20
 
   /// Whether the file's first line opens a unified-log JSON array, which is read whole elements
   /// at a time rather than in parallel chunks of lines (`pread(2)`, so the offset stays put).
@@ -123,224 +124,11 @@ public struct InputReader {
     }
   }
 
-  /// Whole lines read straight from the file, classified on a worker thread.
-  ///
-  /// `@unchecked Sendable`: the worker writes `classes` and then signals `done`; the reading
-  /// thread reads `classes` only after waiting on `done`, and never touches `bytes` after
-  /// handing the chunk over.
-  private final class Chunk: @unchecked Sendable {
-    /// Whole lines, each ending in `\n` (the last one may lack it at the end of the input);
-    /// empty for a chunk that stands for one line too long to keep.
-    var bytes: [UInt8]
-    let tooLong: Bool
-    /// Whether the chunk starts the input, where a byte order mark is skipped.
-    let first: Bool
-    var classes: [LineClass] = []
-    /// Events in `classes`, counted by the worker only when a progress line wants them.
-    var events = 0
-    let done = DispatchSemaphore(value: 0)
-
-    init(bytes: [UInt8], tooLong: Bool = false, first: Bool) {
-      self.bytes = bytes
-      self.tooLong = tooLong
-      self.first = first
-    }
-
-    func classify(maxLineBytes: Int, pool: ClassifierPool, counting: Bool) {
-      defer {
-        if counting {
-          for case .event(let event) in classes { events += event.events }
-        }
-      }
-      if tooLong {
-        classes = [.malformed("line longer than \(maxLineBytes) bytes")]
-        return
-      }
-      var classifier = pool.take()
-      defer { pool.give(classifier) }
-      // Contract lines are a few hundred bytes: reserve so the array never regrows.
-      classes.reserveCapacity(bytes.count / 200 + 16)
-      bytes.withUnsafeBufferPointer { buffer in
-        guard let base = buffer.baseAddress else { return }
-        var start = 0
-        while start < buffer.count {
-          let end: Int
-          if let newline = memchr(base + start, 0x0a, buffer.count - start) {
-            end = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
-          } else {
-            end = buffer.count
-          }
-          if end - start > maxLineBytes {
-            classes.append(.malformed("line longer than \(maxLineBytes) bytes"))
-          } else {
-            let line = UnsafeBufferPointer(rebasing: buffer[start..<end])
-            classes.append(
-              classifier.classify(start == 0 && first ? InputReader.droppingBOM(line) : line))
-          }
-          start = end + 1
-        }
-      }
-    }
-  }
-
-  /// Bytes read per chunk.
-  static let chunkBytes = 1 << 20
-
-  /// Classifiers kept warm between chunks: their caches already hold the stream's values.
-  private final class ClassifierPool: Sendable {
-    private let free = Lock<[LineClassifier]>([])
-
-    func take() -> LineClassifier {
-      free.withLock { $0.popLast() } ?? LineClassifier()
-    }
-
-    func give(_ classifier: LineClassifier) {
-      free.withLock { $0.append(classifier) }
-    }
-  }
-
-  /// Reads the input in chunks of whole lines on this thread, classifies them on worker
-  /// threads (at most four chunks in flight, so memory stays bounded), and aggregates the
-  /// results here in input order, so counts and malformed-line reports match a serial read.
-  private func readInParallel(fd: Int32, name: String, into aggregator: inout Aggregator) -> Result<
-    Void, SystemError
-  > {
-    var inFlight: [Chunk] = []
-    var lineNumber = 0
-    var bytesRead = 0
-    var events = 0
-    let counting = onProgress != nil
-    let size = InputReader.regularFileSize(fd)
-    let maxLineBytes = self.maxLineBytes
-    let pool = ClassifierPool()
-    func finishOldest() {
-      let chunk = inFlight.removeFirst()
-      chunk.done.wait()
-      // Each class is moved out (no copy, no retain) and its slot left holding `.blank`, which
-      // owns nothing, so the array can still be destroyed as usual.
-      chunk.classes.withUnsafeMutableBufferPointer { classes in
-        guard let base = classes.baseAddress else { return }
-        for index in 0..<classes.count {
-          let kind = (base + index).move()
-          (base + index).initialize(to: .blank)
-          lineNumber += 1
-          if case .malformed(let reason) = kind {
-            onMalformed(MalformedLine(source: name, line: lineNumber, reason: reason.text))
-          }
-          aggregator.add(kind)
-        }
-      }
-      events += chunk.events
-    }
-    var submitted = false
-    func submit(_ chunk: Chunk) {
-      submitted = true
-      inFlight.append(chunk)
-      DispatchQueue.global().async {
-        chunk.classify(maxLineBytes: maxLineBytes, pool: pool, counting: counting)
-        chunk.done.signal()
-      }
-      if inFlight.count >= 4 { finishOldest() }
-    }
-    // A line longer than this cannot be kept whole; it is skipped to its end.
-    let capacity =
-      max(InputReader.chunkBytes, min(maxLineBytes, Int.max / 2) + 1) + InputReader.chunkBytes
-    var carry: [UInt8] = []
-    var skipping = false
-    var failure: SystemError?
-    reading: while true {
-      // A fresh buffer: what was carried over, then up to a chunk more from the input.
-      let target = min(capacity, carry.count + InputReader.chunkBytes)
-      var endOfInput = false
-      var readError: Int32 = 0
-      var buffer = [UInt8](unsafeUninitializedCapacity: target) { storage, count in
-        let base = storage.baseAddress!
-        carry.withUnsafeBufferPointer { base.update(from: $0.baseAddress!, count: $0.count) }
-        count = carry.count
-        while count < target {
-          let got = systemRead(fd, base + count, target - count)
-          if got < 0 {
-            if errno == EINTR { continue }
-            readError = errno
-            return
-          }
-          if got == 0 {
-            endOfInput = true
-            return
-          }
-          count += got
-        }
-      }
-      bytesRead += buffer.count - carry.count
-      carry.removeAll()
-      if readError != 0 {
-        failure = SystemError("read", code: readError)
-        break reading
-      }
-      if skipping {
-        // Drop the rest of an over-long line.
-        guard let newline = InputReader.firstNewline(in: buffer) else {
-          if endOfInput { break }
-          continue
-        }
-        skipping = false
-        buffer.removeSubrange(...newline)
-      }
-      if endOfInput {
-        if !buffer.isEmpty { submit(Chunk(bytes: buffer, first: !submitted)) }
-        break
-      }
-      guard let lastNewline = InputReader.lastNewline(in: buffer) else {
-        if buffer.count > maxLineBytes {
-          submit(Chunk(bytes: [], tooLong: true, first: !submitted))
-          skipping = true
-        } else {
-          carry = buffer
-        }
-        continue
-      }
-      carry = Array(buffer[(lastNewline + 1)...])
-      buffer.removeSubrange((lastNewline + 1)...)
-      submit(Chunk(bytes: buffer, first: !submitted))
-      if carry.count > maxLineBytes {
-        submit(Chunk(bytes: [], tooLong: true, first: !submitted))
-        carry.removeAll()
-        skipping = true
-      }
-      onProgress?(Progress(source: name, bytes: bytesRead, size: size, events: events))
-    }
-    while !inFlight.isEmpty { finishOldest() }
-    onProgress?(Progress(source: name, bytes: bytesRead, size: size, events: events))
-    if let failure { return .failure(failure) }
-    return .success(())
-  }
-
   /// `line` without a leading UTF-8 byte order mark (`EF BB BF`), which some editors and
   /// Windows tools put at the start of a file.
   static func droppingBOM(_ line: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
     guard line.count >= 3, line[0] == 0xef, line[1] == 0xbb, line[2] == 0xbf else { return line }
     return UnsafeBufferPointer(rebasing: line[3...])
-  }
-
-  static func firstNewline(in buffer: [UInt8]) -> Int? {
-    buffer.withUnsafeBufferPointer { storage in
-      guard let base = storage.baseAddress, let found = memchr(base, 0x0a, storage.count) else {
-        return nil
-      }
-      return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-    }
-  }
-
-  /// The last `\n`, searched from the end (lines are short, so this stays near the end).
-  static func lastNewline(in buffer: [UInt8]) -> Int? {
-    buffer.withUnsafeBufferPointer { storage in
-      var index = storage.count - 1
-      while index >= 0 {
-        if storage[index] == 0x0a { return index }
-        index -= 1
-      }
-      return nil
-    }
   }
 
   /// Classifies each line of `fd` as it arrives (a pipe is handed over line by line), reporting
@@ -413,6 +201,10 @@ public struct InputReader {
     onProgress?(Progress(source: name, bytes: bytesRead, size: size, events: events))
     return result.map { _ in () }
   }
+
+  /// The processors this process may run on (its CPU affinity, and the cgroup's quota where
+  /// Foundation reads it).
+  public static var availableProcessors: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
   /// Bytes between two progress reports of the line-by-line reader.
   static let progressStep = 64 << 10
@@ -582,9 +374,4 @@ public struct InputReader {
     var value: Aggregator
     init(_ value: Aggregator) { self.value = value }
   }
-}
-
-/// `read(2)`, named apart from ``InputReader/read(path:into:)``.
-private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-  read(fd, buffer, count)
 }

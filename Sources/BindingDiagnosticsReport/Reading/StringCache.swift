@@ -59,6 +59,14 @@ struct StringCache: Sendable {
     return decoded
   }
 
+  /// The string of a contract line's text field.
+  @inline(__always)
+  mutating func string(_ text: ContractFastParser.Text, in line: UnsafeBufferPointer<UInt8>)
+    -> String?
+  {
+    string(text.bytes(in: line), ascii: text.ascii)
+  }
+
   /// 0…31 from the length and the first and last eight bytes, well mixed.
   private static func set(of slice: UnsafeBufferPointer<UInt8>) -> Int {
     let count = slice.count

@@ -1,0 +1,153 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Interns byte strings: each distinct one gets a small number, in order of first sight, and
+/// its bytes are kept once in one arena. The summary path keys everything by these numbers, so
+/// it hashes a field's bytes once per distinct value per chunk instead of building a `String`
+/// per line. Open addressing with linear probing over a power-of-two table, seeded per process
+/// so crafted input cannot aim at collisions it cannot see.
+struct StringTable: Sendable {
+  /// One interned string: where its bytes are in the arena, and their hash.
+  private struct Entry: Sendable {
+    var start: Int
+    var count: Int
+    var hash: UInt64
+  }
+
+  private var arena: [UInt8] = []
+  private var entries: [Entry] = []
+  /// `id + 1` per slot, 0 for an empty one.
+  private var slots: [UInt32]
+  private var mask: Int
+
+  /// The process's seed, from the system's random source.
+  private static let processSeed = UInt64.random(in: .min ... .max) | 1
+  /// ``processSeed``, copied so hashing does not check that it is initialised.
+  private let seed = StringTable.processSeed
+
+  /// An empty table sized for about `capacity` strings before it grows.
+  init(capacity: Int = 256) {
+    var size = 16
+    while size < capacity * 2 { size <<= 1 }
+    slots = [UInt32](repeating: 0, count: size)
+    mask = size - 1
+  }
+
+  /// Strings interned so far; their ids are `0..<count`.
+  var count: Int { entries.count }
+
+  /// Forgets every string, keeping the storage.
+  mutating func removeAll() {
+    arena.removeAll(keepingCapacity: true)
+    entries.removeAll(keepingCapacity: true)
+    slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+  }
+
+  /// The id of `bytes`, and whether it is new (interned by this call).
+  @inline(__always)
+  mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>) -> (id: UInt32, new: Bool) {
+    intern(bytes, hash: hash(bytes))
+  }
+
+  /// The id of `bytes` whose ``hash(_:)`` is `hash`, and whether it is new.
+  mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> (
+    id: UInt32, new: Bool
+  ) {
+    var slot = Int(truncatingIfNeeded: hash) & mask
+    while true {
+      let held = slots[slot]
+      if held == 0 { break }
+      let entry = entries[Int(held - 1)]
+      if entry.hash == hash, entry.count == bytes.count,
+        bytes.count == 0
+          || arena.withUnsafeBufferPointer({
+            memcmp($0.baseAddress! + entry.start, bytes.baseAddress!, bytes.count) == 0
+          })
+      {
+        return (held - 1, false)
+      }
+      slot = (slot + 1) & mask
+    }
+    let id = UInt32(entries.count)
+    entries.append(Entry(start: arena.count, count: bytes.count, hash: hash))
+    arena.append(contentsOf: bytes)
+    slots[slot] = id + 1
+    if entries.count * 2 > slots.count { grow() }
+    return (id, true)
+  }
+
+  /// The id of `text`, interning it when new.
+  mutating func intern(_ text: String) -> UInt32 {
+    var text = text
+    return text.withUTF8 { intern($0).id }
+  }
+
+  /// Calls `body` with the bytes of the string `id`.
+  func withBytes<Result>(_ id: UInt32, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    let entry = entries[Int(id)]
+    return arena.withUnsafeBufferPointer {
+      body(UnsafeBufferPointer(rebasing: $0[entry.start..<(entry.start + entry.count)]))
+    }
+  }
+
+  /// The hash the table keys `id` by.
+  func hash(of id: UInt32) -> UInt64 { entries[Int(id)].hash }
+
+  /// The string `id` (its bytes are valid UTF-8: only validated text is interned).
+  func string(_ id: UInt32) -> String {
+    withBytes(id) { String(decoding: $0, as: UTF8.self) }
+  }
+
+  private mutating func grow() {
+    let size = slots.count * 2
+    slots = [UInt32](repeating: 0, count: size)
+    mask = size - 1
+    for (index, entry) in entries.enumerated() {
+      var slot = Int(truncatingIfNeeded: entry.hash) & mask
+      while slots[slot] != 0 { slot = (slot + 1) & mask }
+      slots[slot] = UInt32(index + 1)
+    }
+  }
+
+  /// A 64-bit hash of `bytes`, eight bytes at a time, mixed with the process's seed (the same
+  /// for every table of the process, so ids move between tables without hashing again).
+  @inline(__always)
+  func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    let count = bytes.count
+    var mix = seed ^ (UInt64(truncatingIfNeeded: count) &* 0x9e37_79b9_7f4a_7c15)
+    guard let base = bytes.baseAddress.map(UnsafeRawPointer.init) else {
+      return StringTable.finish(mix)
+    }
+    var offset = 0
+    while offset + 8 <= count {
+      mix = (mix ^ base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        &* 0xbf58_476d_1ce4_e5b9
+      mix ^= mix >> 31
+      offset += 8
+    }
+    if offset < count {
+      var tail: UInt64 = 0
+      if count >= 8 {
+        // The last eight bytes, overlapping ones already mixed.
+        tail = base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+      } else {
+        for index in offset..<count {
+          tail |= UInt64(base.load(fromByteOffset: index, as: UInt8.self)) << (8 * (index - offset))
+        }
+      }
+      mix = (mix ^ tail) &* 0x94d0_49bb_1331_11eb
+    }
+    return StringTable.finish(mix)
+  }
+
+  @inline(__always)
+  private static func finish(_ value: UInt64) -> UInt64 {
+    var mix = value
+    mix = (mix ^ (mix >> 30)) &* 0xbf58_476d_1ce4_e5b9
+    mix = (mix ^ (mix >> 27)) &* 0x94d0_49bb_1331_11eb
+    return mix ^ (mix >> 31)
+  }
+}

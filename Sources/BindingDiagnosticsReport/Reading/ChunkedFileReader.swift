@@ -1,0 +1,349 @@
+import BindingDiagnostics
+import Dispatch
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Reads a regular file of lines in fixed chunks of its offsets, each chunk on a worker thread
+/// with `pread(2)`, and aggregates the chunks in file order on the calling thread, so counts and
+/// malformed-line reports are exactly those of a serial read.
+///
+/// A chunk holds the lines that *start* in its byte range: it skips to the first line start at
+/// or after its first offset, and reads its last line to its end past the range. Contract lines
+/// become ``InternedRecord``s keyed by the chunk's own ``StringTable`` (no `String`, no event
+/// per line); other lines are classified by the exact parsers. The aggregator then moves each
+/// chunk's ids to its own once per distinct string. Memory is bounded by the chunks in flight
+/// (twice the workers, plus two), whatever the file's size.
+struct ChunkedFileReader {
+  /// Bytes of the file per chunk.
+  static let chunkBytes = 2 << 20
+  /// Bytes read per `pread(2)`: small enough for the CPU's cache.
+  static let pieceBytes = 256 << 10
+
+  let fd: Int32
+  let name: String
+  let size: Int
+  let maxLineBytes: Int
+  let threads: Int
+  let onMalformed: (InputReader.MalformedLine) -> Void
+  let onProgress: ((InputReader.Progress) -> Void)?
+
+  /// One chunk: its range, and what a worker made of it.
+  ///
+  /// `@unchecked Sendable`: a worker fills it and then signals `done`; the reading thread
+  /// touches it only after waiting on `done`.
+  private final class Chunk: @unchecked Sendable {
+    let start: Int
+    /// The end of the range, `Int.max` for the last chunk (read to the end of the file, even
+    /// if it grew).
+    let end: Int
+    var worker: Worker?
+    let done = DispatchSemaphore(value: 0)
+
+    init(start: Int, end: Int) {
+      self.start = start
+      self.end = end
+    }
+  }
+
+  /// What a worker made of a chunk.
+  private struct Output {
+    var parser = ContractRecordParser()
+    var records: [InternedRecord] = []
+    /// Lines the fast path left to the exact parsers (blank ones omitted): how many records
+    /// came before each, its 0-based line in the chunk, and its class.
+    var exceptions: [(recordsBefore: Int, line: Int, kind: LineClass)] = []
+    var lines = 0
+    var events = 0
+    var error: Int32 = 0
+
+    mutating func reset() {
+      parser.reset()
+      records.removeAll(keepingCapacity: true)
+      exceptions.removeAll(keepingCapacity: true)
+      lines = 0
+      events = 0
+      error = 0
+    }
+  }
+
+  /// A worker's reusable state: its read buffer and its output.
+  private final class Worker: @unchecked Sendable {
+    var buffer: UnsafeMutableRawBufferPointer
+    var output = Output()
+
+    init() {
+      buffer = .allocate(byteCount: ChunkedFileReader.pieceBytes, alignment: 64)
+    }
+
+    deinit { buffer.deallocate() }
+  }
+
+  /// Idle workers, reused from chunk to chunk.
+  private final class WorkerPool: Sendable {
+    private let free = Lock<[Worker]>([])
+
+    func take() -> Worker {
+      free.withLock { $0.popLast() } ?? Worker()
+    }
+
+    func give(_ worker: Worker) {
+      free.withLock { $0.append(worker) }
+    }
+  }
+
+  /// Reads the whole file into `aggregator`.
+  func read(into aggregator: inout Aggregator) -> Result<Void, SystemError> {
+    let chunkCount = max(1, (size + ChunkedFileReader.chunkBytes - 1) / ChunkedFileReader.chunkBytes)
+    func chunk(_ index: Int) -> Chunk {
+      let start = index * ChunkedFileReader.chunkBytes
+      return Chunk(
+        start: start,
+        end: index == chunkCount - 1 ? Int.max : start + ChunkedFileReader.chunkBytes)
+    }
+    let pool = WorkerPool()
+    let counting = onProgress != nil
+    var lineNumber = 0
+    var events = 0
+    var failure: SystemError?
+    func finish(_ chunk: Chunk) {
+      guard let worker = chunk.worker else { return }
+      defer { pool.give(worker) }
+      lineNumber = merge(worker.output, from: lineNumber, into: &aggregator)
+      events += worker.output.events
+      if worker.output.error != 0, failure == nil {
+        failure = SystemError("read", code: worker.output.error)
+      }
+      onProgress?(
+        InputReader.Progress(source: name, bytes: min(chunk.end, size), size: size, events: events))
+    }
+    let fd = self.fd
+    let maxLineBytes = self.maxLineBytes
+    if threads <= 1 || chunkCount == 1 {
+      for index in 0..<chunkCount where failure == nil {
+        let current = chunk(index)
+        let worker = pool.take()
+        ChunkedFileReader.process(current, fd: fd, maxLineBytes: maxLineBytes, worker, counting)
+        current.worker = worker
+        finish(current)
+      }
+    } else {
+      let queues = (0..<threads).map { DispatchQueue(label: "bindiag.reader.\($0)") }
+      var inFlight: [Chunk] = []
+      var next = 0
+      func submit() {
+        let current = chunk(next)
+        let queue = queues[next % queues.count]
+        next += 1
+        inFlight.append(current)
+        queue.async {
+          let worker = pool.take()
+          ChunkedFileReader.process(current, fd: fd, maxLineBytes: maxLineBytes, worker, counting)
+          current.worker = worker
+          current.done.signal()
+        }
+      }
+      while next < chunkCount, inFlight.count < 2 * threads + 2 { submit() }
+      while !inFlight.isEmpty {
+        let oldest = inFlight.removeFirst()
+        oldest.done.wait()
+        if failure == nil { finish(oldest) } else if let worker = oldest.worker { pool.give(worker) }
+        if failure == nil, next < chunkCount { submit() }
+      }
+    }
+    if let failure { return .failure(failure) }
+    return .success(())
+  }
+
+  /// Adds a chunk's output to `aggregator` in line order, reporting its malformed lines, and
+  /// returns the line number its last line had.
+  private func merge(_ output: Output, from lineNumber: Int, into aggregator: inout Aggregator)
+    -> Int
+  {
+    let translation = aggregator.translation(of: output.parser.table)
+    output.records.withUnsafeBufferPointer { records in
+      var added = 0
+      for exception in output.exceptions {
+        if exception.recordsBefore > added {
+          aggregator.add(
+            UnsafeBufferPointer(rebasing: records[added..<exception.recordsBefore]),
+            translating: translation)
+          added = exception.recordsBefore
+        }
+        if case .malformed(let reason) = exception.kind {
+          onMalformed(
+            InputReader.MalformedLine(
+              source: name, line: lineNumber + exception.line + 1, reason: reason.text))
+        }
+        aggregator.add(exception.kind)
+      }
+      if records.count > added {
+        aggregator.add(UnsafeBufferPointer(rebasing: records[added...]), translating: translation)
+      }
+    }
+    return lineNumber + output.lines
+  }
+
+  /// Reads and classifies the lines starting in `chunk`'s range into `worker`.
+  private static func process(
+    _ chunk: Chunk, fd: Int32, maxLineBytes: Int, _ worker: Worker, _ counting: Bool
+  ) {
+    var reader = PieceReader(fd: fd, buffer: worker.buffer, maxLineBytes: maxLineBytes)
+    defer { worker.buffer = reader.buffer }
+    process(chunk, &reader, into: &worker.output, counting)
+  }
+
+  /// The loop of ``process(_:fd:maxLineBytes:_:_:)``, on values only (no class property
+  /// access per line).
+  private static func process(
+    _ chunk: Chunk, _ reader: inout PieceReader, into output: inout Output, _ counting: Bool
+  ) {
+    output.reset()
+    defer { output.error = reader.error }
+    if chunk.start > 0 {
+      // The line holding the byte before the range belongs to the chunk before.
+      reader.offset = chunk.start - 1
+      guard reader.skipPastNewline() else { return }
+    }
+    let first = chunk.start == 0
+    while reader.offset + reader.position < chunk.end {
+      switch reader.nextLine() {
+      case .end:
+        return
+      case .tooLong:
+        output.exceptions.append(
+          (
+            output.records.count, output.lines,
+            .malformed("line longer than \(reader.maxLineBytes) bytes")
+          ))
+      case .line(let line):
+        let bytes = first && output.lines == 0 ? InputReader.droppingBOM(line) : line
+        if let record = output.parser.record(bytes) {
+          output.records.append(record)
+          if counting { output.events += record.events }
+        } else {
+          let kind = LineClassifier.classifyExactly(bytes)
+          if kind != .blank { output.exceptions.append((output.records.count, output.lines, kind)) }
+          if counting, case .event(let event) = kind { output.events += event.events }
+        }
+      }
+      output.lines += 1
+    }
+  }
+
+  /// Lines of the file from an offset on, through a buffer, read a piece at a time.
+  private struct PieceReader {
+    enum Line {
+      case line(UnsafeBufferPointer<UInt8>)
+      case tooLong
+      case end
+    }
+
+    let fd: Int32
+    /// Grows to hold a line longer than itself.
+    var buffer: UnsafeMutableRawBufferPointer
+    let maxLineBytes: Int
+    /// The file offset of the buffer's first byte.
+    var offset = 0
+    /// Bytes of the buffer holding file data.
+    var filled = 0
+    /// The start of the next line in the buffer.
+    var position = 0
+    /// The `errno` of a failed read.
+    var error: Int32 = 0
+
+    init(fd: Int32, buffer: UnsafeMutableRawBufferPointer, maxLineBytes: Int) {
+      self.fd = fd
+      self.buffer = buffer
+      self.maxLineBytes = maxLineBytes
+    }
+
+    /// Moves past the next `\n`; `false` at the end of the file.
+    mutating func skipPastNewline() -> Bool {
+      while true {
+        if let newline = find(from: position) {
+          position = newline + 1
+          return true
+        }
+        position = filled
+        guard refill() else { return false }
+      }
+    }
+
+    /// The next line (without its `\n`; the last one may lack it).
+    mutating func nextLine() -> Line {
+      var searched = position
+      while true {
+        if let newline = find(from: searched) {
+          let start = position
+          position = newline + 1
+          return newline - start > maxLineBytes ? .tooLong : .line(bytes(start..<newline))
+        }
+        if filled - position > maxLineBytes {
+          // Too long to keep: skip to its end.
+          position = filled
+          _ = skipPastNewline()
+          return .tooLong
+        }
+        let scanned = filled - position
+        guard refill() else {
+          guard filled > position else { return .end }
+          let start = position
+          position = filled
+          return filled - start > maxLineBytes ? .tooLong : .line(bytes(start..<filled))
+        }
+        searched = position + scanned
+      }
+    }
+
+    private func bytes(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+      UnsafeBufferPointer(
+        start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + range.lowerBound,
+        count: range.count)
+    }
+
+    private func find(from index: Int) -> Int? {
+      guard index < filled, let base = buffer.baseAddress,
+        let found = memchr(base + index, 0x0a, filled - index)
+      else { return nil }
+      return base.distance(to: UnsafeMutableRawPointer(found))
+    }
+
+    /// Keeps the bytes from `position` on (moved to the buffer's start, which grows when they
+    /// fill it), reads more after them; `false` at the end of the file or on an error.
+    private mutating func refill() -> Bool {
+      let kept = filled - position
+      if position > 0 {
+        if kept > 0 {
+          buffer.baseAddress!.copyMemory(
+            from: buffer.baseAddress! + position, byteCount: kept)
+        }
+        offset += position
+        filled = kept
+        position = 0
+      }
+      if filled == buffer.count {
+        let larger = UnsafeMutableRawBufferPointer.allocate(
+          byteCount: buffer.count * 2, alignment: 64)
+        larger.baseAddress!.copyMemory(from: buffer.baseAddress!, byteCount: filled)
+        buffer.deallocate()
+        buffer = larger
+      }
+      while true {
+        let got = pread(
+          fd, buffer.baseAddress! + filled, buffer.count - filled,
+          off_t(offset + filled))
+        if got > 0 {
+          filled += got
+          return true
+        }
+        if got < 0, errno == EINTR { continue }
+        if got < 0 { error = errno }
+        return false
+      }
+    }
+  }
+}

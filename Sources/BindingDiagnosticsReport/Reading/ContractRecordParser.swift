@@ -1,0 +1,87 @@
+import BindingDiagnostics
+
+/// The summary path's fast parser: contract lines as the JSON Lines sink writes them become
+/// ``InternedRecord``s keyed by ids in ``table``, with no `String` per line and no event. It
+/// accepts exactly what ``ContractFastParser/parse(_:)`` accepts (tested through the summary
+/// of the same input read both ways); anything else is left (`nil`) to the exact parser.
+/// Formats (kind, message id, run, UTF-8) are checked once per distinct value per table.
+struct ContractRecordParser: Sendable {
+  /// The strings of the records made since the last ``reset()``.
+  private(set) var table = StringTable()
+  /// Per id of `table`, format verdicts: see `kindChecked` and the bits after it.
+  private var formats: [UInt8] = []
+
+  /// A format a text field must have: its bit in `formats` once checked, and once valid.
+  private enum Format: UInt8 {
+    case kind = 1
+    case messageID = 4
+    case run = 16
+
+    var checked: UInt8 { rawValue }
+    var valid: UInt8 { rawValue << 1 }
+
+    func holds(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+      let text = String(decoding: bytes, as: UTF8.self)
+      switch self {
+      case .kind: return MisuseKind.isKebabCase(text)
+      case .messageID: return Hex.isLowercase(text, count: 32)
+      case .run: return Hex.isLowercase(text, count: 16)
+      }
+    }
+  }
+
+  /// Forgets the table (ids start again from 0), keeping its storage.
+  mutating func reset() {
+    table.removeAll()
+    formats.removeAll(keepingCapacity: true)
+  }
+
+  /// The record on `line`, or `nil` to defer to the exact parser.
+  mutating func record(_ line: UnsafeBufferPointer<UInt8>) -> InternedRecord? {
+    guard let fields = ContractFastParser.scan(line),
+      fields.message.ascii || ContractRecordParser.isUTF8(fields.message.bytes(in: line)),
+      fields.value.map({ $0.ascii || ContractRecordParser.isUTF8($0.bytes(in: line)) }) ?? true,
+      intern(fields.messageID, in: line, format: .messageID) != nil,
+      let kind = intern(fields.kind, in: line, format: .kind),
+      let file = intern(fields.file, in: line),
+      let function = intern(fields.function, in: line),
+      let valueType = intern(fields.valueType, in: line),
+      let process = intern(fields.process, in: line),
+      let host = intern(fields.host, in: line),
+      let run = intern(fields.run, in: line, format: .run)
+    else { return nil }
+    var label = InternedRecord.none
+    if let text = fields.label {
+      guard let id = intern(text, in: line) else { return nil }
+      label = id
+    }
+    return InternedRecord(
+      timestamp: fields.timestamp.microsecondsSinceEpoch, line: fields.line, seq: fields.seq,
+      suppressed: fields.suppressed, kind: kind, file: file, function: function,
+      valueType: valueType, label: label, process: process, host: host, run: run,
+      level: fields.level)
+  }
+
+  /// The id of a text field's bytes; `nil` when they are not valid UTF-8 or lack `format`.
+  @inline(__always)
+  private mutating func intern(
+    _ text: ContractFastParser.Text, in line: UnsafeBufferPointer<UInt8>, format: Format? = nil
+  ) -> UInt32? {
+    let bytes = text.bytes(in: line)
+    guard text.ascii || ContractRecordParser.isUTF8(bytes) else { return nil }
+    let (id, new) = table.intern(bytes)
+    if new { formats.append(0) }
+    guard let format else { return id }
+    let verdict = formats[Int(id)]
+    if verdict & format.checked == 0 {
+      let holds = format.holds(bytes)
+      formats[Int(id)] = verdict | format.checked | (holds ? format.valid : 0)
+      return holds ? id : nil
+    }
+    return verdict & format.valid != 0 ? id : nil
+  }
+
+  private static func isUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    String(validating: bytes, as: UTF8.self) != nil
+  }
+}
