@@ -55,17 +55,18 @@ struct ContractFastParser: Sendable {
   private var host = StringCache()
   private var run = StringCache()
   private var lastKind: MisuseKind?
+  private var day = ContractDay()
 
   /// The fields of `line`, or `nil` to defer to the exact parser (including for lines the
   /// exact parser will call malformed). The formats of `kind`, `message_id` and `run` and the
   /// UTF-8 of non-ASCII text are left to the caller, which can check each distinct value once.
   @inline(__always)
-  static func scan(_ line: UnsafeBufferPointer<UInt8>) -> Fields? {
+  static func scan(_ line: UnsafeBufferPointer<UInt8>, day: inout ContractDay) -> Fields? {
     var cursor = Cursor(bytes: line)
     var value: Text?
     var label: Text?
     guard cursor.literal(#"{"v":"#), let schema = cursor.integer(), cursor.literal(#","ts":""#),
-      let timestamp = cursor.timestamp(), cursor.literal(#"","level":""#),
+      let timestamp = cursor.timestamp(&day), cursor.literal(#"","level":""#),
       let level = cursor.level(),
       cursor.literal(#"","kind":"#), let kind = cursor.text(),
       cursor.literal(#","message_id":"#), let messageID = cursor.text(),
@@ -108,7 +109,7 @@ struct ContractFastParser: Sendable {
   /// The event on `line`, or `nil` to defer to the exact parser (including for lines the exact
   /// parser will call malformed).
   mutating func parse(_ line: UnsafeBufferPointer<UInt8>) -> MisuseEvent? {
-    guard let fields = ContractFastParser.scan(line),
+    guard let fields = ContractFastParser.scan(line, day: &day),
       let kind = kind.string(fields.kind, in: line),
       let messageID = messageID.string(fields.messageID, in: line),
       let message = message.string(fields.message, in: line),
@@ -267,10 +268,10 @@ struct ContractFastParser: Sendable {
     }
 
     /// `YYYY-MM-DDTHH:MM:SS.ffffffZ` exactly, then the closing quote is left for the caller.
-    mutating func timestamp() -> Timestamp? {
+    mutating func timestamp(_ day: inout ContractDay) -> Timestamp? {
       guard index + 27 <= bytes.count, bytes[index + 26] == UInt8(ascii: "Z") else { return nil }
       let slice = UnsafeBufferPointer(rebasing: bytes[index..<(index + 27)])
-      guard let timestamp = Timestamp(contractBytes: slice) else { return nil }
+      guard let timestamp = Timestamp(contractBytes: slice, day: &day) else { return nil }
       index += 27
       return timestamp
     }
@@ -315,12 +316,26 @@ struct ContractFastParser: Sendable {
   import Darwin
 #endif
 
+/// The day of the last contract timestamp read: the lines of a file share a few days, so the
+/// date's digits are checked and converted once per day, not once per line.
+struct ContractDay: Sendable {
+  var date: UInt64 = 0
+  var tail: UInt16 = 0
+  var days: Int64 = 0
+  var known = false
+}
+
 extension Timestamp {
   /// Parses the contract's exact 27-byte form without allocating; `nil` for anything else.
   init?(contractBytes b: UnsafeBufferPointer<UInt8>) {
-    guard b.count == 27, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
-      b[10] == UInt8(ascii: "T"), b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
-      b[19] == UInt8(ascii: "."), b[26] == UInt8(ascii: "Z")
+    var day = ContractDay()
+    self.init(contractBytes: b, day: &day)
+  }
+
+  /// Parses the contract's exact 27-byte form, reusing `day` when the date is the same.
+  init?(contractBytes b: UnsafeBufferPointer<UInt8>, day: inout ContractDay) {
+    guard b.count == 27, b[10] == UInt8(ascii: "T"), b[13] == UInt8(ascii: ":"),
+      b[16] == UInt8(ascii: ":"), b[19] == UInt8(ascii: "."), b[26] == UInt8(ascii: "Z")
     else { return nil }
     // Every digit position at once: any byte that is not 0-9 makes `bad` non-zero.
     var bad: UInt8 = 0
@@ -329,18 +344,29 @@ extension Timestamp {
       bad |= value > 9 ? 1 : 0
       return Int64(value)
     }
-    let year = digit(0) * 1000 + digit(1) * 100 + digit(2) * 10 + digit(3)
-    let month = digit(5) * 10 + digit(6)
-    let day = digit(8) * 10 + digit(9)
+    let raw = UnsafeRawPointer(b.baseAddress!)
+    let date = raw.loadUnaligned(as: UInt64.self)
+    let tail = raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self)
+    let days: Int64
+    if day.known, date == day.date, tail == day.tail {
+      days = day.days
+    } else {
+      guard b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-") else { return nil }
+      let year = digit(0) * 1000 + digit(1) * 100 + digit(2) * 10 + digit(3)
+      let month = digit(5) * 10 + digit(6)
+      let dayOfMonth = digit(8) * 10 + digit(9)
+      guard bad == 0, (1...12).contains(month), dayOfMonth >= 1,
+        dayOfMonth <= Timestamp.daysIn(month: month, year: year)
+      else { return nil }
+      days = Timestamp.days(fromCivil: year, month, dayOfMonth)
+      day = ContractDay(date: date, tail: tail, days: days, known: true)
+    }
     let hour = digit(11) * 10 + digit(12)
     let minute = digit(14) * 10 + digit(15)
     let second = digit(17) * 10 + digit(18)
     var fraction: Int64 = 0
     for offset in 20..<26 { fraction = fraction * 10 + digit(offset) }
-    guard bad == 0, (1...12).contains(month), day >= 1,
-      day <= Timestamp.daysIn(month: month, year: year), hour < 24, minute < 60, second < 61
-    else { return nil }
-    let days = Timestamp.days(fromCivil: year, month, day)
+    guard bad == 0, hour < 24, minute < 60, second < 61 else { return nil }
     let seconds = days * 86_400 + hour * 3600 + minute * 60 + min(second, 59)
     self.init(microsecondsSinceEpoch: seconds * 1_000_000 + fraction)
   }

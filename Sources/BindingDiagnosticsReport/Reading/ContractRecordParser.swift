@@ -10,6 +10,7 @@ struct ContractRecordParser: Sendable {
   private(set) var table = StringTable()
   /// Per id of `table`, format verdicts: see `kindChecked` and the bits after it.
   private var formats: [UInt8] = []
+  private var day = ContractDay()
 
   /// A format a text field must have: its bit in `formats` once checked, and once valid.
   private enum Format: UInt8 {
@@ -38,7 +39,7 @@ struct ContractRecordParser: Sendable {
 
   /// The record on `line`, or `nil` to defer to the exact parser.
   mutating func record(_ line: UnsafeBufferPointer<UInt8>) -> InternedRecord? {
-    guard let fields = ContractFastParser.scan(line),
+    guard let fields = ContractFastParser.scan(line, day: &day),
       fields.message.ascii || ContractRecordParser.isUTF8(fields.message.bytes(in: line)),
       fields.value.map({ $0.ascii || ContractRecordParser.isUTF8($0.bytes(in: line)) }) ?? true,
       intern(fields.messageID, in: line, format: .messageID) != nil,

@@ -1,0 +1,124 @@
+import BindingDiagnostics
+import BindingDiagnosticsReport
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A regular file is read in chunks on worker threads, contract lines as interned records; a
+/// pipe is read line by line into events. Both must give the same summary and the same
+/// malformed-line reports for any input and any number of threads.
+@Suite struct ChunkedReadTests {
+  /// About 7 MiB (four chunks) of hostile lines: mutated contract lines (escapes, reordered
+  /// keys, broken values), every text variety `randomEvent` makes, logfmt, other output,
+  /// blank and CRLF lines, duplicated records, lines over the limit (one longer than a read
+  /// piece, so it crosses reads and a chunk's end), and a byte order mark.
+  static let input: [UInt8] = {
+    var random = SeededGenerator(seed: 14)
+    var bytes: [UInt8] = [0xef, 0xbb, 0xbf]
+    var earlier: [[UInt8]] = []
+    var runs = (0..<6).map { _ in format16(random.next()) }
+    var seqs = [String: Int]()
+    while bytes.count < 7 << 20 {
+      let run = runs.randomElement(using: &random)!
+      seqs[run, default: 0] += Int.random(in: 0..<20, using: &random) == 0 ? 2 : 1
+      let event = randomEvent(&random, seq: seqs[run]!, run: run)
+      var text = Array(line(event).utf8)
+      switch Int.random(in: 0..<40, using: &random) {
+      case 0..<8: mutate(&text, &random)
+      case 8: text = Array(LogfmtEncoder().encode(event).dropLast())
+      case 9: text = Array("an app's own output".utf8)
+      case 10: text = Array("  \t".utf8)
+      case 11: text += [0x0d]
+      case 12: text = earlier.randomElement(using: &random) ?? text
+      case 13:
+        text = Array(repeating: UInt8(ascii: "x"), count: Int.random(in: 2000..<9000, using: &random))
+      case 14: if runs.count < 40 { runs.append(format16(random.next())) }
+      default: break
+      }
+      if earlier.count < 64 { earlier.append(text) }
+      bytes += text
+      bytes.append(0x0a)
+    }
+    // One line longer than a read piece (256 KiB), then the rest of a record after it.
+    bytes += Array(repeating: UInt8(ascii: "{"), count: 300_000) + [0x0a]
+    bytes += Array(line(randomEvent(&random, seq: 1)).utf8)  // no final newline
+    return bytes
+  }()
+
+  static func read(_ aggregator: Aggregator, _ body: (InputReader, inout Aggregator) -> Void)
+    -> (summary: String, malformed: [String])
+  {
+    var malformed: [String] = []
+    var aggregator = aggregator
+    let reader = InputReader(maxLineBytes: 1500) { malformed.append("\($0.line): \($0.reason)") }
+    body(reader, &aggregator)
+    return (JSONRenderer().render(aggregator.summary()), malformed)
+  }
+
+  /// The pipe's read: line by line, as events.
+  static func readThroughPipe(_ aggregator: Aggregator) -> (summary: String, malformed: [String]) {
+    var pair: [Int32] = [0, 0]
+    _ = pipe(&pair)
+    let ends = pair
+    let writer = Thread {
+      input.withUnsafeBytes { bytes in
+        var offset = 0
+        while offset < bytes.count {
+          let wrote = write(ends[1], bytes.baseAddress! + offset, bytes.count - offset)
+          if wrote <= 0 { break }
+          offset += wrote
+        }
+      }
+      close(ends[1])
+    }
+    writer.start()
+    defer { close(ends[0]) }
+    return read(aggregator) { reader, aggregator in
+      _ = reader.read(fd: ends[0], name: "x", into: &aggregator)
+    }
+  }
+
+  static func aggregators() -> [(String, Aggregator)] {
+    var filter = EventFilter()
+    filter.kinds = [MisuseKind.mappedBoolSetTrue.code, MisuseKind.unwrappedReadAfterNil.code]
+    filter.fileSubstring = "App/"
+    filter.since = Timestamp(microsecondsSinceEpoch: 1_796_000_000_000_000 + 3_600_000_000)
+    filter.minimumLevel = .info
+    var hostFilter = EventFilter()
+    hostFilter.host = "h2"
+    hostFilter.process = "Demo"
+    return [
+      ("site", Aggregator()),
+      ("host, function, type", Aggregator(groupBy: [.host, .function, .valueType])),
+      ("filtered", Aggregator(groupBy: [.process, .line], filter: filter)),
+      ("host and process", Aggregator(filter: hostFilter)),
+    ]
+  }
+
+  @Test(arguments: [1, 2, 5])
+  func chunkedReadEqualsThePipesLineByLineRead(threads: Int) throws {
+    let path = try temporaryDirectory() + "/mixed.jsonl"
+    try Data(Self.input).write(to: URL(fileURLWithPath: path))
+    for (name, aggregator) in Self.aggregators() {
+      let piped = Self.readThroughPipe(aggregator)
+      let chunked = Self.read(aggregator) { reader, aggregator in
+        var reader = reader
+        reader.threads = threads
+        _ = reader.read(path: path, into: &aggregator)
+      }
+      #expect(chunked.summary == piped.summary, "\(name)")
+      // The first report that differs, not two lists of thousands.
+      #expect(chunked.malformed.count == piped.malformed.count, "\(name)")
+      #expect(zip(chunked.malformed, piped.malformed).first { $0 != $1 } == nil, "\(name)")
+      // The input must exercise what it claims, or the comparison proves little.
+      #expect(piped.malformed.count > 1000, "\(name)")
+      #expect(piped.malformed.contains { $0.hasSuffix("line longer than 1500 bytes") }, "\(name)")
+      #expect(!piped.summary.contains(#""events":0,"#), "\(name)")
+      #expect(!piped.summary.contains(#""duplicates":0,"#), "\(name)")
+    }
+  }
+}
