@@ -35,7 +35,8 @@ import Testing
       case 11: text += [0x0d]
       case 12: text = earlier.randomElement(using: &random) ?? text
       case 13:
-        text = Array(repeating: UInt8(ascii: "x"), count: Int.random(in: 2000..<9000, using: &random))
+        text = Array(
+          repeating: UInt8(ascii: "x"), count: Int.random(in: 2000..<9000, using: &random))
       case 14: if runs.count < 40 { runs.append(format16(random.next())) }
       default: break
       }

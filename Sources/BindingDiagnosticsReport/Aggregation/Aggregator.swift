@@ -302,7 +302,8 @@ public struct Aggregator {
     mix ^= UInt64(bitPattern: key[1]) &* 0xbf58_476d_1ce4_e5b9
     mix ^= UInt64(bitPattern: key[2]) &* 0x94d0_49bb_1331_11eb
     if !bySite {
-      mix ^= UInt64(bitPattern: key[3] ^ key[4] << 21 ^ key[5] << 42 ^ key[6] << 13)
+      mix ^=
+        UInt64(bitPattern: key[3] ^ key[4] << 21 ^ key[5] << 42 ^ key[6] << 13)
         &* 0xd6e8_feb8_6659_fd93
     }
     let slot = Int(truncatingIfNeeded: (mix ^ (mix >> 31)) >> 54)

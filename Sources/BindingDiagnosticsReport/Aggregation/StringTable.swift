@@ -123,7 +123,8 @@ struct StringTable: Sendable {
     }
     var offset = 0
     while offset + 8 <= count {
-      mix = (mix ^ base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+      mix =
+        (mix ^ base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
         &* 0xbf58_476d_1ce4_e5b9
       mix ^= mix >> 31
       offset += 8

@@ -97,7 +97,8 @@ struct ChunkedFileReader {
 
   /// Reads the whole file into `aggregator`.
   func read(into aggregator: inout Aggregator) -> Result<Void, SystemError> {
-    let chunkCount = max(1, (size + ChunkedFileReader.chunkBytes - 1) / ChunkedFileReader.chunkBytes)
+    let chunkCount = max(
+      1, (size + ChunkedFileReader.chunkBytes - 1) / ChunkedFileReader.chunkBytes)
     func chunk(_ index: Int) -> Chunk {
       let start = index * ChunkedFileReader.chunkBytes
       return Chunk(
@@ -150,7 +151,11 @@ struct ChunkedFileReader {
       while !inFlight.isEmpty {
         let oldest = inFlight.removeFirst()
         oldest.done.wait()
-        if failure == nil { finish(oldest) } else if let worker = oldest.worker { pool.give(worker) }
+        if failure == nil {
+          finish(oldest)
+        } else if let worker = oldest.worker {
+          pool.give(worker)
+        }
         if failure == nil, next < chunkCount { submit() }
       }
     }

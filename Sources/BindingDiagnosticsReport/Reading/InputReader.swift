@@ -204,7 +204,9 @@ public struct InputReader {
 
   /// The processors this process may run on (its CPU affinity, and the cgroup's quota where
   /// Foundation reads it).
-  public static var availableProcessors: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+  public static var availableProcessors: Int {
+    max(1, ProcessInfo.processInfo.activeProcessorCount)
+  }
 
   /// Bytes between two progress reports of the line-by-line reader.
   static let progressStep = 64 << 10
