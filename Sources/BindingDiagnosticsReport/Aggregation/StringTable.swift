@@ -24,9 +24,7 @@ struct StringTable: Sendable {
   private var mask: Int
 
   /// The process's seed, from the system's random source.
-  private static let processSeed = UInt64.random(in: .min ... .max) | 1
-  /// ``processSeed``, copied so hashing does not check that it is initialised.
-  private let seed = StringTable.processSeed
+  fileprivate static let processSeed = UInt64.random(in: .min ... .max) | 1
 
   /// An empty table sized for about `capacity` strings before it grows.
   init(capacity: Int = 256) {
@@ -49,7 +47,7 @@ struct StringTable: Sendable {
   /// The id of `bytes`, and whether it is new (interned by this call).
   @inline(__always)
   mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>) -> (id: UInt32, new: Bool) {
-    intern(bytes, hash: hash(bytes))
+    intern(bytes, hash: StringTable.hash(bytes))
   }
 
   /// The id of `bytes` whose ``hash(_:)`` is `hash`, and whether it is new.
@@ -115,40 +113,54 @@ struct StringTable: Sendable {
   /// A 64-bit hash of `bytes`, eight bytes at a time, mixed with the process's seed (the same
   /// for every table of the process, so ids move between tables without hashing again).
   @inline(__always)
-  func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+  static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    var hasher = Hasher()
     let count = bytes.count
-    var mix = seed ^ (UInt64(truncatingIfNeeded: count) &* 0x9e37_79b9_7f4a_7c15)
     guard let base = bytes.baseAddress.map(UnsafeRawPointer.init) else {
-      return StringTable.finish(mix)
+      return hasher.finish(count: 0)
     }
     var offset = 0
     while offset + 8 <= count {
-      mix =
-        (mix ^ base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-        &* 0xbf58_476d_1ce4_e5b9
-      mix ^= mix >> 31
+      hasher.combine(base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
       offset += 8
     }
     if offset < count {
       var tail: UInt64 = 0
-      if count >= 8 {
-        // The last eight bytes, overlapping ones already mixed.
-        tail = base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
-      } else {
-        for index in offset..<count {
-          tail |= UInt64(base.load(fromByteOffset: index, as: UInt8.self)) << (8 * (index - offset))
-        }
+      for index in offset..<count {
+        tail |= UInt64(base.load(fromByteOffset: index, as: UInt8.self)) << (8 * (index - offset))
       }
-      mix = (mix ^ tail) &* 0x94d0_49bb_1331_11eb
+      hasher.combinePartial(tail, count: count - offset)
     }
-    return StringTable.finish(mix)
+    return hasher.finish(count: count)
   }
 
-  @inline(__always)
-  private static func finish(_ value: UInt64) -> UInt64 {
-    var mix = value
-    mix = (mix ^ (mix >> 30)) &* 0xbf58_476d_1ce4_e5b9
-    mix = (mix ^ (mix >> 27)) &* 0x94d0_49bb_1331_11eb
-    return mix ^ (mix >> 31)
+  /// The hash of ``hash(_:)``, fed a word at a time: whole little-endian words from the start,
+  /// then the last few bytes as a partial word, then the length. A reader scanning a string
+  /// eight or sixteen bytes at a time feeds it the words it loaded anyway.
+  struct Hasher {
+    private var mix = StringTable.processSeed
+
+    @inline(__always)
+    mutating func combine(_ word: UInt64) {
+      mix = (mix ^ word) &* 0xbf58_476d_1ce4_e5b9
+      mix ^= mix &>> 31
+    }
+
+    /// The first `count` (0 to 7) bytes of `word`; none adds nothing.
+    @inline(__always)
+    mutating func combinePartial(_ word: UInt64, count: Int) {
+      guard count > 0 else { return }
+      combine(word & ((1 &<< UInt64(8 &* count)) &- 1))
+    }
+
+    @inline(__always)
+    func finish(count: Int) -> UInt64 {
+      var value =
+        (mix ^ UInt64(truncatingIfNeeded: count) &* 0x9e37_79b9_7f4a_7c15)
+        &* 0x94d0_49bb_1331_11eb
+      value = (value ^ (value &>> 30)) &* 0xbf58_476d_1ce4_e5b9
+      value = (value ^ (value &>> 27)) &* 0x94d0_49bb_1331_11eb
+      return value ^ (value &>> 31)
+    }
   }
 }

@@ -7,11 +7,13 @@ import BindingDiagnostics
 /// line; ``parse(_:)`` builds an event from them, making strings only when a field changes from
 /// the previous line; the summary path interns the ranges instead (``ContractRecordParser``).
 struct ContractFastParser: Sendable {
-  /// A text field: its bytes' range in the line (quotes excluded), and whether all are ASCII.
+  /// A text field: its bytes' range in the line (quotes excluded), whether all are ASCII,
+  /// and its ``StringTable`` hash when the scan could take it on the way.
   struct Text: Sendable {
     var start: Int
     var end: Int
     var ascii: Bool
+    var hash: UInt64?
 
     /// The field's bytes in `line`.
     @inline(__always)
@@ -219,46 +221,74 @@ struct ContractFastParser: Sendable {
     }
 
     /// A string with no escapes and no control characters; the opening quote is at `index`.
-    /// Eight bytes are checked at a time (SWAR) for a quote, a backslash, a control character
-    /// or a non-ASCII byte; only a word holding one is looked at byte by byte.
+    /// Sixteen bytes are checked at a time, as two words (SWAR), for a quote, a backslash, a
+    /// control character or a non-ASCII byte, and an ASCII string's ``StringTable`` hash is
+    /// taken from the same loads; a non-ASCII byte or the line's last bytes go byte by byte,
+    /// unhashed.
     @inline(__always)
     mutating func text() -> Text? {
       guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
       index += 1
       let start = index
-      let base = bytes.baseAddress!
-      var ascii = true
-      let ones: UInt64 = 0x0101_0101_0101_0101
-      let highs: UInt64 = 0x8080_8080_8080_8080
-      while index + 8 <= bytes.count {
-        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-        let quote = word ^ (ones &* 0x22)
-        let slash = word ^ (ones &* 0x5c)
-        // The high bit of each byte below 0x20, equal to a quote or a backslash, or non-ASCII;
-        // the lowest one set is exact (borrows only reach bytes above a real one).
-        let special =
-          (((word &- ones &* 0x20) & ~word) | ((quote &- ones) & ~quote)
-            | ((slash &- ones) & ~slash) | word) & highs
-        if special == 0 {
-          index += 8
+      let base = UnsafeRawPointer(bytes.baseAddress!)
+      var hasher = StringTable.Hasher()
+      while index + 16 <= bytes.count {
+        let low = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+        let high = base.loadUnaligned(fromByteOffset: index &+ 8, as: UInt64.self)
+        let lowSpecial = Cursor.special(low)
+        let highSpecial = Cursor.special(high)
+        if lowSpecial | highSpecial == 0 {
+          hasher.combine(low)
+          hasher.combine(high)
+          index += 16
           continue
         }
-        let at = index &+ special.trailingZeroBitCount &>> 3
-        let byte = base[at]
-        if byte == UInt8(ascii: "\"") {
-          index = at + 1
-          return Text(start: start, end: at, ascii: ascii)
+        // The lowest flagged byte is exact (borrows only reach bytes above a real one).
+        let at =
+          lowSpecial != 0
+          ? lowSpecial.trailingZeroBitCount &>> 3 : 8 &+ highSpecial.trailingZeroBitCount &>> 3
+        let byte = bytes[index &+ at]
+        guard byte == UInt8(ascii: "\"") else {
+          if byte < 0x80 { return nil }
+          // Non-ASCII: checked byte by byte from here, and hashed later.
+          index += at
+          return rest(from: start)
         }
-        if byte < 0x80 { return nil }
-        ascii = false
-        index = at + 1
+        if at >= 8 {
+          hasher.combine(low)
+          hasher.combinePartial(high, count: at &- 8)
+        } else {
+          hasher.combinePartial(low, count: at)
+        }
+        let end = index &+ at
+        index = end &+ 1
+        return Text(start: start, end: end, ascii: true, hash: hasher.finish(count: end &- start))
       }
+      return rest(from: start)
+    }
+
+    /// The high bit of each byte of `word` below 0x20, equal to a quote or a backslash, or
+    /// non-ASCII.
+    @inline(__always)
+    static func special(_ word: UInt64) -> UInt64 {
+      let ones: UInt64 = 0x0101_0101_0101_0101
+      let quote = word ^ (ones &* 0x22)
+      let slash = word ^ (ones &* 0x5c)
+      return
+        (((word &- ones &* 0x20) & ~word) | ((quote &- ones) & ~quote)
+        | ((slash &- ones) & ~slash) | word) & 0x8080_8080_8080_8080
+    }
+
+    /// The rest of a string byte by byte, without its hash.
+    private mutating func rest(from start: Int) -> Text? {
+      var ascii = true
+      for byte in bytes[start..<index] where byte >= 0x80 { ascii = false }
       while index < bytes.count {
         let byte = bytes[index]
         if byte == UInt8(ascii: "\"") {
           let end = index
           index += 1
-          return Text(start: start, end: end, ascii: ascii)
+          return Text(start: start, end: end, ascii: ascii, hash: nil)
         }
         if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
         if byte >= 0x80 { ascii = false }

@@ -70,7 +70,7 @@ struct ContractRecordParser: Sendable {
   ) -> UInt32? {
     let bytes = text.bytes(in: line)
     guard text.ascii || ContractRecordParser.isUTF8(bytes) else { return nil }
-    let (id, new) = table.intern(bytes)
+    let (id, new) = table.intern(bytes, hash: text.hash ?? StringTable.hash(bytes))
     if new { formats.append(0) }
     guard let format else { return id }
     let verdict = formats[Int(id)]
