@@ -161,8 +161,10 @@ best_to() {
   done
   echo "$best_s"
 }
-# peer/ours, or n/a when either side has no time.
-sratio() { case "$1$2" in *[!0-9.]*|"") echo n/a ;; *) ratio "$1" "$2" ;; esac; }
+# $1/$2 to two decimals, or n/a when either side has no figure.
+sratio() {
+  case "$1$2" in *[!0-9.]*|"") echo n/a ;; *) awk "BEGIN{ if ($2 == 0) print \"n/a\"; else printf \"%.2f\", $1 / $2 }" ;; esac
+}
 # "GOAL: met|missed" for a figure against a bound (op is >= or <=); the verdict only where the
 # issue states the goal (from 1M records on; always for the parallel speedup).
 verdict() {
@@ -215,11 +217,11 @@ for n in $sizes; do
     "ours/cat $(sratio "$ours" "$cat_s"), $(verdict "$(sratio "$ours" "$cat_s")" "<=" 8 "$at")"
   agree=""
   if have duckdb; then peer duckdb "DuckDB read_json, explicit columns (Python)" 1.5 3 python3 Benchmarks/peers/group_duckdb.py "$file"
-  else srow "  vs DuckDB: skipped, no duckdb module (pip install duckdb)" "" "" "" ""; fi
+  else echo "  vs DuckDB: skipped, no duckdb module (pip install duckdb)"; fi
   if have polars; then peer polars "Polars scan_ndjson, explicit schema" - 3 python3 Benchmarks/peers/group_polars.py "$file"
-  else srow "  vs Polars: skipped, no polars module (pip install polars)" "" "" "" ""; fi
+  else echo "  vs Polars: skipped, no polars module (pip install polars)"; fi
   if have orjson; then peer orjson "orjson.loads per line, dict grouping" - 1 python3 Benchmarks/peers/group_orjson.py "$file"
-  else srow "  vs orjson: skipped, no orjson module (pip install orjson)" "" "" "" ""; fi
+  else echo "  vs orjson: skipped, no orjson module (pip install orjson)"; fi
   peer python "Python json.loads per line, dict grouping" - 1 python3 Benchmarks/peers/group_python.py "$file"
   if [ "$n" = 200000 ] || { [ "$mode" = full ] && [ "$n" = 1000000 ]; }; then
     peer jq "jq grouping" - 1 jq -n -c -f Benchmarks/peers/group.jq "$file"
@@ -236,7 +238,7 @@ for n in $sizes; do
     srow "  --threads 1 (peer) vs default, s" "$ours" "$t1" "$(sratio "$t1" "$ours")" "$(verdict "$(sratio "$t1" "$ours")" ">=" 1.6 yes)"
   fi
   srow "  bindiag peak memory, MiB" "$(( ours_kb / 1024 ))" "-" "-" "$(verdict "$(( ours_kb / 1024 ))" "<=" 64 "$at")"
-  srow "  same sites, events, records, first, last as bindiag:${agree%,}" "" "" "" ""
+  echo "  same sites, events, records, first, last as bindiag:${agree%,}"
 done
 
 if [ "$mode" = full ]; then fleet; fi
