@@ -147,20 +147,11 @@ fi
 
 echo
 echo "== bindiag summary (issues 5, 14): generated records, fixed seed 42; load:$(uptime | sed 's/.*load average://')"
-# Seconds (best of N runs) of a command whose stdout goes to the file $1 (kept for the agreement
-# check); "failed" when the command fails.
-best_to() {
-  local to=$1 runs=$2; shift 2
-  local best_s="" start end s
-  for _ in $(seq 1 "$runs"); do
-    start=$(date +%s%N)
-    "$@" >"$to" 2>"$to.err" || { echo failed; return; }
-    end=$(date +%s%N)
-    s=$(awk "BEGIN{printf \"%.3f\", ($end - $start) / 1e9}")
-    if [ -z "$best_s" ] || awk "BEGIN{exit !($s < $best_s)}"; then best_s=$s; fi
-  done
-  echo "$best_s"
-}
+# Runs a command with its stdout in the file $1 (kept for the agreement check), its stderr in
+# $1.err and its exit status in $1.rc; timed as `best RUNS to FILE command...`.
+to() { local to=$1; shift; "$@" >"$to" 2>"$to.err"; echo $? >"$to.rc"; }
+# "failed" when the command `to` ran last exited non-zero, else the time $2.
+checked() { if [ "$(cat "$1.rc")" = 0 ]; then echo "$2"; else echo failed; fi; }
 # $1/$2 to two decimals, or n/a when either side has no figure.
 sratio() {
   case "$1$2" in *[!0-9.]*|"") echo n/a ;; *) awk "BEGIN{ if ($2 == 0) print \"n/a\"; else printf \"%.2f\", $1 / $2 }" ;; esac
@@ -182,9 +173,9 @@ have() { python3 -c "import $1" 2>/dev/null; }
 peer() {
   local name=$1 label=$2 bound=$3 runs=$4; shift 4
   local s same=no
-  s="$(best_to "$res/$name.json" "$runs" "$@")"
+  s="$(checked "$res/$name.json" "$(best "$runs" to "$res/$name.json" "$@")")"
   [ "$s" != failed ] && [ "$(canon "$res/$name.json")" = "$want" ] && same=yes
-  [ "$s" = failed ] && echo "  ($name failed: $(head -c 300 "$res/$name.json.err"))"
+  [ "$s" = failed ] && echo "  ($name failed: $(tail -n 1 "$res/$name.json.err"))"
   if [ "$bound" = - ]; then
     srow "  vs $label, s" "$ours" "$s" "$(sratio "$s" "$ours")" "-"
   else
@@ -208,7 +199,7 @@ for n in $sizes; do
   [ -s "$file" ] || $bin/BindingBenchmarks generate "$n" 42 >"$file"
   at=no; [ "$n" -ge 1000000 ] && at=yes
   res="$out/summary-$n" && mkdir -p "$res"
-  ours="$(best_to "$res/bindiag.json" 3 $bin/bindiag summary --format json "$file")"
+  ours="$(checked "$res/bindiag.json" "$(best 3 to "$res/bindiag.json" $bin/bindiag summary --format json "$file")")"
   ours_kb="$(rss $bin/bindiag summary --format json "$file")"
   want="$(canon "$res/bindiag.json")"
   cat_s="$(best 3 cat "$file")"
@@ -233,7 +224,7 @@ for n in $sizes; do
   if [ "$t1_rc" = 64 ]; then
     srow "  --threads 1 vs default (parallel speedup), s" "$ours" "n/a" "n/a" "n/a (no --threads)"
   else
-    t1="$(best_to "$res/threads1.json" 3 $bin/bindiag summary --threads 1 --format json "$file")"
+    t1="$(checked "$res/threads1.json" "$(best 3 to "$res/threads1.json" $bin/bindiag summary --threads 1 --format json "$file")")"
     [ "$t1" != failed ] && [ "$(canon "$res/threads1.json")" = "$want" ] && agree="$agree threads-1 yes," || agree="$agree threads-1 no,"
     srow "  --threads 1 (peer) vs default, s" "$ours" "$t1" "$(sratio "$t1" "$ours")" "$(verdict "$(sratio "$t1" "$ours")" ">=" 1.6 yes)"
   fi
