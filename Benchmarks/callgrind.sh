@@ -13,7 +13,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 result=${1:-Benchmarks/results/callgrind-summary.txt}
 work=${BENCH_DIR:-/tmp/bindiag-bench}/callgrind
-threshold=$((8 << 20)) # InputReader.parallelThreshold
+# InputReader.parallelThreshold as the source states it (`N << M`), else the 8 MiB it was.
+threshold=$(sed -n 's/.*static let parallelThreshold = \([0-9]*\) << \([0-9]*\).*/\1 << \2/p' \
+  Sources/BindingDiagnosticsReport/Reading/InputReader.swift 2>/dev/null | head -1)
+threshold=$((${threshold:-8 << 20}))
 mkdir -p "$work" "$(dirname "$result")"
 if ! command -v valgrind >/dev/null; then
   echo "valgrind missing: installing it (apt-get install valgrind)" >&2

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmarks, each beside a peer measured in the same run, printed as ratios.
-#   Benchmarks/run.sh            everything (about 8 minutes; journalctl and jq over the fleet's
+#   Benchmarks/run.sh            everything (about 12 minutes; journalctl and jq over the fleet's
 #                                1M journal entries and jq over 1M records are the slow parts),
 #                                summary at 200 000, 1M and 5M records (5M: 2.4 GB, made once in
 #                                $BENCH_DIR; skipped when less than 8 GiB is free there)
