@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Benchmarks, each beside a peer measured in the same run, printed as ratios.
-#   Benchmarks/run.sh            everything (about 8 minutes; journalctl and jq over the fleet's
-#                                1M journal entries and jq over 1M records are the slow parts)
-#   Benchmarks/run.sh quick      200 000 records only, no 1M jq run, no fleet
+#   Benchmarks/run.sh            everything (about 12 minutes; journalctl and jq over the fleet's
+#                                1M journal entries and jq over 1M records are the slow parts),
+#                                summary at 200 000, 1M and 5M records (5M: 2.4 GB, made once in
+#                                $BENCH_DIR; skipped when less than 8 GiB is free there)
+#   Benchmarks/run.sh quick      summary at 200 000 records only, no 1M jq run, no fleet
+#   SUMMARY_SIZES="N ..."        overrides the summary section's sizes (records) in any mode
 #   Benchmarks/run.sh fleet      only the fleet: 100 hosts' journal files (made once, then kept
 #                                in $BENCH_DIR/fleet; about 1.5 minutes to make)
 # Needs: a release build (done here), python3, jq, gcc; journald for the journal rows;
-# systemd-journal-remote for the fleet.
+# systemd-journal-remote for the fleet; for the summary peers `pip install duckdb polars orjson`
+# (a peer whose module is missing is skipped with a line saying so).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-full}
@@ -142,24 +146,90 @@ if [ -S /run/systemd/journal/socket ]; then
 fi
 
 echo
-echo "== bindiag summary (issue 5): generated records, fixed seed 42"
+echo "== bindiag summary (issues 5, 14): generated records, fixed seed 42; load:$(uptime | sed 's/.*load average://')"
+# Runs a command with its stdout in the file $1 (kept for the agreement check), its stderr in
+# $1.err and its exit status in $1.rc; timed as `best RUNS to FILE command...`.
+to() { local to=$1; shift; "$@" >"$to" 2>"$to.err"; echo $? >"$to.rc"; }
+# "failed" when the command `to` ran last exited non-zero, else the time $2.
+checked() { if [ "$(cat "$1.rc")" = 0 ]; then echo "$2"; else echo failed; fi; }
+# $1/$2 to two decimals, or n/a when either side has no figure.
+sratio() {
+  case "$1$2" in *[!0-9.]*|"") echo n/a ;; *) awk "BEGIN{ if ($2 == 0) print \"n/a\"; else printf \"%.2f\", $1 / $2 }" ;; esac
+}
+# "GOAL: met|missed" for a figure against a bound (op is >= or <=); the verdict only where the
+# issue states the goal (from 1M records on; always for the parallel speedup).
+verdict() {
+  local figure=$1 op=$2 bound=$3 binding=$4
+  if [ "$binding" != yes ]; then echo "goal $op $bound at 1M+"; return; fi
+  case "$figure" in *[!0-9.]*|"") echo "goal $op $bound: n/a"; return ;; esac
+  if awk "BEGIN{exit !($figure $op $bound)}"; then echo "goal $op $bound: met"; else echo "goal $op $bound: missed"; fi
+}
+srow() { printf '%-52s %9s %9s %9s  %s\n' "$@"; }
+canon() { jq -cS -f Benchmarks/peers/canonical.jq "$1" 2>/dev/null || echo unreadable; }
+# A Python peer runs only when its module imports; otherwise one line says how to get it.
+have() { python3 -c "import $1" 2>/dev/null; }
+# One peer row: name, label, goal bound for peer/ours (or -), runs, command...; its answers are
+# compared with bindiag's ($want) into $agree. Uses $file, $res, $ours, $at of the size loop.
+peer() {
+  local name=$1 label=$2 bound=$3 runs=$4; shift 4
+  local s same=no
+  s="$(checked "$res/$name.json" "$(best "$runs" to "$res/$name.json" "$@")")"
+  [ "$s" != failed ] && [ "$(canon "$res/$name.json")" = "$want" ] && same=yes
+  [ "$s" = failed ] && echo "  ($name failed: $(tail -n 1 "$res/$name.json.err"))"
+  if [ "$bound" = - ]; then
+    srow "  vs $label, s" "$ours" "$s" "$(sratio "$s" "$ours")" "-"
+  else
+    srow "  vs $label, s" "$ours" "$s" "$(sratio "$s" "$ours")" "$(verdict "$(sratio "$s" "$ours")" ">=" "$bound" "$at")"
+  fi
+  agree="$agree $name $same,"
+}
 sizes="200000 1000000"
 [ "$mode" = quick ] && sizes="200000"
+[ "$mode" = full ] && sizes="200000 1000000 5000000"
+sizes=${SUMMARY_SIZES:-$sizes}
 for n in $sizes; do
   file="$out/events-$n.jsonl"
-  [ -s "$file" ] || $bin/BindingBenchmarks generate "$n" 42 >"$file"
-  ours="$(best 3 $bin/bindiag summary --format json "$file")"
-  ours_kb="$(rss $bin/bindiag summary --format json "$file")"
-  wc_s="$(best 3 wc -l "$file")"
-  py="$(best 1 python3 Benchmarks/peers/group_python.py "$file")"
-  row "measure ($n records, $(( $(stat -c %s "$file") / 1048576 )) MiB)" "bindiag" "peer" "peer/ours"
-  row "  vs wc -l (the I/O floor), s (ours/wc: goal <= 10)" "$ours" "$wc_s" "$(ratio "$ours" "$wc_s")"
-  row "  vs Python json grouping, s" "$ours" "$py" "$(ratio "$py" "$ours")"
-  if [ "$n" = 200000 ] || [ "$mode" = full ]; then
-    jq_s="$(best 1 jq -n -c -f Benchmarks/peers/group.jq "$file")"
-    row "  vs jq grouping, s" "$ours" "$jq_s" "$(ratio "$jq_s" "$ours")"
+  if [ ! -s "$file" ] && [ "$n" = 5000000 ]; then
+    free_kb=$(df -Pk "$out" | awk 'NR == 2 {print $4}')
+    if [ "$free_kb" -lt $((8 * 1024 * 1024)) ]; then
+      echo "5 000 000 records: skipped, $((free_kb / 1024 / 1024)) GiB free in $out (the file takes about 2.4 GB; needs 8 GiB free)"
+      continue
+    fi
   fi
-  row "  bindiag peak memory, MiB" "$(( ours_kb / 1024 ))" "-" "-"
+  [ -s "$file" ] || $bin/BindingBenchmarks generate "$n" 42 >"$file"
+  at=no; [ "$n" -ge 1000000 ] && at=yes
+  res="$out/summary-$n" && mkdir -p "$res"
+  ours="$(checked "$res/bindiag.json" "$(best 3 to "$res/bindiag.json" $bin/bindiag summary --format json "$file")")"
+  ours_kb="$(rss $bin/bindiag summary --format json "$file")"
+  want="$(canon "$res/bindiag.json")"
+  cat_s="$(best 3 cat "$file")"
+  srow "measure ($n records, $(( $(stat -c %s "$file") / 1048576 )) MiB, load $(cut -d' ' -f1 /proc/loadavg))" "bindiag" "peer" "peer/ours" "goal (issue 14)"
+  srow "  vs cat FILE > /dev/null (the I/O floor), s" "$ours" "$cat_s" "$(sratio "$cat_s" "$ours")" \
+    "ours/cat $(sratio "$ours" "$cat_s"), $(verdict "$(sratio "$ours" "$cat_s")" "<=" 8 "$at")"
+  agree=""
+  if have duckdb; then peer duckdb "DuckDB read_json, explicit columns (Python)" 1.5 3 python3 Benchmarks/peers/group_duckdb.py "$file"
+  else echo "  vs DuckDB: skipped, no duckdb module (pip install duckdb)"; fi
+  if have polars; then peer polars "Polars scan_ndjson, explicit schema" - 3 python3 Benchmarks/peers/group_polars.py "$file"
+  else echo "  vs Polars: skipped, no polars module (pip install polars)"; fi
+  if have orjson; then peer orjson "orjson.loads per line, dict grouping" - 1 python3 Benchmarks/peers/group_orjson.py "$file"
+  else echo "  vs orjson: skipped, no orjson module (pip install orjson)"; fi
+  peer python "Python json.loads per line, dict grouping" - 1 python3 Benchmarks/peers/group_python.py "$file"
+  if [ "$n" = 200000 ] || { [ "$mode" = full ] && [ "$n" = 1000000 ]; }; then
+    peer jq "jq grouping" - 1 jq -n -c -f Benchmarks/peers/group.jq "$file"
+  fi
+  # The parallel reader's speedup: --threads 1 against the default; status 64 means this
+  # bindiag has no --threads option.
+  t1_rc=0
+  $bin/bindiag summary --threads 1 --format json "$file" >/dev/null 2>&1 || t1_rc=$?
+  if [ "$t1_rc" = 64 ]; then
+    srow "  --threads 1 vs default (parallel speedup), s" "$ours" "n/a" "n/a" "n/a (no --threads)"
+  else
+    t1="$(checked "$res/threads1.json" "$(best 3 to "$res/threads1.json" $bin/bindiag summary --threads 1 --format json "$file")")"
+    [ "$t1" != failed ] && [ "$(canon "$res/threads1.json")" = "$want" ] && agree="$agree threads-1 yes," || agree="$agree threads-1 no,"
+    srow "  --threads 1 (peer) vs default, s" "$ours" "$t1" "$(sratio "$t1" "$ours")" "$(verdict "$(sratio "$t1" "$ours")" ">=" 1.6 yes)"
+  fi
+  srow "  bindiag peak memory, MiB" "$(( ours_kb / 1024 ))" "-" "-" "$(verdict "$(( ours_kb / 1024 ))" "<=" 64 "$at")"
+  echo "  same sites, events, records, first, last as bindiag:${agree%,}"
 done
 
 if [ "$mode" = full ]; then fleet; fi
