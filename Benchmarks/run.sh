@@ -6,6 +6,7 @@
 #                                $BENCH_DIR; skipped when less than 8 GiB is free there)
 #   Benchmarks/run.sh quick      summary at 200 000 records only, no 1M jq run, no fleet
 #   SUMMARY_SIZES="N ..."        overrides the summary section's sizes (records) in any mode
+#   Benchmarks/run.sh summary    only the summary rows (200 000 and 1 000 000 records)
 #   Benchmarks/run.sh fleet      only the fleet: 100 hosts' journal files (made once, then kept
 #                                in $BENCH_DIR/fleet; about 1.5 minutes to make)
 # Needs: a release build (done here), python3, jq, gcc; journald for the journal rows;
@@ -82,6 +83,7 @@ fleet() {
 }
 if [ "$mode" = fleet ]; then fleet; exit 0; fi
 
+if [ "$mode" != summary ]; then
 echo "== Core (issue 2): correct path of a mapping and the cost of a misuse"
 core=$($bin/BindingBenchmarks mapping; $bin/BindingBenchmarks misuse 2>/dev/null)
 get() { echo "$core" | awk -v k="$1" '$1 == k {print $2}'; }
@@ -143,6 +145,8 @@ if [ -S /run/systemd/journal/socket ]; then
   row "reader: bindiag --journal vs journalctl -o json, s" "$b_s" "$j_s" "$(ratio "$j_s" "$b_s")x faster"
   p_s="$(best 1 bash -c "journalctl --no-pager -o json BINDING_RUN=$run | jq -n -c 'reduce inputs as \$e ({}; .[\$e.BINDING_KIND + \"|\" + \$e.CODE_FILE + \"|\" + \$e.CODE_LINE] += 1)'")"
   row "summary --journal vs journalctl -o json | jq grouping, s" "$b_s" "$p_s" "$(ratio "$p_s" "$b_s")x faster"
+fi
+
 fi
 
 echo
