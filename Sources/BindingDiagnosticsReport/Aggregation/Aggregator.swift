@@ -51,14 +51,20 @@ public struct Aggregator {
     @inline(never)
     private mutating func keepIfSmaller(_ id: UInt32, strings: StringTable) {
       let texts = ids.map { strings.string($0) }
-      guard let largest = texts.indices.max(by: { texts[$0] < texts[$1] }),
-        strings.string(id) < texts[largest]
+      guard let largest = texts.indices.max(by: { IDSet.precedes(texts[$0], texts[$1]) }),
+        IDSet.precedes(strings.string(id), texts[largest])
       else { return }
       ids[largest] = id
     }
 
     func strings(_ table: StringTable) -> [String] {
-      ids.map { table.string($0) }.sorted()
+      ids.map { table.string($0) }.sorted(by: IDSet.precedes)
+    }
+
+    /// Code-point order: total on distinct strings, which are distinct bytes here (`<` on
+    /// `String` would call two spellings of one accented letter equal).
+    static func precedes(_ lhs: String, _ rhs: String) -> Bool {
+      lhs.unicodeScalars.lexicographicallyPrecedes(rhs.unicodeScalars)
     }
   }
 
@@ -214,7 +220,7 @@ public struct Aggregator {
       return
     }
     if record.process != runs[index].process,
-      strings.string(record.process) < strings.string(runs[index].process)
+      IDSet.precedes(strings.string(record.process), strings.string(runs[index].process))
     {
       runs[index].process = record.process
     }
