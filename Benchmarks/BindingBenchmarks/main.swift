@@ -250,7 +250,8 @@ struct HostExport {
     self.host = host
     self.count = count
     random = SplitMix64(state: seed)
-    bootID = String(random.next(), radix: 16).leftPad(16) + String(random.next(), radix: 16).leftPad(16)
+    let high = String(random.next(), radix: 16).leftPad(16)
+    bootID = high + String(random.next(), radix: 16).leftPad(16)
     var runs: [String] = []
     for _ in 0..<4 { runs.append(String(random.next(), radix: 16).leftPad(16)) }
     self.runs = runs
