@@ -147,6 +147,83 @@ if [ -S /run/systemd/journal/socket ]; then
   row "summary --journal vs journalctl -o json | jq grouping, s" "$b_s" "$p_s" "$(ratio "$p_s" "$b_s")x faster"
 fi
 
+# --journal with unrelated entries (issue 14): the same 20 000 misuse entries (2 in 1000 look
+# like ours but are not sound: one without BINDING_SCHEMA, one malformed) among ordinary
+# entries of other services, ~100 MB and ~1 GB of journal files, made once by
+# systemd-journal-remote from export format and kept in $BENCH_DIR/journal-mixed (it rotates
+# its output into files of ~45 MB, as journald would). Reading through the journal's index,
+# the time per misuse entry must not grow with the unrelated entries.
+mixed_journal() {
+  local remote=/lib/systemd/systemd-journal-remote dir="$out/journal-mixed" ours=20000
+  if [ ! -x "$remote" ]; then echo "== --journal with unrelated entries: skipped (apt-get install systemd-journal-remote)"; return; fi
+  echo
+  echo "== --journal with unrelated entries (issue 14): $ours misuse entries, bindiag summary --journal-dir D"
+  for unrelated in 120000 1200000; do
+    local d="$dir/u$unrelated"
+    if [ ! -e "$d/.complete" ]; then
+      rm -rf "$d" && mkdir -p "$d"
+      local made=$(date +%s)
+      $bin/BindingBenchmarks export-mixed app-01 "$ours" "$unrelated" 42 |
+        "$remote" --split-mode=none --output="$d/app-01.journal" - 2>/dev/null
+      touch "$d/.complete"
+      echo "(made $unrelated unrelated entries' journal in $(( $(date +%s) - made )) s)"
+    fi
+  done
+  # The answers: totals and events/records per site, read through the index at both sizes, and
+  # by a scan of every entry (journalctl -o json into bindiag's JSON reader) at the small one.
+  answers() { jq -c '[.events, .records, .malformed, .lost, .duplicates, [.groups[] | [.key.kind, .key.file, .key.line, .events, .records]]]'; }
+  local small="$dir/u120000" large="$dir/u1200000"
+  local a_small a_large a_scan
+  a_small="$($bin/bindiag summary --journal-dir "$small" --format json 2>/dev/null | answers)"
+  a_large="$($bin/bindiag summary --journal-dir "$large" --format json 2>/dev/null | answers)"
+  a_scan="$(journalctl -D "$small" -o json | $bin/bindiag summary --format json 2>/dev/null | answers)"
+  local same=no scan=no
+  [ "$a_small" = "$a_large" ] && same=yes
+  [ "$a_small" = "$a_scan" ] && scan=yes
+  echo "answers (events, records, malformed, lost, per-site events/records): same at both sizes: $same; same as a scan of every entry: $scan"
+  echo "  $(echo "$a_small" | jq -c '{events: .[0], records: .[1], malformed: .[2], lost: .[3], sites: (.[5] | length)}'), sha1 $(echo "$a_small" | sha1sum | cut -c1-12)"
+  # CPU seconds (user + sys, best of 7), the user part and the minor page faults (medians of
+  # the 7: the kernel splits CPU time into user and sys by sampling ticks): steadier than wall
+  # time when other work shares the cores.
+  cpu() {
+    python3 -c 'import resource, statistics, subprocess, sys
+runs = []
+for _ in range(7):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    runs.append((after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime,
+                 after.ru_utime - before.ru_utime, after.ru_minflt - before.ru_minflt))
+print("%.4f %.4f %d" % (min(r[0] for r in runs), statistics.median(r[1] for r in runs),
+                        statistics.median(r[2] for r in runs)))' "$@"
+  }
+  per() { awk "BEGIN{printf \"%.2f\", $1 * 1e6 / $ours}"; }
+  row "measure (load: $(cut -d' ' -f1-3 /proc/loadavg))" "bindiag" "journalctl" "jctl/ours"
+  local s_ours l_ours s_peer l_peer s_cpu l_cpu s_pcpu l_pcpu s_user l_user
+  for d in "$small" "$large"; do
+    local mib files o p oc pc
+    mib=$(du -sm "$d" | cut -f1)
+    files=$(ls "$d"/*.journal | wc -l)
+    o="$(best 5 $bin/bindiag summary --journal-dir "$d" --format json)"
+    p="$(best 5 journalctl -D "$d" BINDING_SCHEMA=1 -o export)"
+    oc=($(cpu $bin/bindiag summary --journal-dir "$d" --format json))
+    pc=($(cpu journalctl -D "$d" BINDING_SCHEMA=1 -o export))
+    row "  $mib MiB in $files files, s (peer: -D D BINDING_SCHEMA=1 -o export)" "$o" "$p" "$(ratio "$p" "$o")"
+    row "    µs per misuse entry" "$(per "$o")" "$(per "$p")" "-"
+    row "    CPU (user+sys) µs per misuse entry" "$(per "${oc[0]}")" "$(per "${pc[0]}")" "-"
+    row "    of which user (median), µs per misuse entry" "$(per "${oc[1]}")" "$(per "${pc[1]}")" "-"
+    row "    minor page faults (median) per misuse entry" "$(awk "BEGIN{printf \"%.2f\", ${oc[2]} / $ours}")" "$(awk "BEGIN{printf \"%.2f\", ${pc[2]} / $ours}")" "-"
+    if [ "$d" = "$small" ]; then s_ours=$o s_peer=$p s_cpu=${oc[0]} s_pcpu=${pc[0]} s_user=${oc[1]}; else l_ours=$o l_peer=$p l_cpu=${oc[0]} l_pcpu=${pc[0]} l_user=${oc[1]}; fi
+  done
+  row "  per-entry time, ~1 GB / ~100 MB (goal: close to 1)" "$(ratio2 "$l_ours" "$s_ours")" "$(ratio2 "$l_peer" "$s_peer")" "-"
+  row "  per-entry CPU, ~1 GB / ~100 MB" "$(ratio2 "$l_cpu" "$s_cpu")" "$(ratio2 "$l_pcpu" "$s_pcpu")" "-"
+  row "  per-entry user CPU, ~1 GB / ~100 MB" "$(ratio2 "$l_user" "$s_user")" "-" "-"
+  local scan_s
+  scan_s="$(best 1 journalctl -D "$large" -o export)"
+  row "  for scale: journalctl -D D -o export, every entry, ~1 GB, s" "-" "$scan_s" "-"
+}
+ratio2() { awk "BEGIN{ if ($2 == 0) print \"n/a\"; else printf \"%.2f\", $1 / $2 }"; }
+if [ "$mode" != quick ]; then mixed_journal; fi
 fi
 
 echo
