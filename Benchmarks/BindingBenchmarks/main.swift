@@ -118,6 +118,19 @@ func runMisuse() {
   report("misuse.stderr_sink", stderrCost, "ns/event")
 }
 
+/// `count` misuses into the null sink and nothing else: the run `valgrind --tool=callgrind`
+/// counts instructions of (per misuse = total / count, after subtracting a run with count 0).
+func runMisuseCalls(count: Int) {
+  nonisolated(unsafe) let model = Model()
+  let base = Binding<String?>(get: { model.alert }, set: { model.alert = $0 })
+  let null = Diagnostics(configuration: DiagnosticsConfiguration(sink: NullSink(), rateLimit: nil))
+  DiagnosticsSystem.withDiagnostics(null) {
+    let flag = base.mappedToBool()
+    for _ in 0..<count { flag.wrappedValue = true }
+  }
+  report("misuse.calls", Double(count), "events")
+}
+
 func runJSONLines(path: String, count: Int, maxBytes: Int? = nil, keep: Int = 5) {
   nonisolated(unsafe) let model = Model()
   let base = Binding<String?>(get: { model.alert }, set: { model.alert = $0 })
@@ -530,6 +543,7 @@ let arguments = CommandLine.arguments
 switch arguments.count > 1 ? arguments[1] : "" {
 case "mapping": runMapping()
 case "misuse": runMisuse()
+case "misuse-calls" where arguments.count == 3: runMisuseCalls(count: Int(arguments[2])!)
 case "jsonl" where arguments.count == 4: runJSONLines(path: arguments[2], count: Int(arguments[3])!)
 case "jsonl-rotate" where arguments.count == 6:
   runJSONLines(

@@ -13,6 +13,12 @@ public final class Diagnostics: Sendable {
   private let sequence = Counter()
   private let limiter: RateLimiter?
   private let acceptsEvents: Bool
+  // The configuration's parts the report path reads, held apart so that a report copies none of
+  // the rest (the configuration is a struct with an existential).
+  private let sink: any DiagnosticsSink
+  private let privacy: ValuePrivacy
+  private let minimumLevel: MisuseLevel
+  private let policy: MisusePolicy
 
   /// A pipeline for `configuration`, with a fresh random run id.
   /// - Parameter configuration: Sink, privacy, rate limit, level and policy.
@@ -21,6 +27,10 @@ public final class Diagnostics: Sendable {
     self.identity = ProcessIdentity.current()
     self.limiter = configuration.rateLimit.map(RateLimiter.init)
     self.acceptsEvents = configuration.sink.acceptsEvents
+    self.sink = configuration.sink
+    self.privacy = configuration.privacy
+    self.minimumLevel = configuration.minimumLevel
+    self.policy = configuration.policy
   }
 
   /// The 16-hex-digit run id every record of this pipeline carries.
@@ -49,31 +59,61 @@ public final class Diagnostics: Sendable {
     valuePresent: Bool, value: @autoclosure () -> Any? = nil, level: MisuseLevel? = nil,
     label: String? = nil, site: CallSite
   ) {
-    record(
-      kind, message: message, valueType: valueType(), valuePresent: valuePresent, value: value(),
-      level: level, label: label, site: site)
+    let level = level ?? kind.defaultLevel
+    if acceptsEvents, level >= minimumLevel {
+      deliver(
+        kind, level: level, message: message, site: site, valueType: valueType(),
+        valuePresent: valuePresent, value: value(), label: label)
+    }
+    applyPolicy(kind, message: message, label: label, valueType: valueType(), site: site)
   }
 
-  /// The report path shared by ``report(_:message:valueType:valuePresent:value:level:label:site:)``
-  /// and the mappings: generic over the value, so a private value is never boxed or described.
-  func record<Value>(
-    _ kind: MisuseKind, message: String, valueType: @autoclosure () -> String,
-    valuePresent: Bool, value: @autoclosure () -> Value?, level: MisuseLevel? = nil,
-    label: String? = nil, site: @autoclosure () -> CallSite
+  /// The report path of the mappings and of ``DiagnosticsSystem/report(_:message:valueType:valuePresent:value:level:label:fileID:line:function:)``.
+  ///
+  /// Not generic, so no type metadata is looked up per report; `value` is called (and the
+  /// value boxed) only for a record that is written. The call site's and the type's strings
+  /// come from ``SiteTable``, made once per site.
+  @usableFromInline
+  func record(
+    _ kind: MisuseKind, message: String, valueType: Any.Type, valuePresent: Bool,
+    value: () -> Any?, level: MisuseLevel? = nil, label: String?,
+    fileID: StaticString, line: UInt, function: StaticString
   ) {
     let level = level ?? kind.defaultLevel
-    defer {
-      if configuration.policy == .assert {
-        configuration.sink.flush()
-        let site = site()
-        assertionFailure("Binding misuse \(kind.code) at \(site.fileID):\(site.line)")
-      } else if configuration.policy == .failTests {
-        MisusePolicy.testFailureReporter?.failCurrentTest(
-          kind: kind, message: message, label: label, valueType: valueType(), site: site())
-      }
+    let wanted = acceptsEvents && level >= minimumLevel
+    guard wanted || policy != .report else { return }
+    let entry = SiteTable.entry(fileID: fileID, line: line, function: function, valueType: valueType)
+    if wanted {
+      deliver(
+        kind, level: level, message: message, site: entry.site, valueType: entry.valueType,
+        valuePresent: valuePresent, value: value(), label: label)
     }
-    guard acceptsEvents, level >= configuration.minimumLevel else { return }
-    let site = site()
+    applyPolicy(kind, message: message, label: label, valueType: entry.valueType, site: entry.site)
+  }
+
+  /// After the report: flush and assert, or fail the running test, as the policy says.
+  private func applyPolicy(
+    _ kind: MisuseKind, message: String, label: String?, valueType: @autoclosure () -> String,
+    site: @autoclosure () -> CallSite
+  ) {
+    switch policy {
+    case .report: return
+    case .assert:
+      sink.flush()
+      let site = site()
+      assertionFailure("Binding misuse \(kind.code) at \(site.fileID):\(site.line)")
+    case .failTests:
+      MisusePolicy.testFailureReporter?.failCurrentTest(
+        kind: kind, message: message, label: label, valueType: valueType(), site: site())
+    }
+  }
+
+  /// Rate limiting, the value under the privacy setting, then the record.
+  private func deliver(
+    _ kind: MisuseKind, level: MisuseLevel, message: String, site: CallSite,
+    valueType: @autoclosure () -> String, valuePresent: Bool, value: @autoclosure () -> Any?,
+    label: String?
+  ) {
     var suppressed = 0
     if let limiter {
       let key = RateLimiter.Key(kind: kind.code, file: site.fileID, line: site.line)
@@ -90,9 +130,10 @@ public final class Diagnostics: Sendable {
       }
     }
     let rendered: String?
-    switch configuration.privacy {
-    case .private: rendered = value() == nil ? nil : "<private>"
-    default: rendered = value().map { configuration.privacy.render($0) }
+    if case .private = privacy {
+      rendered = value() == nil ? nil : "<private>"
+    } else {
+      rendered = value().map { privacy.render($0) }
     }
     emit(
       kind: kind, level: level, message: message, site: site, valueType: valueType(),
@@ -104,7 +145,7 @@ public final class Diagnostics: Sendable {
   /// After `flush()`, the records written stand for every misuse reported: `sum(1 + suppressed)`.
   public func flush() {
     drainFoldedEvents()
-    configuration.sink.flush()
+    sink.flush()
   }
 
   /// Writes a record for every rate-limited event still pending.
@@ -131,12 +172,12 @@ public final class Diagnostics: Sendable {
     kind: MisuseKind, level: MisuseLevel, message: String, site: CallSite, valueType: String,
     valuePresent: Bool, value: String?, label: String?, suppressed: Int
   ) {
-    let seq = sequence.increment()
-    let event = MisuseEvent(
-      timestamp: .now(), level: level, kind: kind, message: message, file: site.fileID,
-      line: site.line, function: site.function, valueType: valueType, valuePresent: valuePresent,
-      value: value, label: label, process: identity.process, pid: identity.pid,
-      host: identity.host, run: identity.run, seq: seq, suppressed: suppressed)
-    configuration.sink.receive(event)
+    sink.receive(
+      MisuseEvent(
+        timestamp: .now(), level: level, kind: kind, message: message, file: site.fileID,
+        line: site.line, function: site.function, valueType: valueType,
+        valuePresent: valuePresent, value: value, label: label, process: identity.process,
+        pid: identity.pid, host: identity.host, run: identity.run, seq: sequence.increment(),
+        suppressed: suppressed))
   }
 }

@@ -43,7 +43,7 @@ public enum DiagnosticsSystem {
   /// The pipeline misuses go to from here: the task's override, else the process-wide one.
   public static var current: Diagnostics {
     if let diagnostics = taskDiagnostics { return diagnostics }
-    return processDiagnostics()
+    return processDiagnostics
   }
 
   /// Runs `operation` with `diagnostics` as ``current`` for this task and its child tasks.
@@ -101,10 +101,9 @@ public enum DiagnosticsSystem {
     value: @autoclosure () -> Any? = nil, level: MisuseLevel? = nil, label: String? = nil,
     fileID: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
   ) {
-    current.report(
-      kind, message: message, valueType: TypeNames.name(of: valueType), valuePresent: valuePresent,
-      value: value(), level: level, label: label,
-      site: CallSite(fileID: fileID, line: line, function: function))
+    current.record(
+      kind, message: message, valueType: valueType, valuePresent: valuePresent, value: value,
+      level: level, label: label, fileID: fileID, line: line, function: function)
   }
 
   /// Flushes ``current``: pending rate-limited events are written and the sink flushed.
@@ -112,7 +111,11 @@ public enum DiagnosticsSystem {
     current.flush()
   }
 
-  private static func processDiagnostics() -> Diagnostics {
+  /// The process-wide pipeline, made once (Swift's lazy global initialization): by the first
+  /// misuse, which then reads no lock, from the bootstrap or else from the environment.
+  private static let processDiagnostics = makeProcessDiagnostics()
+
+  private static func makeProcessDiagnostics() -> Diagnostics {
     let (diagnostics, created) = global.withLock { state -> (Diagnostics, Bool) in
       if let diagnostics = state.diagnostics { return (diagnostics, false) }
       let diagnostics = Diagnostics(configuration: EnvironmentConfiguration.load().configuration)
