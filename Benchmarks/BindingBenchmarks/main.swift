@@ -3,7 +3,11 @@
 //
 //   BindingBenchmarks mapping                correct path of a mapping vs a hand-written Binding
 //   BindingBenchmarks misuse                 one misuse into a null sink and the stderr sink
+//   BindingBenchmarks misuse-calls N         N misuses into a null sink only (for callgrind)
 //   BindingBenchmarks jsonl PATH N           misuses into the JSON Lines file sink
+//   BindingBenchmarks jsonl-threads PATH N T N misuses from T threads into one JSON Lines sink
+//   BindingBenchmarks jsonl-rate PATH R S T  R misuses a second for S seconds from T threads,
+//                                            default options (queue size): are any dropped?
 //   BindingBenchmarks journald N             misuses into the journald sink
 //   BindingBenchmarks generate N SEED        N contract records with realistic sites, to stdout
 //   BindingBenchmarks export HOST N SEED     N journal entries of one host in journal export
@@ -12,6 +16,7 @@
 //                                            the same N entries among UNRELATED ordinary log
 //                                            entries of other services, export format, to stdout
 import BindingDiagnostics
+import Foundation
 
 #if canImport(SwiftUI)
   import SwiftUI
@@ -33,13 +38,23 @@ func nanoseconds() -> UInt64 {
   return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
 }
 
-/// The best of `rounds` timings of `body(iterations)`, in ns per iteration.
-func measure(rounds: Int = 7, iterations: Int, _ body: (Int) -> Void) -> Double {
+/// CPU time of the calling thread: unlike the wall clock, it does not count the time other
+/// processes on a loaded machine take the core away.
+func threadCPUNanoseconds() -> UInt64 {
+  var spec = timespec()
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+  return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+}
+
+/// The best of `rounds` timings of `body(iterations)`, in ns per iteration, on `clock`.
+func measure(
+  rounds: Int = 7, iterations: Int, clock: () -> UInt64 = nanoseconds, _ body: (Int) -> Void
+) -> Double {
   var best = Double.infinity
   for _ in 0..<rounds {
-    let start = nanoseconds()
+    let start = clock()
     body(iterations)
-    best = min(best, Double(nanoseconds() - start) / Double(iterations))
+    best = min(best, Double(clock() - start) / Double(iterations))
   }
   return best
 }
@@ -101,6 +116,13 @@ func runMisuse() {
     return measure(iterations: 200_000) { count in for _ in 0..<count { flag.wrappedValue = true } }
   }
   report("misuse.null_sink", nullCost, "ns/event")
+  let nullCPU = DiagnosticsSystem.withDiagnostics(null) {
+    let flag = base.mappedToBool()
+    return measure(iterations: 200_000, clock: threadCPUNanoseconds) { count in
+      for _ in 0..<count { flag.wrappedValue = true }
+    }
+  }
+  report("misuse.null_sink_cpu", nullCPU, "ns/event")
   let limited = Diagnostics(configuration: DiagnosticsConfiguration(sink: NullSink()))
   let limitedCost = DiagnosticsSystem.withDiagnostics(limited) {
     let flag = base.mappedToBool()
@@ -143,13 +165,16 @@ func runJSONLines(path: String, count: Int, maxBytes: Int? = nil, keep: Int = 5)
   let diagnostics = Diagnostics(configuration: DiagnosticsConfiguration(sink: sink, rateLimit: nil))
   let start = nanoseconds()
   var callerTotal: UInt64 = 0
+  var callerCPU: UInt64 = 0
   DiagnosticsSystem.withDiagnostics(diagnostics) {
     let flag = base.mappedToBool()
     let batch = 1000
     var done = 0
     while done < count {
       let begin = nanoseconds()
+      let beginCPU = threadCPUNanoseconds()
       for _ in 0..<min(batch, count - done) { flag.wrappedValue = true }
+      callerCPU += threadCPUNanoseconds() - beginCPU
       callerTotal += nanoseconds() - begin
       done += batch
     }
@@ -158,10 +183,97 @@ func runJSONLines(path: String, count: Int, maxBytes: Int? = nil, keep: Int = 5)
   let elapsed = Double(nanoseconds() - start) / 1e9
   let stats = sink.statistics
   report("jsonl.caller_side", Double(callerTotal) / Double(count), "ns/event")
+  report("jsonl.caller_cpu", Double(callerCPU) / Double(count), "ns/event")
   report("jsonl.sustained", Double(stats.written) / elapsed, "records/s")
   report("jsonl.dropped", Double(stats.dropped), "records")
   report("jsonl.rotations", Double(stats.rotations), "rotations")
   report("jsonl.seconds", elapsed, "s")
+}
+
+/// Runs `body(thread)` on `threads` threads at once (released together) and waits for them.
+func onThreads(_ threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
+  let ready = DispatchSemaphore(value: 0)
+  let go = DispatchSemaphore(value: 0)
+  let done = DispatchGroup()
+  for thread in 0..<threads {
+    done.enter()
+    Thread {
+      ready.signal()
+      go.wait()
+      body(thread)
+      done.leave()
+    }.start()
+  }
+  for _ in 0..<threads { ready.wait() }
+  for _ in 0..<threads { go.signal() }
+  done.wait()
+}
+
+func openSink(_ path: String, _ options: JSONLinesFileSink.Options) -> JSONLinesFileSink {
+  switch JSONLinesFileSink.open(path: path, options: options) {
+  case .success(let opened): return opened
+  case .failure(let error): fatalError("\(error)")
+  }
+}
+
+/// `count` misuses split over `threads` threads into one sink (queue large enough for the run:
+/// this measures throughput, not drops). Records/s counts until the flush returns.
+func runJSONLinesThreads(path: String, count: Int, threads: Int) {
+  let sink = openSink(path, JSONLinesFileSink.Options(queueCapacity: 1 << 20))
+  let diagnostics = Diagnostics(configuration: DiagnosticsConfiguration(sink: sink, rateLimit: nil))
+  let perThread = count / threads
+  let slowest = LockedValue<UInt64>(0)
+  let start = nanoseconds()
+  onThreads(threads) { _ in
+    nonisolated(unsafe) let model = Model()
+    let base = Binding<String?>(get: { model.alert }, set: { model.alert = $0 })
+    let begin = nanoseconds()
+    DiagnosticsSystem.withDiagnostics(diagnostics) {
+      let flag = base.mappedToBool()
+      for _ in 0..<perThread { flag.wrappedValue = true }
+    }
+    let spent = nanoseconds() - begin
+    slowest.value = max(slowest.value, spent)
+  }
+  sink.flush()
+  let elapsed = Double(nanoseconds() - start) / 1e9
+  let stats = sink.statistics
+  report("jsonl.threads", Double(threads), "threads")
+  report("jsonl.threads_records_per_s", Double(stats.written) / elapsed, "records/s")
+  report(
+    "jsonl.threads_caller_side", Double(slowest.value) / Double(perThread),
+    "ns/event")
+  report("jsonl.threads_dropped", Double(stats.dropped), "records")
+}
+
+/// `rate` misuses a second for `seconds` seconds, paced in steps of 1 ms, from `threads`
+/// threads, into a sink with the default options (the default queue size).
+func runJSONLinesRate(path: String, rate: Int, seconds: Int, threads: Int) {
+  let sink = openSink(path, JSONLinesFileSink.Options())
+  let diagnostics = Diagnostics(configuration: DiagnosticsConfiguration(sink: sink, rateLimit: nil))
+  let perStep = rate / 1000 / threads
+  let steps = seconds * 1000
+  let start = nanoseconds()
+  onThreads(threads) { _ in
+    nonisolated(unsafe) let model = Model()
+    let base = Binding<String?>(get: { model.alert }, set: { model.alert = $0 })
+    DiagnosticsSystem.withDiagnostics(diagnostics) {
+      let flag = base.mappedToBool()
+      let begin = nanoseconds()
+      for step in 0..<steps {
+        for _ in 0..<perStep { flag.wrappedValue = true }
+        let due = begin + UInt64(step + 1) * 1_000_000
+        let now = nanoseconds()
+        if due > now { usleep(UInt32((due - now) / 1000)) }
+      }
+    }
+  }
+  let sent = Double(nanoseconds() - start) / 1e9
+  sink.flush()
+  let stats = sink.statistics
+  report("jsonl.rate_offered", Double(perStep * threads * steps) / sent, "records/s")
+  report("jsonl.rate_written", Double(stats.written), "records")
+  report("jsonl.rate_dropped", Double(stats.dropped), "records")
 }
 
 func runJournald(count: Int) {
@@ -545,6 +657,12 @@ case "mapping": runMapping()
 case "misuse": runMisuse()
 case "misuse-calls" where arguments.count == 3: runMisuseCalls(count: Int(arguments[2])!)
 case "jsonl" where arguments.count == 4: runJSONLines(path: arguments[2], count: Int(arguments[3])!)
+case "jsonl-threads" where arguments.count == 5:
+  runJSONLinesThreads(path: arguments[2], count: Int(arguments[3])!, threads: Int(arguments[4])!)
+case "jsonl-rate" where arguments.count == 6:
+  runJSONLinesRate(
+    path: arguments[2], rate: Int(arguments[3])!, seconds: Int(arguments[4])!,
+    threads: Int(arguments[5])!)
 case "jsonl-rotate" where arguments.count == 6:
   runJSONLines(
     path: arguments[2], count: Int(arguments[3])!, maxBytes: Int(arguments[4])!,
@@ -560,7 +678,8 @@ case "export-mixed" where arguments.count == 6:
     seed: UInt64(arguments[5])!)
 default:
   print(
-    "usage: BindingBenchmarks mapping | misuse | jsonl PATH N | journald N | generate N SEED"
+    "usage: BindingBenchmarks mapping | misuse | misuse-calls N | jsonl PATH N"
+      + " | jsonl-threads PATH N T | jsonl-rate PATH R S T | journald N | generate N SEED"
       + " | export HOST N SEED | export-mixed HOST N UNRELATED SEED")
   exit(64)
 }

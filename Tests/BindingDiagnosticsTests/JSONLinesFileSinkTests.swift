@@ -3,6 +3,10 @@ import Foundation
 import TestSupport
 import Testing
 
+#if canImport(SwiftUI)
+  import SwiftUI
+#endif
+
 /// Parses contract JSON Lines with Foundation's JSONSerialization (independent of our encoder).
 func parseRecords(_ lines: [String]) throws -> [[String: Any]] {
   try lines.map { line in
@@ -99,6 +103,52 @@ func seqIsContiguousPerRun(_ records: [[String: Any]]) -> Bool {
     #expect(records.count == 20_000)
     #expect(records.map { $0["seq"] as? Int } == Array(1...20_000))
     #expect(sink.statistics.written == 20_000)
+  }
+
+  @Test func twoThreadsMisusingThroughTheSinkWriteEverySeqOnceInWholeLines() throws {
+    let path = try temporaryDirectory() + "/threads.jsonl"
+    let sink = try JSONLinesFileSink.open(path: path).get()
+    let diagnostics = Diagnostics(
+      configuration: DiagnosticsConfiguration(sink: sink, rateLimit: nil))
+    let perThread = 20_000
+    onTwoThreads { thread in
+      DiagnosticsSystem.withDiagnostics(diagnostics) {
+        let flag = Box<Int?>(thread).binding.mappedToBool(label: "thread-\(thread)")
+        for _ in 0..<perThread { flag.wrappedValue = true }
+      }
+    }
+    sink.flush()
+    let lines = try lines(ofFile: path)
+    #expect(lines.count == 2 * perThread)
+    #expect(lines.allSatisfy { $0.hasPrefix(#"{"v":1,"#) && $0.hasSuffix("}") })
+    let records = try parseRecords(lines)
+    let seqs = records.compactMap { $0["seq"] as? Int }
+    #expect(seqs.sorted() == Array(1...(2 * perThread)))
+    // Each thread's records reach the file in the order it reported them.
+    for thread in 0..<2 {
+      let own = records.filter { $0["label"] as? String == "thread-\(thread)" }
+        .compactMap { $0["seq"] as? Int }
+      #expect(own.count == perThread)
+      #expect(own == own.sorted())
+    }
+    #expect(sink.statistics.written == 2 * perThread)
+    #expect(sink.statistics.dropped == 0)
+  }
+
+  @Test func twoThreadsOverflowingTheQueueHaveEveryDropCounted() throws {
+    let path = try temporaryDirectory() + "/overflow.jsonl"
+    let sink = try JSONLinesFileSink.open(path: path, options: .init(queueCapacity: 1)).get()
+    let perThread = 50_000
+    onTwoThreads { _ in
+      for _ in 0..<perThread { sink.receive(sampleEvent()) }
+    }
+    sink.flush()
+    let statistics = sink.statistics
+    #expect(statistics.written + statistics.dropped == 2 * perThread)
+    #expect(statistics.dropped > 0)
+    let lines = try lines(ofFile: path)
+    #expect(lines.count == statistics.written)
+    #expect(try parseRecords(lines).count == statistics.written)
   }
 
   @Test func aFullQueueDropsAndCountsWithoutBlocking() throws {
@@ -206,4 +256,17 @@ func seqIsContiguousPerRun(_ records: [[String: Any]]) -> Bool {
     #expect(records.count < 20_000)
     #expect(records.reduce(0) { $0 + 1 + ($1["suppressed"] as? Int ?? -1_000_000) } == 20_000)
   }
+}
+
+/// Runs `body(0)` and `body(1)` on two threads of their own at once, and waits for both.
+private func onTwoThreads(_ body: @escaping @Sendable (Int) -> Void) {
+  let done = DispatchGroup()
+  for thread in 0..<2 {
+    done.enter()
+    Thread {
+      body(thread)
+      done.leave()
+    }.start()
+  }
+  done.wait()
 }

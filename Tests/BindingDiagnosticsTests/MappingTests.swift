@@ -20,6 +20,23 @@ import Testing
     #expect(events.isEmpty)
   }
 
+  @Test func oneCallSiteMappingTwoValueTypesNamesEach() throws {
+    func flag<Wrapped>(_ box: Box<Wrapped?>) -> Binding<Bool> { box.binding.mappedToBool() }
+    let (events, _) = recordingMisuses {
+      for _ in 0..<2 {
+        flag(Box<Int?>(1)).wrappedValue = true
+        flag(Box<String?>(nil)).wrappedValue = true
+      }
+    }
+    #expect(events.map(\.valueType) == [
+      "Swift.Optional<Swift.Int>", "Swift.Optional<Swift.String>",
+      "Swift.Optional<Swift.Int>", "Swift.Optional<Swift.String>",
+    ])
+    #expect(events.map(\.valuePresent) == [true, false, true, false])
+    #expect(Set(events.map(\.line)).count == 1)
+    #expect(events.allSatisfy { $0.function == "flag(_:)" && $0.file == #fileID })
+  }
+
   @Test func writingTrueChangesNothingAndReportsWithTheCallSite() throws {
     let alert = Box<String?>("Saved")
     let (events, line) = recordingMisuses { () -> Int in

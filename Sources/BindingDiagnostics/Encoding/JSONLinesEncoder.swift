@@ -24,6 +24,15 @@ public struct JSONLinesEncoder: Sendable {
     out.append(contentsOf: encode(event))
   }
 
+  /// Writes the record for `event`, `\n` included, at `start`, which has room for
+  /// ``bound(_:)`` bytes.
+  /// - Returns: The bytes written.
+  func write(_ event: MisuseEvent, to start: UnsafeMutablePointer<UInt8>) -> Int {
+    var writer = ByteWriter(start)
+    write(event, &writer)
+    return writer.count
+  }
+
   /// The most bytes a record for `event` can take.
   static func bound(_ event: MisuseEvent) -> Int {
     let bytes =

@@ -6,38 +6,103 @@ import Foundation
   import Darwin
 #endif
 
-/// The queue and writer thread behind ``JSONLinesFileSink``.
+/// The queues and writer thread behind ``JSONLinesFileSink``.
 ///
-/// `@unchecked Sendable`: every mutable property is read and written only while `condition` is
-/// locked (the writer thread holds it while it writes in synchronous mode, and releases it
-/// while it writes a batch in asynchronous mode, when only it touches `file`).
+/// Callers encode straight into one of ``shardCount`` queues, each behind its own lock; a thread
+/// always uses the same queue (``ThreadOrdinal``), so misusing threads do not contend with each
+/// other, and each waits only for its own queue's lock, which the writer holds for a swap.
+/// A caller wakes the writer when it finds its queue empty (the first record since the writer
+/// took the last batch), so a busy app pays for one wake-up per batch.
+///
+/// `@unchecked Sendable`: the writer's state is read and written only while `condition` is
+/// locked (the writer thread releases it while it writes, when only it touches `file` and
+/// `spares`), and each queue's state only while that queue's lock is held.
 final class FileWriter: @unchecked Sendable {
-  /// Records waiting for the writer: their bytes back to back, and where each one ends.
-  private struct Batch {
-    var bytes: [UInt8] = []
-    var ends: [Int] = []
+  /// Records waiting for the writer: their bytes back to back in memory of their own (a record
+  /// is encoded straight into it: no intermediate array, no zero fill), and where each ends.
+  private final class Batch {
+    private(set) var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private(set) var byteCount = 0
+    private(set) var ends: [Int] = []
 
     var count: Int { ends.count }
 
-    mutating func removeAll() {
-      bytes.removeAll(keepingCapacity: true)
+    init() {
+      capacity = 1 << 16
+      base = .allocate(capacity: capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    func removeAll() {
+      byteCount = 0
       ends.removeAll(keepingCapacity: true)
     }
+
+    /// Encodes `event` at the end, its long fields cut when the record would pass
+    /// ``JSONLinesFileSink/maxRecordBytes``.
+    func append(_ event: MisuseEvent) {
+      let encoder = JSONLinesEncoder()
+      var written = encoder.write(event, to: room(JSONLinesEncoder.bound(event)))
+      if written > JSONLinesFileSink.maxRecordBytes {
+        let cut = event.cutToRecordLimit()
+        written = encoder.write(cut, to: room(JSONLinesEncoder.bound(cut)))
+      }
+      byteCount += written
+      ends.append(byteCount)
+    }
+
+    /// The bytes from `start` to `end`.
+    func bytes(from start: Int, to end: Int) -> UnsafeRawBufferPointer {
+      UnsafeRawBufferPointer(start: base + start, count: end - start)
+    }
+
+    /// Where the next `bound` bytes go, growing the memory when they do not fit.
+    private func room(_ bound: Int) -> UnsafeMutablePointer<UInt8> {
+      if byteCount + bound > capacity {
+        var grown = capacity * 2
+        while byteCount + bound > grown { grown *= 2 }
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+        moved.update(from: base, count: byteCount)
+        base.deallocate()
+        base = moved
+        capacity = grown
+      }
+      return base + byteCount
+    }
   }
+
+  /// One queue callers append to, with what its lock guards.
+  private final class Shard: @unchecked Sendable {
+    let lock = NSLock()
+    var batch = Batch()
+    /// Records dropped because this queue was full.
+    var dropped = 0
+    /// Drops because this queue was full, said when they start and when they stop.
+    var notice = DropNotice()
+    /// Set by ``FileWriter/stop()``: later records are dropped.
+    var closed = false
+  }
+
+  /// Queues callers are spread over; threads beyond this many share them.
+  static let shardCount = 4
 
   private let path: String
   private let options: JSONLinesFileSink.Options
   private let condition = NSCondition()
-  private var queue = Batch()
-  private var spare = Batch()
+  private let shards = (0..<FileWriter.shardCount).map { _ in Shard() }
   private var flushRequested: UInt64 = 0
   private var flushCompleted: UInt64 = 0
   private var stopping = false
   private var running = false
-  private var writerIdle = false
+  /// A caller found its queue empty and appended: the writer has a batch to take.
+  private var pending = false
   private var stats = JSONLinesFileSink.Statistics()
 
   // Owned by the writer (the thread, or the caller under `condition` in synchronous mode).
+  /// What the writer swaps each queue's batch with, one per queue.
+  private var spares = (0..<FileWriter.shardCount).map { _ in Batch() }
   private var file: LogFile?
   /// Whether anything was written to `file` since it was opened.
   private var wroteToFile = false
@@ -49,8 +114,6 @@ final class FileWriter: @unchecked Sendable {
   private var backoff: UInt64 = 100_000_000
   /// Records dropped since writes started failing, said when they work again.
   private var droppedWhileFailing = 0
-  /// Drops because the queue was full, said when they start and when they stop.
-  private var queueNotice = DropNotice()
 
   /// Bytes written by one `write(2)` at the most (always whole records).
   private static let chunkBytes = 1 << 20
@@ -84,32 +147,39 @@ final class FileWriter: @unchecked Sendable {
     thread.start()
   }
 
-  /// Enqueues (or, synchronously, writes) one record; drops and counts it when the queue is
-  /// full. The caller waits for the lock only: it wakes the writer at most once per batch.
-  func submit(_ record: [UInt8]) {
-    condition.lock()
+  /// Encodes `event` into the calling thread's queue (or, synchronously, writes it); drops and
+  /// counts it when that queue is full. The caller waits for its queue's lock only, and wakes
+  /// the writer at most once per batch.
+  func submit(_ event: MisuseEvent) {
     if options.synchronous {
-      var batch = Batch()
-      batch.bytes = record
-      batch.ends = [record.count]
+      condition.lock()
+      let batch = spares[0]
+      batch.removeAll()
+      batch.append(event)
       write(batch)
+      batch.removeAll()
       condition.unlock()
       return
     }
+    let shard = shards[ThreadOrdinal.current() % FileWriter.shardCount]
     let change: DropNotice.Change?
-    if queue.count < options.queueCapacity, !stopping {
-      queue.bytes.append(contentsOf: record)
-      queue.ends.append(queue.bytes.count)
-      change = queueNotice.accepted(now: RateLimiter.monotonicNanoseconds())
-      if writerIdle {
-        writerIdle = false
-        condition.signal()
-      }
+    var wake = false
+    shard.lock.lock()
+    if shard.batch.count < options.queueCapacity, !shard.closed {
+      wake = shard.batch.count == 0
+      shard.batch.append(event)
+      change = shard.notice.accepted(now: RateLimiter.monotonicNanoseconds())
     } else {
-      stats.dropped += 1
-      change = queueNotice.dropped(now: RateLimiter.monotonicNanoseconds())
+      shard.dropped += 1
+      change = shard.notice.dropped(now: RateLimiter.monotonicNanoseconds())
     }
-    condition.unlock()
+    shard.lock.unlock()
+    if wake {
+      condition.lock()
+      pending = true
+      condition.signal()
+      condition.unlock()
+    }
     if let change {
       var sink = Array("jsonl path=".utf8)
       sink.appendLogfmtValue(path)
@@ -121,10 +191,9 @@ final class FileWriter: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     if options.synchronous || !running {
-      if queue.count > 0 {
-        let batch = queue
-        queue = Batch()
-        write(batch)
+      for index in shards.indices where take(index) {
+        write(spares[index])
+        spares[index].removeAll()
       }
       if options.fsync != .never, let file { _ = FileDescriptorIO.sync(file.fd) }
       return
@@ -143,8 +212,13 @@ final class FileWriter: @unchecked Sendable {
     }
   }
 
-  /// Drains the queue, then ends the writer thread.
+  /// Drains the queues, then ends the writer thread.
   func stop() {
+    for shard in shards {
+      shard.lock.lock()
+      shard.closed = true
+      shard.lock.unlock()
+    }
     condition.lock()
     stopping = true
     condition.broadcast()
@@ -159,8 +233,14 @@ final class FileWriter: @unchecked Sendable {
 
   var statistics: JSONLinesFileSink.Statistics {
     condition.lock()
-    defer { condition.unlock() }
-    return stats
+    var total = stats
+    condition.unlock()
+    for shard in shards {
+      shard.lock.lock()
+      total.dropped += shard.dropped
+      shard.lock.unlock()
+    }
+    return total
   }
 
   func reportFailure(_ error: SystemError) {
@@ -170,38 +250,56 @@ final class FileWriter: @unchecked Sendable {
     FileWriter.say(path: path, error: error, action: "dropping records and retrying")
   }
 
+  /// Swaps queue `index`'s batch with its spare. Only the writer calls it.
+  /// - Returns: Whether the batch taken holds records.
+  private func take(_ index: Int) -> Bool {
+    let shard = shards[index]
+    shard.lock.lock()
+    swap(&shard.batch, &spares[index])
+    shard.lock.unlock()
+    return spares[index].count > 0
+  }
+
+  /// Whether any queue holds at least `count` records.
+  private func anyQueueHolds(_ count: Int) -> Bool {
+    shards.contains { shard in
+      shard.lock.lock()
+      defer { shard.lock.unlock() }
+      return shard.batch.count >= count
+    }
+  }
+
   private func run() {
     ProcessFlush.blockStopSignals()
     condition.lock()
     while true {
-      while queue.count == 0 && flushRequested == flushCompleted && !stopping {
-        writerIdle = true
+      while !pending && flushRequested == flushCompleted && !stopping {
         condition.wait()
       }
-      writerIdle = false
-      if flushRequested == flushCompleted && !stopping && queue.count < options.queueCapacity / 2 {
+      if flushRequested == flushCompleted && !stopping
+        && !anyQueueHolds(max(1, options.queueCapacity / 2))
+      {
         // Let a burst gather; a flush or stop request cuts the wait short.
         _ = condition.wait(until: Date(timeIntervalSinceNow: FileWriter.gatherSeconds))
       }
-      swap(&queue, &spare)
+      pending = false
       let ticket = flushRequested
       let stop = stopping
-      // Write with the lock released, so callers only ever wait for the enqueue.
+      // Write with the lock released, so callers only ever wait for their queue's lock.
       condition.unlock()
-      let outcome = writeBatch(spare)
-      spare.removeAll()
+      var outcome = Outcome()
+      for index in shards.indices where take(index) {
+        outcome.add(writeBatch(spares[index]))
+        spares[index].removeAll()
+      }
       if ticket != flushCompleted, options.fsync == .flush, let file {
         _ = FileDescriptorIO.sync(file.fd)
       }
       condition.lock()
-      stats.written += outcome.written
-      stats.dropped += outcome.dropped
-      stats.failed += outcome.failed
-      stats.rotations += outcome.rotations
-      stats.reopens += outcome.reopens
+      stats.add(outcome)
       flushCompleted = ticket
       condition.broadcast()
-      if stop && queue.count == 0 { break }
+      if stop && !anyQueueHolds(1) { break }
     }
     running = false
     condition.broadcast()
@@ -210,20 +308,24 @@ final class FileWriter: @unchecked Sendable {
 
   /// Synchronous mode: writes under the lock and counts at once.
   private func write(_ batch: Batch) {
-    let outcome = writeBatch(batch)
-    stats.written += outcome.written
-    stats.dropped += outcome.dropped
-    stats.failed += outcome.failed
-    stats.rotations += outcome.rotations
-    stats.reopens += outcome.reopens
+    stats.add(writeBatch(batch))
   }
 
-  private struct Outcome {
+  /// What writing one batch did.
+  fileprivate struct Outcome {
     var written = 0
     var dropped = 0
     var failed = 0
     var rotations = 0
     var reopens = 0
+
+    mutating func add(_ other: Outcome) {
+      written += other.written
+      dropped += other.dropped
+      failed += other.failed
+      rotations += other.rotations
+      reopens += other.reopens
+    }
   }
 
   /// Writes whole records in chunks of at most ``chunkBytes``, one `write(2)` each, rotating
@@ -284,10 +386,8 @@ final class FileWriter: @unchecked Sendable {
       }
       var reached = 0
       if case .success = result {
-        result = batch.bytes.withUnsafeBytes {
-          FileDescriptorIO.writeAll(
-            current.fd, UnsafeRawBufferPointer(rebasing: $0[start..<end]), written: &reached)
-        }
+        result = FileDescriptorIO.writeAll(
+          current.fd, batch.bytes(from: start, to: end), written: &reached)
       }
       if locked { _ = FileDescriptorIO.lock(current.fd, LOCK_UN) }
       wroteToFile = true
@@ -415,5 +515,16 @@ final class FileWriter: @unchecked Sendable {
     line.appendLogfmtValue(action)
     line.append(UInt8(ascii: "\n"))
     ConfigurationWarning.write(line)
+  }
+}
+
+extension JSONLinesFileSink.Statistics {
+  /// Adds what the writer did with one batch.
+  fileprivate mutating func add(_ outcome: FileWriter.Outcome) {
+    written += outcome.written
+    dropped += outcome.dropped
+    failed += outcome.failed
+    rotations += outcome.rotations
+    reopens += outcome.reopens
   }
 }

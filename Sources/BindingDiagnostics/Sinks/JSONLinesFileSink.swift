@@ -132,7 +132,7 @@ public final class JSONLinesFileSink: DiagnosticsSink {
   /// Encodes the event (cut to ``maxRecordBytes``) and enqueues or writes it.
   /// - Parameter event: The event.
   public func receive(_ event: MisuseEvent) {
-    writer.submit(JSONLinesFileSink.record(for: event))
+    writer.submit(event)
   }
 
   /// Returns once every record received before the call is written (and `fsync`ed under
@@ -143,13 +143,6 @@ public final class JSONLinesFileSink: DiagnosticsSink {
 
   /// Counters of records written, dropped and failed.
   public var statistics: Statistics { writer.statistics }
-
-  /// The JSON Lines record for `event`, with long fields cut so it fits ``maxRecordBytes``.
-  static func record(for event: MisuseEvent) -> [UInt8] {
-    let bytes = JSONLinesEncoder().encode(event)
-    guard bytes.count > maxRecordBytes else { return bytes }
-    return JSONLinesEncoder().encode(event.cutToRecordLimit())
-  }
 }
 
 extension DiagnosticsSink where Self == JSONLinesFileSink {
