@@ -46,6 +46,13 @@ func threadCPUNanoseconds() -> UInt64 {
   return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
 }
 
+/// CPU time of the whole process (every thread).
+func processCPUNanoseconds() -> UInt64 {
+  var spec = timespec()
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec)
+  return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+}
+
 /// The best of `rounds` timings of `body(iterations)`, in ns per iteration, on `clock`.
 func measure(
   rounds: Int = 7, iterations: Int, clock: () -> UInt64 = nanoseconds, _ body: (Int) -> Void
@@ -223,20 +230,26 @@ func runJSONLinesThreads(path: String, count: Int, threads: Int) {
   let diagnostics = Diagnostics(configuration: DiagnosticsConfiguration(sink: sink, rateLimit: nil))
   let perThread = count / threads
   let slowest = LockedValue<UInt64>(0)
+  let callersCPU = LockedValue<UInt64>(0)
   let start = nanoseconds()
+  let startCPU = processCPUNanoseconds()
   onThreads(threads) { _ in
     nonisolated(unsafe) let model = Model()
     let base = Binding<String?>(get: { model.alert }, set: { model.alert = $0 })
     let begin = nanoseconds()
+    let beginCPU = threadCPUNanoseconds()
     DiagnosticsSystem.withDiagnostics(diagnostics) {
       let flag = base.mappedToBool()
       for _ in 0..<perThread { flag.wrappedValue = true }
     }
     let spent = nanoseconds() - begin
+    let spentCPU = threadCPUNanoseconds() - beginCPU
     slowest.value = max(slowest.value, spent)
+    callersCPU.value += spentCPU
   }
   sink.flush()
   let elapsed = Double(nanoseconds() - start) / 1e9
+  let processCPU = Double(processCPUNanoseconds() - startCPU)
   let stats = sink.statistics
   report("jsonl.threads", Double(threads), "threads")
   report("jsonl.threads_records_per_s", Double(stats.written) / elapsed, "records/s")
@@ -244,6 +257,10 @@ func runJSONLinesThreads(path: String, count: Int, threads: Int) {
     "jsonl.threads_caller_side", Double(slowest.value) / Double(perThread),
     "ns/event")
   report("jsonl.threads_dropped", Double(stats.dropped), "records")
+  // CPU time per record, which a loaded machine does not inflate: the misusing threads', and
+  // the whole process's (the writer thread included).
+  report("jsonl.threads_caller_cpu", Double(callersCPU.value) / Double(count), "ns/record")
+  report("jsonl.threads_process_cpu", processCPU / Double(count), "ns/record")
 }
 
 /// `rate` misuses a second for `seconds` seconds, paced in steps of 1 ms, from `threads`

@@ -3,7 +3,14 @@
 /// Sinks encode it (JSON Lines, logfmt, journal fields); readers decode it back.
 public struct MisuseEvent: Sendable, Hashable {
   /// Contract version (`v`), `1`.
-  public var schema: Int
+  @inlinable public var schema: Int {
+    get { storedSchema }
+    set { storedSchema = newValue }
+  }
+  // Stored under another name so that the memberwise initializer Swift makes has a signature of
+  // its own, which the public initializer calls: an initializer that assigns the properties one
+  // by one had the optimizer copy the whole event (every string retained and released once more).
+  @usableFromInline var storedSchema: Int
   /// When the misuse happened (`ts`).
   public var timestamp: Timestamp
   /// Severity (`level`).
@@ -39,35 +46,23 @@ public struct MisuseEvent: Sendable, Hashable {
   /// Events folded into this record by rate limiting (`suppressed`).
   public var suppressed: Int
 
+  /// How many misuses this record stands for: `1 + suppressed`.
+  public var events: Int { 1 + suppressed }
+}
+
+extension MisuseEvent {
   /// Creates an event from every contract field.
   /// - Parameters: One per contract field; see the properties.
-  @inlinable
   public init(
     schema: Int = 1, timestamp: Timestamp, level: MisuseLevel, kind: MisuseKind, message: String,
     file: String, line: Int, function: String, valueType: String, valuePresent: Bool,
     value: String? = nil, label: String? = nil, process: String, pid: Int, host: String,
     run: String, seq: Int, suppressed: Int = 0
   ) {
-    self.schema = schema
-    self.timestamp = timestamp
-    self.level = level
-    self.kind = kind
-    self.message = message
-    self.file = file
-    self.line = line
-    self.function = function
-    self.valueType = valueType
-    self.valuePresent = valuePresent
-    self.value = value
-    self.label = label
-    self.process = process
-    self.pid = pid
-    self.host = host
-    self.run = run
-    self.seq = seq
-    self.suppressed = suppressed
+    self.init(
+      storedSchema: schema, timestamp: timestamp, level: level, kind: kind, message: message,
+      file: file, line: line, function: function, valueType: valueType,
+      valuePresent: valuePresent, value: value, label: label, process: process, pid: pid,
+      host: host, run: run, seq: seq, suppressed: suppressed)
   }
-
-  /// How many misuses this record stands for: `1 + suppressed`.
-  public var events: Int { 1 + suppressed }
 }

@@ -3,8 +3,10 @@
 /// (`String(reflecting:)`) walks its metadata, each costing more than the rest of a report.
 ///
 /// Looked up by the addresses of the `#fileID` and `#function` literals, the line and the type:
-/// no string is hashed or compared. A small open-addressed table behind one lock; entries are
-/// never removed (a process has a bounded number of call sites).
+/// no string is hashed or compared. Small open-addressed tables, one per group of threads
+/// (``ThreadOrdinal``), each behind its own lock and with strings of its own: threads misusing at
+/// once neither wait for one lock nor write the same reference counts. Entries are never removed
+/// (a process has a bounded number of call sites).
 enum SiteTable {
   /// A call site and the name of the value type reported there.
   final class Entry: Sendable {
@@ -64,7 +66,14 @@ enum SiteTable {
     }
   }
 
-  private static let table = Lock(Table())
+  /// One table and its lock.
+  private final class Shard: Sendable {
+    let table = Lock(Table())
+  }
+
+  /// Tables, one per group of threads: thread `n` uses table `n % shardCount`.
+  static let shardCount = 8
+  private static let shards = PerThread(count: shardCount) { Shard() }
 
   /// The entry for a call site and value type, made on first use.
   /// - Parameters:
@@ -72,18 +81,20 @@ enum SiteTable {
   ///   - line: `#line` of the call site.
   ///   - function: `#function` of the call site.
   ///   - valueType: The type whose `String(reflecting:)` the report carries.
+  ///   - thread: The caller's ``ThreadOrdinal``.
   /// - Returns: The call site's strings and the type's name.
   static func entry(
-    fileID: StaticString, line: UInt, function: StaticString, valueType: Any.Type
+    fileID: StaticString, line: UInt, function: StaticString, valueType: Any.Type, thread: Int
   ) -> Entry {
+    let shard = shards[thread]
     let key = Key(
       file: address(fileID), function: address(function), line: line,
       type: ObjectIdentifier(valueType))
-    if let known = table.withLock({ $0.find(key) }) { return known }
+    if let known = shard.table.withLock({ $0.find(key) }) { return known }
     let made = Entry(
       site: CallSite(fileID: fileID, line: line, function: function),
       valueType: String(reflecting: valueType), key: key)
-    return table.withLock { table in
+    return shard.table.withLock { table in
       if let raced = table.find(key) { return raced }
       table.insert(made)
       return made

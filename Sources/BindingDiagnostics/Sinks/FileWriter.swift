@@ -91,7 +91,7 @@ final class FileWriter: @unchecked Sendable {
   private let path: String
   private let options: JSONLinesFileSink.Options
   private let condition = NSCondition()
-  private let shards = (0..<FileWriter.shardCount).map { _ in Shard() }
+  private let shards = PerThread(count: FileWriter.shardCount) { Shard() }
   private var flushRequested: UInt64 = 0
   private var flushCompleted: UInt64 = 0
   private var stopping = false
@@ -128,6 +128,10 @@ final class FileWriter: @unchecked Sendable {
   /// wake-up per batch instead of one per record.
   private static let gatherSeconds = 0.001
 
+  deinit {
+    shards.deallocate()
+  }
+
   init(path: String, options: JSONLinesFileSink.Options, file: LogFile?) {
     self.path = path
     self.options = options
@@ -161,7 +165,7 @@ final class FileWriter: @unchecked Sendable {
       condition.unlock()
       return
     }
-    let shard = shards[ThreadOrdinal.current() % FileWriter.shardCount]
+    let shard = shards[ThreadOrdinal.current()]
     let change: DropNotice.Change?
     var wake = false
     shard.lock.lock()
@@ -191,7 +195,7 @@ final class FileWriter: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     if options.synchronous || !running {
-      for index in shards.indices where take(index) {
+      for index in 0..<FileWriter.shardCount where take(index) {
         write(spares[index])
         spares[index].removeAll()
       }
@@ -214,7 +218,7 @@ final class FileWriter: @unchecked Sendable {
 
   /// Drains the queues, then ends the writer thread.
   func stop() {
-    for shard in shards {
+    for shard in shards.all {
       shard.lock.lock()
       shard.closed = true
       shard.lock.unlock()
@@ -235,7 +239,7 @@ final class FileWriter: @unchecked Sendable {
     condition.lock()
     var total = stats
     condition.unlock()
-    for shard in shards {
+    for shard in shards.all {
       shard.lock.lock()
       total.dropped += shard.dropped
       shard.lock.unlock()
@@ -262,7 +266,7 @@ final class FileWriter: @unchecked Sendable {
 
   /// Whether any queue holds at least `count` records.
   private func anyQueueHolds(_ count: Int) -> Bool {
-    shards.contains { shard in
+    shards.all.contains { shard in
       shard.lock.lock()
       defer { shard.lock.unlock() }
       return shard.batch.count >= count
@@ -288,7 +292,7 @@ final class FileWriter: @unchecked Sendable {
       // Write with the lock released, so callers only ever wait for their queue's lock.
       condition.unlock()
       var outcome = Outcome()
-      for index in shards.indices where take(index) {
+      for index in 0..<FileWriter.shardCount where take(index) {
         outcome.add(writeBatch(spares[index]))
         spares[index].removeAll()
       }

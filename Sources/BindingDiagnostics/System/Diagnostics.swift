@@ -10,6 +10,8 @@ public final class Diagnostics: Sendable {
   /// The configuration this pipeline was made with.
   public let configuration: DiagnosticsConfiguration
   let identity: ProcessIdentity
+  /// Copies of `identity` with strings of their own, one per group of threads.
+  private let identities: PerThread<ProcessIdentity>
   private let sequence = Counter()
   private let limiter: RateLimiter?
   private let acceptsEvents: Bool
@@ -25,6 +27,8 @@ public final class Diagnostics: Sendable {
   public init(configuration: DiagnosticsConfiguration) {
     self.configuration = configuration
     self.identity = ProcessIdentity.current()
+    let identity = self.identity
+    self.identities = PerThread(count: SiteTable.shardCount) { identity.copied() }
     self.limiter = configuration.rateLimit.map(RateLimiter.init)
     self.acceptsEvents = configuration.sink.acceptsEvents
     self.sink = configuration.sink
@@ -38,6 +42,7 @@ public final class Diagnostics: Sendable {
 
   deinit {
     flush()
+    identities.deallocate()
   }
 
   /// Reports one misuse.
@@ -63,7 +68,7 @@ public final class Diagnostics: Sendable {
     if acceptsEvents, level >= minimumLevel {
       deliver(
         kind, level: level, message: message, site: site, valueType: valueType(),
-        valuePresent: valuePresent, value: value(), label: label)
+        valuePresent: valuePresent, value: value(), label: label, thread: ThreadOrdinal.current())
     }
     applyPolicy(kind, message: message, label: label, valueType: valueType(), site: site)
   }
@@ -82,11 +87,13 @@ public final class Diagnostics: Sendable {
     let level = level ?? kind.defaultLevel
     let wanted = acceptsEvents && level >= minimumLevel
     guard wanted || policy != .report else { return }
-    let entry = SiteTable.entry(fileID: fileID, line: line, function: function, valueType: valueType)
+    let thread = ThreadOrdinal.current()
+    let entry = SiteTable.entry(
+      fileID: fileID, line: line, function: function, valueType: valueType, thread: thread)
     if wanted {
       deliver(
         kind, level: level, message: message, site: entry.site, valueType: entry.valueType,
-        valuePresent: valuePresent, value: value(), label: label)
+        valuePresent: valuePresent, value: value(), label: label, thread: thread)
     }
     applyPolicy(kind, message: message, label: label, valueType: entry.valueType, site: entry.site)
   }
@@ -112,7 +119,7 @@ public final class Diagnostics: Sendable {
   private func deliver(
     _ kind: MisuseKind, level: MisuseLevel, message: String, site: CallSite,
     valueType: @autoclosure () -> String, valuePresent: Bool, value: @autoclosure () -> Any?,
-    label: String?
+    label: String?, thread: Int
   ) {
     var suppressed = 0
     if let limiter {
@@ -137,7 +144,8 @@ public final class Diagnostics: Sendable {
     }
     emit(
       kind: kind, level: level, message: message, site: site, valueType: valueType(),
-      valuePresent: valuePresent, value: rendered, label: label, suppressed: suppressed)
+      valuePresent: valuePresent, value: rendered, label: label, suppressed: suppressed,
+      identity: identities[thread])
   }
 
   /// Writes a record for every rate-limited event still pending, then flushes the sink.
@@ -155,7 +163,7 @@ public final class Diagnostics: Sendable {
       emit(
         kind: pending.kind, level: pending.level, message: pending.message, site: pending.site,
         valueType: pending.valueType, valuePresent: pending.valuePresent, value: nil,
-        label: pending.label, suppressed: count - 1)
+        label: pending.label, suppressed: count - 1, identity: identity)
     }
   }
 
@@ -170,7 +178,8 @@ public final class Diagnostics: Sendable {
 
   private func emit(
     kind: MisuseKind, level: MisuseLevel, message: String, site: CallSite, valueType: String,
-    valuePresent: Bool, value: String?, label: String?, suppressed: Int
+    valuePresent: Bool, value: String?, label: String?, suppressed: Int,
+    identity: ProcessIdentity
   ) {
     sink.receive(
       MisuseEvent(

@@ -16,6 +16,12 @@ struct ProcessIdentity: Sendable {
     ProcessIdentity(process: processName(), pid: Int(getpid()), host: hostName(), run: newRun())
   }
 
+  /// The same identity with strings in storage of their own (not shared with this one's).
+  func copied() -> ProcessIdentity {
+    func copy(_ text: String) -> String { String(decoding: Array(text.utf8), as: UTF8.self) }
+    return ProcessIdentity(process: copy(process), pid: pid, host: copy(host), run: copy(run))
+  }
+
   /// 16 lowercase hex digits from the system's random source.
   static func newRun() -> String {
     var generator = SystemRandomNumberGenerator()
