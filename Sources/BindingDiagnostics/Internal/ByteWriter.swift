@@ -30,8 +30,9 @@ struct ByteWriter {
   }
 
   mutating func string(_ text: String) {
-    var text = text
-    text.withUTF8 { bytes($0) }
+    if text.utf8.withContiguousStorageIfAvailable({ bytes($0) }) == nil {
+      for value in text.utf8 { byte(value) }
+    }
   }
 
   /// Decimal digits of `value`.
@@ -68,31 +69,41 @@ struct ByteWriter {
   }
 
   /// A quoted JSON string: `"` and `\` escaped, control characters as `\u00XX`. Eight bytes
-  /// at a time are checked at once (SWAR) and copied whole when none needs escaping.
+  /// at a time are checked at once (SWAR); each run of bytes that needs no escape is copied
+  /// with one copy.
   mutating func jsonString(_ text: String) {
     byte(UInt8(ascii: "\""))
-    var text = text
-    text.withUTF8 { utf8 in
-      guard let base = utf8.baseAddress else { return }
+    let done: Bool? = text.utf8.withContiguousStorageIfAvailable { utf8 in
+      guard let base = utf8.baseAddress else { return true }
       let count = utf8.count
+      var run = 0  // where the bytes not yet written start; none of them needs an escape
       var index = 0
-      while index + 8 <= count {
-        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-        if !ByteWriter.needsEscape(word) {
-          pointer.update(from: base + index, count: 8)
-          pointer += 8
-          index += 8
-          continue
-        }
-        for offset in 0..<8 { jsonByte(base[index + offset]) }
-        index += 8
-      }
       while index < count {
+        while index + 8 <= count,
+          !ByteWriter.needsEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+        {
+          index += 8
+        }
+        let limit = min(index + 8, count)
+        while index < limit, !ByteWriter.needsEscape(base[index]) { index += 1 }
+        guard index < limit else { continue }
+        bytes(UnsafeBufferPointer(start: base + run, count: index - run))
         jsonByte(base[index])
         index += 1
+        run = index
       }
+      bytes(UnsafeBufferPointer(start: base + run, count: count - run))
+      return true
+    }
+    if done == nil {
+      for value in text.utf8 { jsonByte(value) }
     }
     byte(UInt8(ascii: "\""))
+  }
+
+  /// Whether `value` is below 0x20, a `"` or a `\`.
+  @inline(__always) static func needsEscape(_ value: UInt8) -> Bool {
+    value < 0x20 || value == UInt8(ascii: "\"") || value == UInt8(ascii: "\\")
   }
 
   @inline(__always) private mutating func jsonByte(_ value: UInt8) {
