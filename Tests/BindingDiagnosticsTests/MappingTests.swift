@@ -28,10 +28,11 @@ import Testing
         flag(Box<String?>(nil)).wrappedValue = true
       }
     }
-    #expect(events.map(\.valueType) == [
-      "Swift.Optional<Swift.Int>", "Swift.Optional<Swift.String>",
-      "Swift.Optional<Swift.Int>", "Swift.Optional<Swift.String>",
-    ])
+    #expect(
+      events.map(\.valueType) == [
+        "Swift.Optional<Swift.Int>", "Swift.Optional<Swift.String>",
+        "Swift.Optional<Swift.Int>", "Swift.Optional<Swift.String>",
+      ])
     #expect(events.map(\.valuePresent) == [true, false, true, false])
     #expect(Set(events.map(\.line)).count == 1)
     #expect(events.allSatisfy { $0.function == "flag(_:)" && $0.file == #fileID })

@@ -25,6 +25,7 @@ enum MappingReports {
       ? "A binding unwrapped from an optional was read after it became nil; the last value was returned."
       : "A binding unwrapped from an optional was written after it became nil; the write was dropped."
     DiagnosticsSystem.current.record(
-      kind, message: message, valueType: Wrapped?.self, valuePresent: false, value: { last }, label: label, fileID: fileID, line: line, function: function)
+      kind, message: message, valueType: Wrapped?.self, valuePresent: false, value: { last },
+      label: label, fileID: fileID, line: line, function: function)
   }
 }

@@ -13,9 +13,11 @@ import Foundation
 /// - Every record is at most ``maxRecordBytes`` (long `msg`, `value`, `label`, `file`,
 ///   `function`, `value_type` are cut with `…`), and whole records are written by single
 ///   `write(2)` calls, so appends from several threads and processes never interleave or tear.
-/// - Asynchronous by default: the caller only encodes and enqueues; a writer thread batches.
-///   When the queue is full the record is dropped and counted: the caller never waits for I/O,
-///   only for one uncontended lock.
+/// - Asynchronous by default: the caller only encodes, straight into a queue; a writer thread
+///   batches. Threads are spread over four queues, each with its own lock
+///   (a thread always uses the same one, so its records stay in order), so misusing threads do
+///   not wait for each other. When a queue is full the record is dropped and counted: the
+///   caller never waits for I/O, only for its queue's lock.
 /// - Rotation by size, coordinated between processes with `flock(2)`; a file moved or deleted
 ///   by an outside tool is noticed (inode check, at most once a second) and the path reopened.
 /// - Failures (`ENOSPC`, `EIO`, a vanished path) are said once on standard error as one logfmt
@@ -39,7 +41,8 @@ public final class JSONLinesFileSink: DiagnosticsSink {
     public var keep: Int
     /// When to `fsync`. Default `.never`.
     public var fsync: FsyncPolicy
-    /// Records the queue holds before new ones are dropped and counted. Default 65 536.
+    /// Records each queue holds before new ones are dropped and counted (a thread uses one
+    /// queue; threads are spread over 4). Default 65 536.
     public var queueCapacity: Int
     /// Write on the caller's thread instead of a writer thread (for tools and tests).
     public var synchronous: Bool
