@@ -66,9 +66,11 @@ enum SiteTable {
     }
   }
 
-  /// One table and its lock.
+  /// One table and its lock, padded so that two tables' locks (made one after the other) never
+  /// share a cache line: threads locking their own tables must not slow each other.
   private final class Shard: Sendable {
     let table = Lock(Table())
+    private let padding = CacheLinePadding()
   }
 
   /// Tables, one per group of threads: thread `n` uses table `n % shardCount`.

@@ -83,6 +83,8 @@ final class FileWriter: @unchecked Sendable {
     var notice = DropNotice()
     /// Set by ``FileWriter/stop()``: later records are dropped.
     var closed = false
+    /// Keeps the next queue's state off this one's cache line.
+    private let padding = CacheLinePadding()
   }
 
   /// Queues callers are spread over; threads beyond this many share them.

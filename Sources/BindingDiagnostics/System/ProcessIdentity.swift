@@ -16,9 +16,15 @@ struct ProcessIdentity: Sendable {
     ProcessIdentity(process: processName(), pid: Int(getpid()), host: hostName(), run: newRun())
   }
 
-  /// The same identity with strings in storage of their own (not shared with this one's).
+  /// The same identity with strings in storage of their own (not shared with this one's), each
+  /// at least a cache line long, so that copies made one after the other do not share a line.
   func copied() -> ProcessIdentity {
-    func copy(_ text: String) -> String { String(decoding: Array(text.utf8), as: UTF8.self) }
+    func copy(_ text: String) -> String {
+      var copy = ""
+      copy.reserveCapacity(max(64, text.utf8.count))
+      copy.append(contentsOf: text)
+      return copy
+    }
     return ProcessIdentity(process: copy(process), pid: pid, host: copy(host), run: copy(run))
   }
 
