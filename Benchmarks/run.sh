@@ -144,7 +144,7 @@ done
 row "records/s, 2 misusing threads vs 1 (goal >= 1.5)" "$two" "$one" "$(ratio2 "$two" "$one")"
 row "  process CPU ns per record, 2 threads vs 1" "$two_cpu" "$one_cpu" "$(ratio2 "$two_cpu" "$one_cpu")"
 rm -f "$out/rate.jsonl"
-rate=$($bin/BindingBenchmarks jsonl-rate "$out/rate.jsonl" 1000000 5 1)
+rate=$($bin/BindingBenchmarks jsonl-rate "$out/rate.jsonl" 1000000 5 1 2>/dev/null)
 row "dropped at 1M records/s for 5 s, default queue (goal 0)" "$(echo "$rate" | awk '$1 == "jsonl.rate_dropped" {print $2}')" "-" "-"
 row "  offered records/s (written: $(echo "$rate" | awk '$1 == "jsonl.rate_written" {print $2}'))" "$(echo "$rate" | awk '$1 == "jsonl.rate_offered" {printf "%.0f", $2}')" "-" "-"
 
