@@ -29,7 +29,7 @@ final class FileWriter: @unchecked Sendable {
     var count: Int { ends.count }
 
     init() {
-      capacity = 1 << 16
+      capacity = 4096
       base = .allocate(capacity: capacity)
     }
 
