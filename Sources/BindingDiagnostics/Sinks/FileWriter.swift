@@ -279,13 +279,17 @@ final class FileWriter: @unchecked Sendable {
     ProcessFlush.blockStopSignals()
     condition.lock()
     while true {
+      var idled = false
       while !pending && flushRequested == flushCompleted && !stopping {
+        idled = true
         condition.wait()
       }
-      if flushRequested == flushCompleted && !stopping
+      // Woken from idle: let a burst gather (a flush or stop request cuts the wait short). Not
+      // after a batch when records are already waiting: they gathered while it was written, and
+      // a writer that sleeps on a loaded machine may not run again for tens of milliseconds.
+      if idled && flushRequested == flushCompleted && !stopping
         && !anyQueueHolds(max(1, options.queueCapacity / 2))
       {
-        // Let a burst gather; a flush or stop request cuts the wait short.
         _ = condition.wait(until: Date(timeIntervalSinceNow: FileWriter.gatherSeconds))
       }
       pending = false
