@@ -1,0 +1,59 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A regular file is read in chunks on worker threads, a pipe line by line: the same bytes must
+/// give the same output both ways, and the chunked read must cost what the pipe's does.
+@Suite struct BindiagChunkedReadTests {
+  /// Runs `summary --format json` on `text` as a file (with each of `threads`) and through
+  /// standard input, and expects the same stdout, stderr and status.
+  static func expectSameBothWays(_ text: [UInt8], _ arguments: [String] = [], threads: [Int])
+    throws -> ProcessOutput
+  {
+    let path = try temporaryDirectory() + "/input.jsonl"
+    try Data(text).write(to: URL(fileURLWithPath: path))
+    let piped = try bindiag(
+      arguments: ["summary", "--format", "json"] + arguments, stdin: Data(text))
+    for count in threads {
+      let chunked = try bindiag(
+        arguments: ["summary", "--format", "json", "--threads", "\(count)"] + arguments + [path])
+      #expect(chunked.stdout == piped.stdout, "--threads \(count)")
+      #expect(
+        chunked.stderr == piped.stderr.replacingOccurrences(of: "<stdin>", with: path),
+        "--threads \(count)")
+      #expect(chunked.status == piped.status, "--threads \(count)")
+    }
+    return piped
+  }
+
+  /// A `log show --style json` array is recognised on the first line that is neither blank
+  /// nor over the limit, in a file as in a pipe.
+  @Test(arguments: [
+    "\n", "  \t\r\n", "\u{feff}\n", "\n\n\r\n", String(repeating: "x", count: 100) + "\n",
+  ])
+  func anArrayAfterBlankOrTooLongLinesIsAnArray(prefix: String) throws {
+    let record = jsonLines([fixtureEvent(seq: 1)]).dropLast()
+    let text = Array((prefix + "[\n" + record + "\n]\n").utf8)
+    let piped = try Self.expectSameBothWays(text, ["--max-line-bytes", "64"], threads: [1, 2])
+    // The pipe reads the array: its one element is too long, the `[` and `]` are not lines.
+    #expect(piped.stdout.contains(#""other":0,"#))
+  }
+
+  /// A chunk whose range lies inside one long line has no line of its own: it must not read
+  /// the rest of that line to find the next. Measured as the bytes `bindiag` read (`rchar` of
+  /// the shell that waited for it), which must stay near the file's size.
+  @Test(arguments: [1, 2])
+  func aLongLineIsReadOnce(threads: Int) throws {
+    let size = 64 << 20
+    let path = try temporaryDirectory() + "/long-line"
+    try Data(repeating: UInt8(ascii: "x"), count: size).write(to: URL(fileURLWithPath: path))
+    let script = #""$1" summary --threads "$2" "$3" >/dev/null 2>&1; grep rchar /proc/$$/io"#
+    let bindiagPath = productsDirectory().appendingPathComponent("bindiag").path
+    let result = try runProduct(
+      "/bin/sh", ["-c", script, "sh", bindiagPath, "\(threads)", path],
+      environment: bindiagEnvironment)
+    let read = try #require(Int(result.stdout.dropFirst("rchar: ".count).dropLast()))
+    #expect(read >= size)
+    #expect(read < size + size / 2, "read \(read) bytes of a \(size)-byte file")
+  }
+}
