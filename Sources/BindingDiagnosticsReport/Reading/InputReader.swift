@@ -100,7 +100,9 @@ public struct InputReader {
     Void, SystemError
   > {
     var info = stat()
-    if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, !InputReader.opensAnArray(fd) {
+    if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+      !InputReader.opensAnArray(fd, maxLineBytes: maxLineBytes)
+    {
       let reader = ChunkedFileReader(
         fd: fd, name: name, size: Int(info.st_size), maxLineBytes: maxLineBytes,
         threads: threads, onMalformed: onMalformed, onProgress: onProgress)
@@ -112,15 +114,30 @@ public struct InputReader {
     }
   }
 
-  /// Whether the file's first line opens a unified-log JSON array, which is read whole elements
-  /// at a time rather than in parallel chunks of lines (`pread(2)`, so the offset stays put).
-  static func opensAnArray(_ fd: Int32) -> Bool {
-    var head = [UInt8](repeating: 0, count: 4096)
+  /// Whether the file's first line that is neither blank nor longer than `maxLineBytes` opens
+  /// a unified-log JSON array, as ``classifyLines(fd:name:_:)`` decides it: such a file is
+  /// read whole elements at a time rather than in parallel chunks of lines (`pread(2)`, so the
+  /// offset stays put). `true` too when that line is not in the first 128 KiB, since the line
+  /// by line read is right either way.
+  static func opensAnArray(_ fd: Int32, maxLineBytes: Int) -> Bool {
+    var head = [UInt8](repeating: 0, count: 128 << 10)
     let count = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
     guard count > 0 else { return false }
     return head.withUnsafeBufferPointer { buffer in
-      let end = buffer.prefix(count).firstIndex(of: 0x0a) ?? count
-      return UnifiedLogArray.opens(UnsafeBufferPointer(rebasing: buffer[..<end]))
+      var start = 0
+      while start < count {
+        let newline = buffer[start..<count].firstIndex(of: 0x0a)
+        // A full head's last line may go on past it, and so may its blank lines.
+        if newline == nil, count == buffer.count { return true }
+        let end = newline ?? count
+        let line = UnsafeBufferPointer(rebasing: buffer[start..<end])
+        let text = start == 0 ? InputReader.droppingBOM(line) : line
+        start = end + 1
+        if line.count > maxLineBytes { continue }
+        if UnifiedLogArray.opens(line) { return true }
+        if LineClassifier.classifyExactly(text) != .blank { return false }
+      }
+      return count == buffer.count
     }
   }
 
