@@ -209,9 +209,10 @@ struct ChunkedFileReader {
     output.reset()
     defer { output.error = reader.error }
     if chunk.start > 0 {
-      // The line holding the byte before the range belongs to the chunk before.
+      // The line holding the byte before the range belongs to the chunk before; the search
+      // stops at the range's end, or every chunk inside a long line would read to its end.
       reader.offset = chunk.start - 1
-      guard reader.skipPastNewline() else { return }
+      guard reader.skipPastNewline(before: chunk.end) else { return }
     }
     let first = chunk.start == 0
     while reader.offset + reader.position < chunk.end {
@@ -266,15 +267,16 @@ struct ChunkedFileReader {
       self.maxLineBytes = maxLineBytes
     }
 
-    /// Moves past the next `\n`; `false` at the end of the file.
-    mutating func skipPastNewline() -> Bool {
+    /// Moves past the next `\n`; `false` at the end of the file, or when none is found
+    /// before the file offset `end`.
+    mutating func skipPastNewline(before end: Int = .max) -> Bool {
       while true {
         if let newline = find(from: position) {
           position = newline + 1
           return true
         }
         position = filled
-        guard refill() else { return false }
+        guard offset + filled < end, refill() else { return false }
       }
     }
 
