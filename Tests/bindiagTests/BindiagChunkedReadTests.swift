@@ -1,3 +1,4 @@
+import BindingDiagnostics
 import Foundation
 import TestSupport
 import Testing
@@ -55,5 +56,39 @@ import Testing
     let read = try #require(Int(result.stdout.dropFirst("rchar: ".count).dropLast()))
     #expect(read >= size)
     #expect(read < size + size / 2, "read \(read) bytes of a \(size)-byte file")
+  }
+}
+
+@Suite struct BindiagChunkedReadMemoryTests {
+  /// Message ids are checked, never shown: 400 000 distinct ones (about 160 MiB of records)
+  /// must not stay in memory once their chunk is aggregated.
+  @Test func distinctMessageIDsAreNotKept() throws {
+    let path = try temporaryDirectory() + "/message-ids.jsonl"
+    #expect(FileManager.default.createFile(atPath: path, contents: nil))
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+    let record = jsonLines([fixtureEvent(seq: 1)])
+    let messageID = MisuseKind.mappedBoolSetTrue.messageID
+    var text = ""
+    for seq in 1...400_000 {
+      let id = String(seq, radix: 16)
+      text += record.replacingOccurrences(
+        of: messageID, with: String(messageID.dropLast(id.count)) + id
+      ).replacingOccurrences(of: #""seq":1,"#, with: #""seq":\#(seq),"#)
+      if seq % 10_000 == 0 {
+        try handle.write(contentsOf: Data(text.utf8))
+        text = ""
+      }
+    }
+    try handle.close()
+    let result = try runProduct(
+      "/usr/bin/time",
+      [
+        "-f", "maxrss_kib=%M", productsDirectory().appendingPathComponent("bindiag").path,
+        "summary", "--format", "json", "--threads", "1", path,
+      ])
+    #expect(result.stdout.hasPrefix(#"{"schema":1,"events":400000,"records":400000,"#))
+    let rss = try #require(
+      result.stderr.split(separator: "\n").last.flatMap { Int($0.dropFirst("maxrss_kib=".count)) })
+    #expect(rss < 40 * 1024, "peak memory \(rss) KiB")
   }
 }
