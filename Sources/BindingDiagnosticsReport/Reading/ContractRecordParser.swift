@@ -10,6 +10,10 @@ struct ContractRecordParser: Sendable {
   private(set) var table = StringTable()
   /// Per id of `table`, format verdicts: see `kindChecked` and the bits after it.
   private var formats: [UInt8] = []
+  /// Message ids, checked once per distinct value but never aggregated, so kept out of
+  /// `table` (which the aggregator takes whole), with their verdicts.
+  private var messageIDs = StringTable()
+  private var messageIDFormats: [UInt8] = []
   private var day = ContractDay()
 
   /// A format a text field must have: its bit in `formats` once checked, and once valid.
@@ -35,6 +39,8 @@ struct ContractRecordParser: Sendable {
   mutating func reset() {
     table.removeAll()
     formats.removeAll(keepingCapacity: true)
+    messageIDs.removeAll()
+    messageIDFormats.removeAll(keepingCapacity: true)
   }
 
   /// The record on `line`, or `nil` to defer to the exact parser.
@@ -42,7 +48,9 @@ struct ContractRecordParser: Sendable {
     guard let fields = ContractFastParser.scan(line, day: &day),
       fields.message.ascii || ContractRecordParser.isUTF8(fields.message.bytes(in: line)),
       fields.value.map({ $0.ascii || ContractRecordParser.isUTF8($0.bytes(in: line)) }) ?? true,
-      intern(fields.messageID, in: line, format: .messageID) != nil,
+      ContractRecordParser.intern(
+        fields.messageID, in: line, format: .messageID, table: &messageIDs,
+        formats: &messageIDFormats) != nil,
       let kind = intern(fields.kind, in: line, format: .kind),
       let file = intern(fields.file, in: line),
       let function = intern(fields.function, in: line),
@@ -67,6 +75,15 @@ struct ContractRecordParser: Sendable {
   @inline(__always)
   private mutating func intern(
     _ text: ContractFastParser.Text, in line: UnsafeBufferPointer<UInt8>, format: Format? = nil
+  ) -> UInt32? {
+    ContractRecordParser.intern(text, in: line, format: format, table: &table, formats: &formats)
+  }
+
+  /// The id of a text field's bytes in `table`, whose verdicts are `formats`.
+  @inline(__always)
+  private static func intern(
+    _ text: ContractFastParser.Text, in line: UnsafeBufferPointer<UInt8>, format: Format?,
+    table: inout StringTable, formats: inout [UInt8]
   ) -> UInt32? {
     let bytes = text.bytes(in: line)
     guard text.ascii || ContractRecordParser.isUTF8(bytes) else { return nil }
