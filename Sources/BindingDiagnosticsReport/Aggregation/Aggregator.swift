@@ -34,6 +34,8 @@ public struct Aggregator {
     static let limit = 64
     private(set) var ids: [UInt32] = []
     private var last = InternedRecord.none
+    /// Once full, the strings of `ids`, built once rather than per value refused.
+    private var texts: [String] = []
 
     @inline(__always)
     mutating func insert(_ id: UInt32, strings: StringTable) {
@@ -50,11 +52,13 @@ public struct Aggregator {
     /// so the common path stays small.
     @inline(never)
     private mutating func keepIfSmaller(_ id: UInt32, strings: StringTable) {
-      let texts = ids.map { strings.string($0) }
+      if texts.isEmpty { texts = ids.map { strings.string($0) } }
+      let text = strings.string(id)
       guard let largest = texts.indices.max(by: { IDSet.precedes(texts[$0], texts[$1]) }),
-        IDSet.precedes(strings.string(id), texts[largest])
+        IDSet.precedes(text, texts[largest])
       else { return }
       ids[largest] = id
+      texts[largest] = text
     }
 
     func strings(_ table: StringTable) -> [String] {
