@@ -340,9 +340,10 @@ struct ChunkedFileReader {
         buffer = larger
       }
       while true {
-        let got = pread(
-          fd, buffer.baseAddress! + filled, buffer.count - filled,
-          off_t(offset + filled))
+        // A piece at most, even into a buffer grown for a long line: a chunk reads little
+        // past its end.
+        let count = min(buffer.count - filled, ChunkedFileReader.pieceBytes)
+        let got = pread(fd, buffer.baseAddress! + filled, count, off_t(offset + filled))
         if got > 0 {
           filled += got
           return true
