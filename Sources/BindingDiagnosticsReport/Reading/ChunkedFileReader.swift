@@ -216,7 +216,7 @@ struct ChunkedFileReader {
     }
     let first = chunk.start == 0
     while reader.offset + reader.position < chunk.end {
-      switch reader.nextLine() {
+      switch reader.nextLine(before: chunk.end) {
       case .end:
         return
       case .tooLong:
@@ -280,8 +280,9 @@ struct ChunkedFileReader {
       }
     }
 
-    /// The next line (without its `\n`; the last one may lack it).
-    mutating func nextLine() -> Line {
+    /// The next line (without its `\n`; the last one may lack it). A line too long is skipped
+    /// no further than the file offset `end`, where the lines of the next chunk start.
+    mutating func nextLine(before end: Int) -> Line {
       var searched = position
       while true {
         if let newline = find(from: searched) {
@@ -290,9 +291,9 @@ struct ChunkedFileReader {
           return newline - start > maxLineBytes ? .tooLong : .line(bytes(start..<newline))
         }
         if filled - position > maxLineBytes {
-          // Too long to keep: skip to its end.
+          // Too long to keep: skip to its end, or to the chunk's.
           position = filled
-          _ = skipPastNewline()
+          _ = skipPastNewline(before: end)
           return .tooLong
         }
         let scanned = filled - position
