@@ -107,7 +107,8 @@ enum Help {
           --max-line-bytes <n>    Longer lines are malformed (default 1048576,
                                   at most 1073741824).
           --threads <n>           Threads reading a file (default: one per processor;
-                                  1 to 1024). The result is the same for any number.
+                                  1 to 1024, at most 32 used). The result is the
+                                  same for any number.
           --strict                Exit 65 when any line is malformed.
           --source-root <dir>     With sarif or github: find each call site's
                                   Module/File.swift under <dir>, preferring a folder

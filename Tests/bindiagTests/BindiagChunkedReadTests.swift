@@ -102,3 +102,37 @@ import Testing
     #expect(rss < 40 * 1024, "peak memory \(rss) KiB")
   }
 }
+
+@Suite struct BindiagByteComparisonTests {
+  /// Text is compared byte for byte: a host spelt with a precomposed "é" and one with "e" and a
+  /// combining accent are two hosts, for `summary` (ids of bytes) and `follow` (the filter)
+  /// alike.
+  @Test func summaryAndFollowFilterTheSameSpellingOfAHost() throws {
+    let precomposed = "caf\u{e9}"
+    let combining = "cafe\u{301}"
+    let events = [
+      fixtureEvent(seq: 1, host: precomposed), fixtureEvent(seq: 2, host: combining),
+      fixtureEvent(seq: 3, host: precomposed),
+    ]
+    let path = try writeFixture(jsonLines(events))
+    let summary = try bindiag(arguments: [
+      "summary", "--format", "json", "--host", precomposed, path,
+    ])
+    #expect(summary.status == 0)
+    #expect(summary.stdout.hasPrefix(#"{"schema":1,"events":2,"records":2,"#))
+    let follow = try bindiag(
+      arguments: [
+        "follow", "--format", "json", "-n", "all", "--count", "2", "--host", precomposed, path,
+      ])
+    #expect(follow.status == 0)
+    // Compared as bytes: `String.contains` would take either spelling for the other.
+    let hosts = follow.stdout.utf8.split(separator: UInt8(ascii: "\n")).map { line in
+      Array(line).firstRange(of: Array(#""host":"\#(precomposed)""#.utf8)) != nil
+        && Array(line).firstRange(of: Array(combining.utf8)) == nil
+    }
+    #expect(hosts == [true, true])
+    let all = try bindiag(arguments: ["summary", "--format", "json", "--group-by", "host", path])
+    #expect(all.stdout.contains(#""key":{"host":"\#(precomposed)"},"events":2"#))
+    #expect(all.stdout.contains(#""key":{"host":"\#(combining)"},"events":1"#))
+  }
+}

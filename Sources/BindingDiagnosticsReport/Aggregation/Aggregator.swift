@@ -157,7 +157,7 @@ public struct Aggregator {
   /// at all); the filter's other fields select records within a run.
   /// - Parameter event: The event.
   public mutating func add(_ event: MisuseEvent) {
-    if let selected = filter.run, event.run != selected { return }
+    if let selected = filter.run, !EventFilter.same(event.run, selected) { return }
     add(record(of: event))
   }
 

@@ -22,18 +22,24 @@ public struct EventFilter: Sendable {
   /// A filter that keeps everything.
   public init() {}
 
-  /// Whether `event` passes.
+  /// Whether `event` passes. Text is compared byte for byte.
   /// - Parameter event: The event.
   public func accepts(_ event: MisuseEvent) -> Bool {
     if let since, event.timestamp < since { return false }
     if let until, until < event.timestamp { return false }
     if !kinds.isEmpty, !kinds.contains(event.kind.code) { return false }
     if let fileSubstring, !event.file.contains(fileSubstring) { return false }
-    if let process, event.process != process { return false }
-    if let host, event.host != host { return false }
+    if let process, !EventFilter.same(event.process, process) { return false }
+    if let host, !EventFilter.same(event.host, host) { return false }
     if let minimumLevel, event.level < minimumLevel { return false }
-    if let run, event.run != run { return false }
+    if let run, !EventFilter.same(event.run, run) { return false }
     return true
+  }
+
+  /// Byte-for-byte equality, as the summary compares text (`==` on `String` would also take
+  /// another spelling of an accented letter).
+  static func same(_ lhs: String, _ rhs: String) -> Bool {
+    lhs.utf8.elementsEqual(rhs.utf8)
   }
 
   /// Whether the filter keeps everything.

@@ -20,6 +20,8 @@ import Dispatch
 struct ChunkedFileReader {
   /// Bytes of the file per chunk.
   static let chunkBytes = 2 << 20
+  /// The most worker threads used, whatever `threads` asks.
+  static let maxWorkers = 32
   /// Bytes read per `pread(2)`: small enough for the CPU's cache.
   static let pieceBytes = 256 << 10
 
@@ -132,7 +134,10 @@ struct ChunkedFileReader {
         finish(current)
       }
     } else {
-      let queues = (0..<threads).map { DispatchQueue(label: "bindiag.reader.\($0)") }
+      // Past a few dozen workers the aggregating thread is the limit; more would only hold
+      // more chunks (memory) in flight.
+      let workers = min(threads, chunkCount, ChunkedFileReader.maxWorkers)
+      let queues = (0..<workers).map { DispatchQueue(label: "bindiag.reader.\($0)") }
       var inFlight: [Chunk] = []
       var next = 0
       func submit() {
@@ -147,7 +152,7 @@ struct ChunkedFileReader {
           current.done.signal()
         }
       }
-      while next < chunkCount, inFlight.count < 2 * threads + 2 { submit() }
+      while next < chunkCount, inFlight.count < 2 * workers + 2 { submit() }
       while !inFlight.isEmpty {
         let oldest = inFlight.removeFirst()
         oldest.done.wait()
