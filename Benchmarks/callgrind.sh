@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Instruction counts (valgrind callgrind) of the release `bindiag summary --format json`, so a
 # regression of the summary path shows beyond timing noise (issue 14). Two runs over 40 000
-# generated contract records (~19 MiB, ten 2 MiB chunks; BindingBenchmarks generate 40000 42):
+# generated contract records (~19 MiB, three 8 MiB chunks; BindingBenchmarks generate 40000 42):
 #   one thread  --threads 1: every chunk read and aggregated on the calling thread
 #   parallel    the default: chunks read on worker threads, aggregated on the calling one
 # and one over an empty file (start-up cost, subtracted for the per-record figure). Prints, per

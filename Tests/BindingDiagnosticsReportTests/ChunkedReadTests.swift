@@ -12,7 +12,7 @@ import Testing
 /// pipe is read line by line into events. Both must give the same summary and the same
 /// malformed-line reports for any input and any number of threads.
 @Suite struct ChunkedReadTests {
-  /// About 7 MiB (four chunks) of hostile lines: mutated contract lines (escapes, reordered
+  /// About 7 MiB (seven chunks of 1 MiB) of hostile lines: mutated contract lines (escapes, reordered
   /// keys, broken values), every text variety `randomEvent` makes, logfmt, other output,
   /// blank and CRLF lines, duplicated records, lines over the limit (one longer than a read
   /// piece, so it crosses reads and a chunk's end), and a byte order mark.
@@ -109,6 +109,7 @@ import Testing
       let chunked = Self.read(aggregator) { reader, aggregator in
         var reader = reader
         reader.threads = threads
+        reader.chunkBytes = 1 << 20
         _ = reader.read(path: path, into: &aggregator)
       }
       #expect(chunked.summary == piped.summary, "\(name)")

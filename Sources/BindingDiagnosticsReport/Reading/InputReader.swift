@@ -51,7 +51,9 @@ public struct InputReader {
   /// Threads that classify a regular file's lines (`--threads`); 1 reads on the calling
   /// thread alone. The processors this process may run on by default.
   public var threads = InputReader.availableProcessors
-  /// Called often during a read (every 64 KiB or 256 lines, 2 MiB chunk, or 1 024 journal
+  /// Bytes of a regular file per chunk (tests make it small to cross many chunk ends).
+  package var chunkBytes = ChunkedFileReader.defaultChunkBytes
+  /// Called often during a read (every 64 KiB or 256 lines, 8 MiB chunk, or 1 024 journal
   /// entries) with how far it has got; the caller decides how often to show it.
   public var onProgress: ((Progress) -> Void)?
 
@@ -105,7 +107,8 @@ public struct InputReader {
     {
       let reader = ChunkedFileReader(
         fd: fd, name: name, size: Int(info.st_size), maxLineBytes: maxLineBytes,
-        threads: threads, onMalformed: onMalformed, onProgress: onProgress)
+        threads: threads, chunkBytes: chunkBytes, onMalformed: onMalformed,
+        onProgress: onProgress)
       return reader.read(into: &aggregator)
     }
     return classifyLines(fd: fd, name: name) { kind, _ in
