@@ -113,6 +113,8 @@ struct ChunkedFileReader {
     }
     let pool = WorkerPool()
     let counting = onProgress != nil
+    // The size at once: the first chunk may take a while, and a progress line shows it meanwhile.
+    onProgress?(InputReader.Progress(source: name, bytes: 0, size: size, events: 0))
     var lineNumber = 0
     var events = 0
     var failure: SystemError?
