@@ -279,10 +279,10 @@ struct ContractFastParser: Sendable {
         | ((slash &- ones) & ~slash) | word) & 0x8080_8080_8080_8080
     }
 
-    /// The rest of a string byte by byte, without its hash.
+    /// The rest of a string byte by byte, without its hash; the bytes from `start` to `index`
+    /// were checked and are ASCII.
     private mutating func rest(from start: Int) -> Text? {
       var ascii = true
-      for byte in bytes[start..<index] where byte >= 0x80 { ascii = false }
       while index < bytes.count {
         let byte = bytes[index]
         if byte == UInt8(ascii: "\"") {

@@ -8,7 +8,7 @@ import BindingDiagnostics
 struct ContractRecordParser: Sendable {
   /// The strings of the records made since the last ``reset()``.
   private(set) var table = StringTable()
-  /// Per id of `table`, format verdicts: see `kindChecked` and the bits after it.
+  /// Per id of `table`, format verdicts: the bits of ``Format``.
   private var formats: [UInt8] = []
   /// Message ids, checked once per distinct value but never aggregated, so kept out of
   /// `table` (which the aggregator takes whole), with their verdicts.
