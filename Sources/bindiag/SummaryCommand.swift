@@ -70,6 +70,9 @@ enum SummaryCommand {
     case .html: text = HTMLRenderer(top: options.top, timeZone: timeZone).render(summary)
     case .sarif, .github:
       text = CIReports.render(summary, options: options, readFailed: failed)
+    case .gcc, .junit:
+      // Declared in the option table; refused by `ReportOptions.validate` until rendered.
+      text = ""
     }
     Pager.write(text, enabled: options.pager)
     if failed { return ExitCode.failure }
