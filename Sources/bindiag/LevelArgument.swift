@@ -16,6 +16,11 @@ enum LevelArgument {
   static let names: [String] =
     MisuseLevel.allCases.map(\.rawValue) + journalctl.map(\.name)
 
+  /// What a usage error says is expected.
+  static let expected =
+    MisuseLevel.allCases.map(\.rawValue).joined(separator: ", ")
+    + ", emerg, alert, crit, err, warn or 0 to 7"
+
   /// The level `text` names, or `nil`.
   static func parse(_ text: String) -> MisuseLevel? {
     MisuseLevel(rawValue: text) ?? journalctl.first { $0.name == text }?.level

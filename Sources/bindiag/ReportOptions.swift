@@ -57,6 +57,7 @@ struct ReportOptions {
       }
     }
     try options.validate()
+    options.applyDefaults()
     return options
   }
 
@@ -103,8 +104,11 @@ struct ReportOptions {
     case .kind:
       let kind = try scanner.value(name, inline: inline)
       guard MisuseKind.isKebabCase(kind) else {
+        let spelled = String(kind.map { $0 == "_" || $0 == " " ? "-" : $0 })
+        let closest = Suggestion.closest(to: spelled, among: MisuseKind.builtIn.map(\.code))
         throw UsageError(
-          "The value '\(kind)' is invalid for '--kind': expected a kebab-case kind",
+          "The value '\(kind)' is invalid for '--kind': expected a kebab-case kind"
+            + (closest.map { "; did you mean '\($0)'?" } ?? ""),
           command: command)
       }
       filter.kinds.insert(kind)
@@ -116,7 +120,7 @@ struct ReportOptions {
       let text = try scanner.value(name, inline: inline)
       guard let level = LevelArgument.parse(text) else {
         throw UsageError(
-          "The value '\(text)' is invalid for '\(name)': expected one of \(MisuseLevel.allCases.map(\.rawValue).joined(separator: ", "))",
+          "The value '\(text)' is invalid for '\(name)': expected one of \(LevelArgument.expected)",
           command: command)
       }
       filter.minimumLevel = level
@@ -162,6 +166,11 @@ struct ReportOptions {
       throw UsageError("'--format \(format.rawValue)' is not available yet", command: command)
     }
     try ci.validate(self)
+  }
+
+  /// What `check` counts by default: events at `warning` and above.
+  mutating func applyDefaults() {
+    if command == .check && filter.minimumLevel == nil { filter.minimumLevel = .warning }
   }
 
   /// Reads from the journal (local or directories).

@@ -16,6 +16,12 @@ enum Suggestion {
     return best?.name
   }
 
+  /// The name among `candidates` closest to `text`, however far; `nil` when there is none.
+  static func nearest(to text: String, among candidates: [String]) -> String? {
+    let typed = Array(bare(text))
+    return candidates.min { distance(typed, Array(bare($0))) < distance(typed, Array(bare($1))) }
+  }
+
   /// `a`, `a or b`, `a, b or c` (`and` when `or` is false).
   static func list(_ names: [String], or: Bool = true) -> String {
     guard let last = names.last else { return "" }

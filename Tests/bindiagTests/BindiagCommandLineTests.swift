@@ -57,7 +57,7 @@ import Testing
     ),
     (
       ["summary", "--level", "loud"],
-      "Error: The value 'loud' is invalid for '--level': expected one of trace, debug, info, notice, warning, error, critical"
+      "Error: The value 'loud' is invalid for '--level': expected one of trace, debug, info, notice, warning, error, critical, emerg, alert, crit, err, warn or 0 to 7"
     ),
     (
       ["summary", "--group-by", "colour"],
