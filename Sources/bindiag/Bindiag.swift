@@ -42,6 +42,12 @@ enum Bindiag {
         if try OnlyHelp.parse(arguments, command: command) { return Help.print(command) }
         Output.out(MessageCatalog.text)
         return ExitCode.success
+      case .completions:
+        return try Completions.run(arguments)
+      case .manpage:
+        if try OnlyHelp.parse(arguments, command: command) { return Help.print(command) }
+        Output.out(ManPage.text)
+        return ExitCode.success
       }
     } catch {
       return Output.usageError(error.message, usage: Help.usage(error.command))

@@ -10,7 +10,7 @@ import Testing
     #expect(result.status == 0)
   }
 
-  @Test(arguments: ["summary", "check", "follow", "demo", "catalog"])
+  @Test(arguments: ["summary", "check", "follow", "demo", "catalog", "completions", "manpage"])
   func helpIsTheSameThreeWays(command: String) throws {
     let viaHelp = try bindiag("help", command)
     let viaLong = try bindiag(command, "--help")
@@ -25,7 +25,9 @@ import Testing
   @Test func topLevelHelpListsTheCommands() throws {
     let result = try bindiag("--help")
     #expect(result.status == 0)
-    for command in ["summary", "check", "follow", "demo", "catalog", "help"] {
+    for command in [
+      "summary", "check", "follow", "demo", "catalog", "completions", "manpage", "help",
+    ] {
       #expect(result.stdout.contains("\n  \(command)"))
     }
     #expect(try bindiag("help").stdout == result.stdout)
