@@ -33,6 +33,17 @@ import Testing
     #expect(try bindiag("help").stdout == result.stdout)
   }
 
+  /// Each command shows its own examples: check's are about thresholds and baselines.
+  @Test func checkHelpShowsChecksOwnExamples() throws {
+    let help = try bindiag("help", "check").stdout
+    let examples = try #require(help.components(separatedBy: "\nEXAMPLES:\n").last)
+    #expect(examples.contains("  bindiag check --max-events 10 --max-lost 0 --level error "))
+    #expect(examples.contains("  bindiag check --baseline baseline.json --baseline-max-growth 2 "))
+    #expect(examples.contains("  bindiag check --write-baseline baseline.json "))
+    #expect(!help.contains("bindiag summary"))
+    #expect(help.contains("-f is --format"))
+  }
+
   @Test func unknownOptionIsAUsageError() throws {
     let result = try bindiag("summary", "--colour")
     #expect(result.stdout == "")
