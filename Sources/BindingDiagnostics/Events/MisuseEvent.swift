@@ -65,7 +65,8 @@ extension MisuseEvent {
     self.init(
       storedSchema: schema, timestamp: timestamp, level: level, kind: kind, message: message,
       file: file, line: line, function: function, valueType: valueType,
-      valuePresent: valuePresent, value: value, label: label, test: test, process: process, pid: pid,
+      valuePresent: valuePresent, value: value, label: label, test: test, process: process,
+      pid: pid,
       host: host, run: run, seq: seq, suppressed: suppressed)
   }
 }

@@ -230,8 +230,15 @@ enum EventDecoder {
       raw[.timestamp] = .text(Timestamp(microsecondsSinceEpoch: realtime).rfc3339)
     }
     if let message = raw.text(.message), let file = raw.text(.file), let line = raw.integer(.line) {
-      let suffix = JournalFieldsEncoder.messageSuffix(file: file, line: line, label: raw.text(.label))
-      if message.hasSuffix(suffix) { raw[.message] = .text(String(message.dropLast(suffix.count))) }
+      let suffix = JournalFieldsEncoder.messageSuffix(
+        file: file, line: line, label: raw.text(.label))
+      // Byte for byte: `hasSuffix` would compare canonically equivalent text as equal.
+      if message.utf8.count >= suffix.utf8.count,
+        message.utf8.suffix(suffix.utf8.count).elementsEqual(suffix.utf8)
+      {
+        raw[.message] = .text(
+          String(decoding: message.utf8.dropLast(suffix.utf8.count), as: UTF8.self))
+      }
     }
     return validate(raw)
   }
