@@ -55,7 +55,7 @@ enum Bindiag {
   }
 }
 
-/// Exit codes of `shared/spec/cli.md`.
+/// The exit codes scripts and CI depend on (the command-line contract).
 enum ExitCode {
   static let success: Int32 = 0
   static let failure: Int32 = 1
