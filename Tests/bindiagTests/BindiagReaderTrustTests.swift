@@ -96,7 +96,7 @@ import Testing
       #expect(result.status == 0)
       #expect(
         result.stdout
-          == #"{"schema":1,"events":24,"records":24,"malformed":0,"other":0,"lost":0,"duplicates":0,"first":"0000-01-01T00:00:00.000000Z","last":"9999-12-31T23:59:59.999999Z","group_by":["kind"],"groups":[{"key":{"kind":"mapped-bool-set-true"},"events":24,"records":24,"first":"0000-01-01T00:00:00.000000Z","last":"9999-12-31T23:59:59.999999Z","processes":["Demo"],"hosts":["build-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":24},"histogram":[9,9,0,3,0,0,0,3]}],"lost_runs":[]}"#
+          == #"{"schema":1,"events":24,"records":24,"malformed":0,"other":0,"lost":0,"duplicates":0,"first":"0000-01-01T00:00:00.000000Z","last":"9999-12-31T23:59:59.999999Z","group_by":["kind"],"groups":[{"key":{"kind":"mapped-bool-set-true"},"events":24,"records":24,"first":"0000-01-01T00:00:00.000000Z","last":"9999-12-31T23:59:59.999999Z","processes":["Demo"],"hosts":["build-01"],"value_types":["Swift.Optional<Swift.String>"],"labels":[],"levels":{"error":24},"histogram":[9,9,0,3,0,0,0,3]}],"lost_runs":[]}"#
           + "\n")
     }
   }

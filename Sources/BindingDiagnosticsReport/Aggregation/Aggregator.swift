@@ -340,14 +340,18 @@ public struct Aggregator {
     case .valueType: Int64(record.valueType)
     case .process: Int64(record.process)
     case .host: Int64(record.host)
+    case .label: Int64(record.label)
     }
   }
 
   /// The key a group shows: text for string ids, a number for the line.
   private func key(of state: GroupState) -> [GroupKeyPart] {
     groupBy.enumerated().map { position, field in
-      field == .line
-        ? .number(Int(state.key[position])) : .text(strings.string(UInt32(state.key[position])))
+      switch field {
+      case .line: .number(Int(state.key[position]))
+      case .label where UInt32(state.key[position]) == InternedRecord.none: .text("")
+      default: .text(strings.string(UInt32(state.key[position])))
+      }
     }
   }
 

@@ -1,7 +1,7 @@
 import BindingDiagnostics
 
-/// The `--format json` summary of `shared/spec/cli.md`: one object, stable key names. Each
-/// group also has `histogram`: its events (folded ones included) in ``Summary/histogramBins``
+/// The `--format json` summary of bindiag's contract: one object, stable key names. Each group
+/// lists its `labels` like its `processes`, and has `histogram`: its events (folded ones included) in ``Summary/histogramBins``
 /// equal bins spanning the summary's `first` to `last`.
 public struct JSONRenderer: Sendable {
   /// At most this many groups (all when `nil`).
@@ -62,6 +62,7 @@ public struct JSONRenderer: Sendable {
       appendStrings("processes", group.processes, &out)
       appendStrings("hosts", group.hosts, &out)
       appendStrings("value_types", group.valueTypes, &out)
+      appendStrings("labels", group.labels, &out)
       out.append(contentsOf: #","levels":{"#.utf8)
       var firstLevel = true
       for level in MisuseLevel.allCases.reversed() {

@@ -31,7 +31,7 @@ public struct MarkdownRenderer: Sendable {
     let columns = TableRenderer.keyColumns(summary.groupBy)
     let header =
       ["Events", "Records"] + columns.map { $0.title.capitalized } + [
-        "First seen", "Last seen", "Processes",
+        "First seen", "Last seen", "Processes", "Labels",
       ]
     lines.append("| " + header.joined(separator: " | ") + " |")
     lines.append(
@@ -44,6 +44,8 @@ public struct MarkdownRenderer: Sendable {
       cells += [
         MarkdownRenderer.iso8601(group.first), MarkdownRenderer.iso8601(group.last),
         "`" + MarkdownRenderer.escape(group.processes.joined(separator: ", ")) + "`",
+        group.labels.isEmpty
+          ? "" : "`" + MarkdownRenderer.escape(group.labels.joined(separator: ", ")) + "`",
       ]
       lines.append("| " + cells.joined(separator: " | ") + " |")
     }

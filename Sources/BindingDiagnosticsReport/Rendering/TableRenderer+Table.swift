@@ -100,6 +100,8 @@ extension TableRenderer {
           columns.append(Column(.kind, key.title, cells, shortening: .kind))
         case .line:
           columns.append(Column(.key, key.title, cells, rightAligned: true))
+        case .label:
+          columns.append(Column(.label, key.title, cells, shortening: .keepingStart))
         case .valueType, .function, .process, .host:
           columns.append(Column(.key, key.title, cells, shortening: .keepingStart))
         }
@@ -107,7 +109,7 @@ extension TableRenderer {
       func list(_ values: [String]) -> String {
         DisplayText.escapingControls(values.joined(separator: ", "))
       }
-      if groups.contains(where: { !$0.labels.isEmpty }) {
+      if !fields.contains(.label), groups.contains(where: { !$0.labels.isEmpty }) {
         columns.append(
           Column(.label, "LABEL", groups.map { list($0.labels) }, shortening: .keepingStart))
       }
