@@ -37,6 +37,15 @@ struct ReportOptions {
   var color = ColorChoice.auto
   var utc = false
   var pager = true
+  /// `--max-columns N`: the most columns a cell of text from the input takes (0: no cap).
+  var maxColumns: Int?
+
+  /// The table's cell cap: `--max-columns` (0 for none), else a default off a terminal, where
+  /// no width fits the table.
+  func cellLimit(terminal: Bool) -> Int? {
+    if let maxColumns { return maxColumns == 0 ? nil : maxColumns }
+    return terminal ? nil : TableRenderer.defaultCellLimit
+  }
 
   static func parse(_ arguments: [String], command: Command) throws(UsageError) -> ReportOptions {
     var options = ReportOptions(command: command)
@@ -121,6 +130,8 @@ struct ReportOptions {
           options.utc = true
         case "--no-pager":
           options.pager = false
+        case "--max-columns":
+          options.maxColumns = try scanner.integer(name, inline: inline)
         case "--count" where command == .follow:
           options.count = try scanner.integer(name, inline: inline, in: 1...Int.max)
         case "-n" where command == .follow, "--lines" where command == .follow:

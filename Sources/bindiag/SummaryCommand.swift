@@ -60,9 +60,11 @@ enum SummaryCommand {
     let text: String
     switch options.format {
     case .table:
+      let width = Terminal.width(1)
       text = TableRenderer(
-        top: options.top ?? 20, width: Terminal.width(1),
-        color: Terminal.colors(options.color, fd: 1), timeZone: timeZone
+        top: options.top ?? 20, width: width,
+        color: Terminal.colors(options.color, fd: 1), timeZone: timeZone,
+        cellLimit: options.cellLimit(terminal: width != nil)
       ).render(summary)
     case .json: text = JSONRenderer(top: options.top).render(summary)
     case .markdown: text = MarkdownRenderer(top: options.top ?? 20).render(summary)
