@@ -15,6 +15,11 @@ enum CIReports {
         switch resolutions[fileID]! {
         case .resolved(let path): paths[fileID] = path
         case .missing: warn(fileID, root: root, "no file named \(fileName(fileID))")
+        case .invalid:
+          Output.err(
+            DisplayText.escapingControls(
+              "warning: \(fileID) is not a #fileID (Module/File.swift); reported without a file")
+              + "\n")
         case .ambiguous(let candidates):
           warn(
             fileID, root: root,
@@ -23,11 +28,20 @@ enum CIReports {
         }
       }
     }
+    if options.ci.sourceRoot == nil {
+      let notFiles = SourceRootResolver.notFiles(
+        summary.groups.prefix(options.top ?? Int.max).compactMap { summary.site(of: $0)?.file })
+      if let example = notFiles.first {
+        Output.err(
+          DisplayText.escapingControls(
+            "warning: \(notFiles.count == 1 ? "1 #fileID is" : "\(notFiles.count) #fileIDs are") "
+              + "not a file here (such as \(example)); --source-root DIR finds their files")
+            + "\n")
+      }
+    }
     switch options.format {
     case .github:
-      let prefix = options.ci.sourceRoot.map(repositoryPrefix) ?? ""
-      return GitHubAnnotationRenderer(top: options.top, paths: paths.mapValues { prefix + $0 })
-        .render(summary)
+      return GitHubAnnotationRenderer(top: options.top, paths: paths).render(summary)
     default:
       return SARIFRenderer(
         toolVersion: Bindiag.version, top: options.top, paths: paths,
@@ -48,14 +62,5 @@ enum CIReports {
       DisplayText.escapingControls(
         "warning: cannot resolve \(fileID) under \(root): \(reason); reported as the file ID")
         + "\n")
-  }
-
-  /// What goes before a path relative to the source root to make it relative to the
-  /// working directory (the repository root in CI): `""` for `.`, `ios/` for `./ios`.
-  static func repositoryPrefix(_ root: String) -> String {
-    var root = Substring(root)
-    while root.hasPrefix("./") { root = root.dropFirst(2) }
-    while root.hasSuffix("/") && root.count > 1 { root = root.dropLast() }
-    return root.isEmpty || root == "." ? "" : root + "/"
   }
 }

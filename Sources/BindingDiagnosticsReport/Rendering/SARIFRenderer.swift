@@ -16,7 +16,9 @@ public struct SARIFRenderer: Sendable {
   public var toolVersion: String
   /// At most this many results (all when `nil`).
   public var top: Int?
-  /// Each `#fileID`'s path relative to the source root; a `#fileID` not in it is written as it is.
+  /// Each `#fileID`'s path relative to the source root; a `#fileID` not in it is written as it
+  /// is when it is a plain relative path (``SourceRootResolver/relativePath(_:)``), and as a
+  /// logical location (no file) otherwise.
   public var paths: [String: String]
   /// The source root as an absolute directory path, written as where `%SRCROOT%` was.
   public var sourceRoot: String?
@@ -138,16 +140,26 @@ public struct SARIFRenderer: Sendable {
   }
 
   private func result(_ group: Summary.Group, site: SiteKey, ruleIndex: Int) -> JSONValue {
-    var physical: [(String, JSONValue)] = [
-      (
-        "artifactLocation",
-        .object([
-          ("uri", .string(SARIFRenderer.uriReference(paths[site.file] ?? site.file))),
-          ("uriBaseId", .string(SARIFRenderer.sourceRootBaseID)),
-        ])
-      )
-    ]
-    if site.line >= 1 { physical.append(("region", .object([("startLine", .decimal(site.line))]))) }
+    let location: JSONValue
+    if let path = SourceRootResolver.relativePath(paths[site.file] ?? site.file) {
+      var physical: [(String, JSONValue)] = [
+        (
+          "artifactLocation",
+          .object([
+            ("uri", .string(SARIFRenderer.uriReference(path))),
+            ("uriBaseId", .string(SARIFRenderer.sourceRootBaseID)),
+          ])
+        )
+      ]
+      if site.line >= 1 {
+        physical.append(("region", .object([("startLine", .decimal(site.line))])))
+      }
+      location = .object([("physicalLocation", .object(physical))])
+    } else {
+      location = .object([
+        ("logicalLocations", .array([.object([("name", .string(site.file))])]))
+      ])
+    }
     var properties: [(String, JSONValue)] = [
       ("fileID", .string(site.file)),
       ("events", .decimal(group.events)),
@@ -163,7 +175,7 @@ public struct SARIFRenderer: Sendable {
       ("ruleIndex", .decimal(ruleIndex)),
       ("level", .string(SARIFRenderer.level(group.mostSevereLevel ?? .warning))),
       ("message", .object([("text", .string(SiteMessage.text(group, kind: site.kind)))])),
-      ("locations", .array([.object([("physicalLocation", .object(physical))])])),
+      ("locations", .array([location])),
       (
         "partialFingerprints",
         .object([(SARIFRenderer.fingerprintKey, .string("\(site.kind):\(site.file):\(site.line)"))])
