@@ -12,8 +12,9 @@ enum BaselineGate {
     case recorded
     /// The baseline could not be read or written: exit with this code.
     case failed(Int32)
-    /// Compared with `--baseline`: the thresholds crossed, and one line per offending site.
-    case compared(crossed: [String], sites: String)
+    /// Compared with `--baseline`: the thresholds crossed, one line per offending site, and
+    /// the events at sites not in the baseline.
+    case compared(crossed: [String], sites: String, newEvents: Int)
   }
 
   static func run(_ summary: Summary, options: ReportOptions) -> Outcome {
@@ -63,7 +64,7 @@ enum BaselineGate {
         lines += "from \(grown.baselineEvents ?? 0) to \(events(grown.events))\n"
       }
     }
-    return .compared(crossed: crossed, sites: lines)
+    return .compared(crossed: crossed, sites: lines, newEvents: comparison.newEvents)
   }
 
   private static func sites(_ count: Int) -> String { count == 1 ? "1 site" : "\(count) sites" }

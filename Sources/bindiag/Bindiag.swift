@@ -17,6 +17,8 @@ enum Bindiag {
     } else if arguments.first == "--version" {
       Output.out("bindiag \(version)\n")
       return ExitCode.success
+    } else if let first = arguments.first, Command.isMistyped(first) {
+      return Output.usageError(Command.unknown(first).message, usage: Help.usage(nil))
     } else {
       command = .summary
     }
@@ -37,10 +39,7 @@ enum Bindiag {
         if options.help { return Help.print(command) }
         return DemoCommand.run(options)
       case .catalog:
-        if arguments.contains("-h") || arguments.contains("--help") { return Help.print(command) }
-        if let extra = arguments.first {
-          throw UsageError("Unexpected argument '\(extra)'", command: .catalog)
-        }
+        if try OnlyHelp.parse(arguments, command: command) { return Help.print(command) }
         Output.out(MessageCatalog.text)
         return ExitCode.success
       }
@@ -48,11 +47,6 @@ enum Bindiag {
       return Output.usageError(error.message, usage: Help.usage(error.command))
     }
   }
-}
-
-/// The commands.
-enum Command: String, CaseIterable {
-  case summary, check, follow, demo, catalog, help
 }
 
 /// Exit codes of `shared/spec/cli.md`.

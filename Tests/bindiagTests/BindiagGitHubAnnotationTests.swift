@@ -48,10 +48,21 @@ import Testing
       ["summary", "--format", "github", "--source-root", "/nonexistent/bindiag-root"],
       "Error: The value '/nonexistent/bindiag-root' is invalid for '--source-root': not a directory"
     ),
-    (["follow", "--format", "github"], "Error: '--format github' is for summary and check"),
-    (["follow", "--source-root", "."], "Error: Unknown option '--source-root'"),
-    (["summary", "--baseline", "b.json"], "Error: Unknown option '--baseline'"),
-    (["summary", "--write-baseline", "b.json"], "Error: Unknown option '--write-baseline'"),
+    (
+      ["follow", "--format", "github"],
+      "Error: '--format github' is for summary and check (follow writes table or json)"
+    ),
+    (
+      ["follow", "--source-root", "."],
+      "Error: Unknown option '--source-root' (an option of summary and check)"
+    ),
+    (
+      ["summary", "--baseline", "b.json"], "Error: Unknown option '--baseline' (an option of check)"
+    ),
+    (
+      ["summary", "--write-baseline", "b.json"],
+      "Error: Unknown option '--write-baseline' (an option of check)"
+    ),
     (["check", "--baseline-max-growth", "2"], "Error: '--baseline-max-growth' needs '--baseline'"),
     (
       ["check", "--baseline", "b.json", "--baseline-max-growth", "0.5"],

@@ -220,11 +220,14 @@ import Testing
     let failing = try bindiag("check", "--format", "json", path)
     #expect(failing.status == 3)
     #expect(
-      failing.stderr == "check failed: 12 events (--max-events 0), 1 lost record (--max-lost 0)\n")
+      failing.stderr == "check failed: 11 events (--max-events 0), 1 lost record (--max-lost 0)\n")
     let passing = try bindiag(
-      "check", "--max-events", "12", "--max-lost", "1", "--format", "json", path)
+      "check", "--max-events", "11", "--max-lost", "1", "--format", "json", path)
     #expect(passing.status == 0)
-    #expect(passing.stderr == "")
+    #expect(
+      passing.stderr
+        == "check passed: 11 events at warning and above (--max-events 11), 1 lost record (--max-lost 1)\n"
+    )
     let clean = try bindiag("check", stdin: "")
     #expect(clean.status == 0)
   }

@@ -110,6 +110,9 @@ public struct Aggregator {
   private let filterKinds: Set<UInt32>
   /// Per string id, whether a file passes the filter's substring: 0 unknown, 1 yes, 2 no.
   private var fileVerdicts: [UInt8] = []
+  /// With a kind filter, per string id, whether a record of that kind was seen (filtered or
+  /// not), so a kind asked for and never seen can be told apart from a typo.
+  private var kindSeen: [Bool] = []
   private(set) var events = 0
   private(set) var records = 0
   private(set) var duplicates = 0
@@ -234,11 +237,25 @@ public struct Aggregator {
     {
       runs[index].selected = true
     }
+    if !filterKinds.isEmpty { see(kind: record.kind) }
     guard !filters || accepts(record) else { return }
     events += record.events
     records += 1
     let group = group(of: record)
     apply(record, to: group)
+  }
+
+  private mutating func see(kind: UInt32) {
+    if kindSeen.count <= Int(kind) {
+      kindSeen.append(contentsOf: repeatElement(false, count: Int(kind) + 1 - kindSeen.count))
+    }
+    kindSeen[Int(kind)] = true
+  }
+
+  /// With a kind filter, the kinds of the records seen in the runs selected, whether the
+  /// filter kept them or not, sorted; empty without a kind filter.
+  package var kindsSeen: [String] {
+    kindSeen.indices.filter { kindSeen[$0] }.map { strings.string(UInt32($0)) }.sorted()
   }
 
   /// ``EventFilter/accepts(_:)`` on ids.
