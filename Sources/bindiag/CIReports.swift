@@ -1,7 +1,8 @@
+import BindingDiagnostics
 import BindingDiagnosticsReport
 import Foundation
 
-/// `--format sarif` and `--format github`: resolves `#fileID`s under `--source-root` (saying
+/// `--format sarif`, `github`, `gcc` and `junit`: resolves `#fileID`s under `--source-root` (saying
 /// once on standard error which ones stay unresolved), then renders.
 enum CIReports {
   static func render(_ summary: Summary, options: ReportOptions, readFailed: Bool) -> String {
@@ -34,14 +35,21 @@ enum CIReports {
       if let example = notFiles.first {
         Output.err(
           DisplayText.escapingControls(
-            "warning: \(notFiles.count == 1 ? "1 #fileID is" : "\(notFiles.count) #fileIDs are") "
-              + "not a file here (such as \(example)); --source-root DIR finds their files")
+            "warning: \(notFiles.count == 1 ? "1 #fileID is not a file" : "\(notFiles.count) #fileIDs are not files") "
+              + "here (such as \(example)); --source-root DIR finds their files")
             + "\n")
       }
     }
     switch options.format {
     case .github:
       return GitHubAnnotationRenderer(top: options.top, paths: paths).render(summary)
+    case .gcc:
+      return GCCRenderer(top: options.top, paths: paths).render(summary)
+    case .junit:
+      return JUnitRenderer(
+        top: options.top, paths: paths, failingLevel: options.filter.minimumLevel ?? .warning,
+        maxEvents: options.maxEvents, maxLost: options.maxLost
+      ).render(summary)
     default:
       return SARIFRenderer(
         toolVersion: Bindiag.version, top: options.top, paths: paths,

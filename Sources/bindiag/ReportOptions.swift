@@ -169,9 +169,6 @@ struct ReportOptions {
       throw UsageError(
         "Files cannot be named together with '--journal' or '--journal-dir'", command: command)
     }
-    if format == .gcc || format == .junit {
-      throw UsageError("'--format \(format.rawValue)' is not available yet", command: command)
-    }
     try ci.validate(self)
   }
 

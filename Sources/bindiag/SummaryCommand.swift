@@ -71,11 +71,8 @@ enum SummaryCommand {
     case .markdown: text = MarkdownRenderer(top: options.top ?? 20).render(summary)
     case .csv: text = CSVRenderer(top: options.top).render(summary)
     case .html: text = HTMLRenderer(top: options.top, timeZone: timeZone).render(summary)
-    case .sarif, .github:
+    case .sarif, .github, .gcc, .junit:
       text = CIReports.render(summary, options: options, readFailed: failed)
-    case .gcc, .junit:
-      // Declared in the option table; refused by `ReportOptions.validate` until rendered.
-      text = ""
     }
     Pager.write(text, enabled: options.pager)
     if failed { return ExitCode.failure }

@@ -34,7 +34,7 @@ import Testing
   @Test(arguments: [
     (
       ["summary", "--source-root", "."],
-      "Error: '--source-root' needs '--format sarif' or '--format github'"
+      "Error: '--source-root' needs '--format sarif', 'github', 'gcc' or 'junit'"
     ),
     (
       ["summary", "--format", "sarif", "--group-by", "kind"],
