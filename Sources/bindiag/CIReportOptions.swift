@@ -48,9 +48,10 @@ struct CIReportOptions {
   func validate(_ options: ReportOptions) throws(UsageError) {
     let command = options.command
     let ciFormat = [.sarif, .github, .gcc, .junit].contains(options.format)
-    if sourceRoot != nil && !ciFormat {
+    if sourceRoot != nil && !ciFormat && !usesBaseline {
       throw UsageError(
-        "'--source-root' needs '--format sarif', 'github', 'gcc' or 'junit'", command: command)
+        "'--source-root' needs '--format sarif', 'github', 'gcc' or 'junit', or a baseline",
+        command: command)
     }
     if maxGrowth != nil && baseline == nil {
       throw UsageError("'--baseline-max-growth' needs '--baseline'", command: command)

@@ -56,7 +56,12 @@ enum CIReports {
         sourceRoot: options.ci.sourceRoot.map {
           URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL.path
         },
-        executionSuccessful: !readFailed
+        executionSuccessful: !readFailed,
+        sources: options.ci.sourceRoot.map { root in
+          SourceLineHash.hashes(
+            summary.groups.prefix(options.top ?? Int.max).compactMap { summary.site(of: $0) },
+            root: root, paths: paths)
+        } ?? [:]
       ).render(summary)
     }
   }

@@ -19,6 +19,7 @@ public struct Aggregator {
     var hosts = IDSet()
     var valueTypes = IDSet()
     var labels = IDSet()
+    var functions = IDSet()
     var levels = [Int](repeating: 0, count: MisuseLevel.allCases.count)
     var histogram = TimeHistogram()
 
@@ -307,6 +308,7 @@ public struct Aggregator {
     if record.label != InternedRecord.none {
       groups[index].labels.insert(record.label, strings: strings)
     }
+    groups[index].functions.insert(record.function, strings: strings)
     groups[index].levels[record.level.rank] += events
     groups[index].histogram.add(record.timestamp, count: events)
   }
@@ -389,6 +391,7 @@ public struct Aggregator {
         last: Timestamp(microsecondsSinceEpoch: state.last),
         processes: state.processes.strings(strings), hosts: state.hosts.strings(strings),
         valueTypes: state.valueTypes.strings(strings), labels: state.labels.strings(strings),
+        functions: state.functions.strings(strings),
         levels: Dictionary(
           uniqueKeysWithValues: MisuseLevel.allCases.compactMap { level in
             state.levels[level.rank] > 0 ? (level, state.levels[level.rank]) : nil

@@ -23,6 +23,8 @@ public struct Summary: Sendable {
     public var valueTypes: [String]
     /// Distinct labels the callers gave their mappings, sorted (at most 64).
     public var labels: [String]
+    /// Distinct functions of the call sites, sorted (at most 64): one for a site.
+    public var functions: [String]
     /// Events per level.
     public var levels: [MisuseLevel: Int]
     /// Events per bin over the summary's whole time span (``Summary/histogramBins`` bins).

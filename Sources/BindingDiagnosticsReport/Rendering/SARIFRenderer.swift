@@ -7,8 +7,10 @@ public struct SARIFRenderer: Sendable {
   /// The schema the log names in `$schema`: the OASIS SARIF 2.1.0 schema with errata 01.
   public static let schemaURI =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
-  /// The `partialFingerprints` key; its value is `kind:fileID:line`, the same in every run.
-  public static let fingerprintKey = "bindiagSite/v1"
+  /// The `partialFingerprints` key; its value is the site's ``SiteIdentity/fingerprint(source:)``
+  /// (kind, `#fileID`, function, label and, with a source root, the source line's hash), the
+  /// same in every run and after edits above the site.
+  public static let fingerprintKey = "bindiagSite/v2"
   /// The base id the result URIs are relative to.
   public static let sourceRootBaseID = "%SRCROOT%"
 
@@ -24,6 +26,8 @@ public struct SARIFRenderer: Sendable {
   public var sourceRoot: String?
   /// Whether every input could be read (`invocations[0].executionSuccessful`).
   public var executionSuccessful: Bool
+  /// The source line hashes by site (``SourceLineHash``), when a source root was given.
+  public var sources: [SiteKey: String]
 
   /// A renderer.
   /// - Parameters:
@@ -32,10 +36,12 @@ public struct SARIFRenderer: Sendable {
   ///   - paths: Resolved paths by `#fileID` (see ``SourceRootResolver``).
   ///   - sourceRoot: The source root's absolute path, or `nil` when none was given.
   ///   - executionSuccessful: Whether every input could be read.
+  ///   - sources: Source line hashes by site, for the fingerprints.
   public init(
     toolVersion: String, top: Int? = nil, paths: [String: String] = [:],
-    sourceRoot: String? = nil, executionSuccessful: Bool = true
+    sourceRoot: String? = nil, executionSuccessful: Bool = true, sources: [SiteKey: String] = [:]
   ) {
+    self.sources = sources
     self.toolVersion = toolVersion
     self.top = top
     self.paths = paths
@@ -178,7 +184,12 @@ public struct SARIFRenderer: Sendable {
       ("locations", .array([location])),
       (
         "partialFingerprints",
-        .object([(SARIFRenderer.fingerprintKey, .string("\(site.kind):\(site.file):\(site.line)"))])
+        .object([
+          (
+            SARIFRenderer.fingerprintKey,
+            .string(SiteIdentity(site, group: group).fingerprint(source: sources[site]))
+          )
+        ])
       ),
       ("occurrenceCount", .decimal(max(1, group.events))),
       ("properties", .object(properties)),
