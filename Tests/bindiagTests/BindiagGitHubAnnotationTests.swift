@@ -34,7 +34,7 @@ import Testing
   @Test(arguments: [
     (
       ["summary", "--source-root", "."],
-      "Error: '--source-root' needs '--format sarif', 'github', 'gcc' or 'junit'"
+      "Error: '--source-root' needs '--format sarif', 'github', 'gcc' or 'junit', or a baseline"
     ),
     (
       ["summary", "--format", "sarif", "--group-by", "kind"],

@@ -416,7 +416,7 @@ public struct Aggregator {
         lostRuns.append(
           Summary.LostRun(
             run: strings.string(runIDs[index]), process: strings.string(state.process),
-            lost: missing))
+            lost: missing, head: state.seqs.head))
       }
     }
     lostRuns.sort { $0.lost != $1.lost ? $0.lost > $1.lost : $0.run < $1.run }

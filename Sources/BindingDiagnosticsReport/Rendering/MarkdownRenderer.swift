@@ -20,6 +20,8 @@ public struct MarkdownRenderer: Sendable {
       "**\(HumanText.number(summary.events))** \(summary.events == 1 ? "event" : "events") in "
         + "\(HumanText.count(summary.records, "record")) from \(HumanText.count(summary.runs, "run")) "
         + "· lost records: \(HumanText.number(summary.lost)) "
+        + (summary.lostHead > 0
+          ? "(\(HumanText.number(summary.lostHead)) before the oldest record seen) " : "")
         + "· duplicates: \(HumanText.number(summary.duplicates)) "
         + "· malformed lines: \(HumanText.number(summary.malformed)) "
         + "· other lines: \(HumanText.number(summary.other))")

@@ -99,6 +99,11 @@ public struct TableRenderer: Sendable {
         for run in runs.prefix(5) { lines.append("  " + TextFitting.keepingStart(run, limit - 2)) }
         if runs.count > 5 { lines.append("  …") }
       }
+      if summary.lostHead > 0 {
+        lines.append(
+          "  of them \(HumanText.number(summary.lostHead)) before the first record seen "
+            + "(rotated away, or not read)")
+      }
     } else {
       lines.append("Lost records: 0")
     }
