@@ -42,6 +42,12 @@ enum Bindiag {
         if try OnlyHelp.parse(arguments, command: command) { return Help.print(command) }
         Output.out(MessageCatalog.text)
         return ExitCode.success
+      case .completions:
+        return try Completions.run(arguments)
+      case .manpage:
+        if try OnlyHelp.parse(arguments, command: command) { return Help.print(command) }
+        Output.out(ManPage.text)
+        return ExitCode.success
       }
     } catch {
       return Output.usageError(error.message, usage: Help.usage(error.command))
@@ -49,7 +55,7 @@ enum Bindiag {
   }
 }
 
-/// Exit codes of `shared/spec/cli.md`.
+/// The exit codes scripts and CI depend on (the command-line contract).
 enum ExitCode {
   static let success: Int32 = 0
   static let failure: Int32 = 1

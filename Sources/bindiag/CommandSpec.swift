@@ -104,6 +104,27 @@ struct CommandSpec {
         """,
       synopsis: "catalog", takesFiles: false, notes: [], exitCodes: nil, examples: []),
     CommandSpec(
+      command: .completions, abstract: "Print a shell completion script.",
+      overview: """
+        Print a completion script for bash, zsh or fish, made from the same
+        table as this help. Install it with:
+          bindiag completions bash > /etc/bash_completion.d/bindiag
+          bindiag completions zsh > "${fpath[1]}/_bindiag"
+          bindiag completions fish > ~/.config/fish/completions/bindiag.fish
+        """,
+      synopsis: "completions <shell>", takesFiles: false,
+      notes: [("ARGUMENTS", ["<shell>                 bash, zsh or fish."])], exitCodes: nil,
+      examples: ["source <(bindiag completions bash)"]),
+    CommandSpec(
+      command: .manpage, abstract: "Print the manual page (roff).",
+      overview: """
+        Print bindiag's manual page in roff, made from the same table as this
+        help. Install it with:
+          bindiag manpage > /usr/local/share/man/man1/bindiag.1
+        """,
+      synopsis: "manpage", takesFiles: false, notes: [], exitCodes: nil,
+      examples: ["manpage | man -l -"]),
+    CommandSpec(
       command: .help, abstract: "Show help for a command.",
       overview: "Show help for a command.", synopsis: "help [<command>]", takesFiles: false,
       notes: [], exitCodes: nil, examples: []),

@@ -10,7 +10,7 @@ import Testing
     #expect(result.status == 0)
   }
 
-  @Test(arguments: ["summary", "check", "follow", "demo", "catalog"])
+  @Test(arguments: ["summary", "check", "follow", "demo", "catalog", "completions", "manpage"])
   func helpIsTheSameThreeWays(command: String) throws {
     let viaHelp = try bindiag("help", command)
     let viaLong = try bindiag(command, "--help")
@@ -25,10 +25,23 @@ import Testing
   @Test func topLevelHelpListsTheCommands() throws {
     let result = try bindiag("--help")
     #expect(result.status == 0)
-    for command in ["summary", "check", "follow", "demo", "catalog", "help"] {
+    for command in [
+      "summary", "check", "follow", "demo", "catalog", "completions", "manpage", "help",
+    ] {
       #expect(result.stdout.contains("\n  \(command)"))
     }
     #expect(try bindiag("help").stdout == result.stdout)
+  }
+
+  /// Each command shows its own examples: check's are about thresholds and baselines.
+  @Test func checkHelpShowsChecksOwnExamples() throws {
+    let help = try bindiag("help", "check").stdout
+    let examples = try #require(help.components(separatedBy: "\nEXAMPLES:\n").last)
+    #expect(examples.contains("  bindiag check --max-events 10 --max-lost 0 --level error "))
+    #expect(examples.contains("  bindiag check --baseline baseline.json --baseline-max-growth 2 "))
+    #expect(examples.contains("  bindiag check --write-baseline baseline.json "))
+    #expect(!help.contains("bindiag summary"))
+    #expect(help.contains("-f is --format"))
   }
 
   @Test func unknownOptionIsAUsageError() throws {

@@ -100,7 +100,8 @@ import Testing
     ("summary", "--file"), ("summary", "--process"), ("summary", "--host"), ("summary", "--run"),
     ("summary", "--journal-dir"), ("check", "--max-events"), ("check", "--max-lost"),
     ("check", "--until"), ("follow", "--count"), ("follow", "--since"),
-    ("follow", "--max-line-bytes"), ("follow", "--kind"),
+    ("follow", "--max-line-bytes"), ("follow", "--kind"), ("summary", "-p"), ("follow", "--level"),
+    ("summary", "--max-columns"), ("check", "--baseline-max-growth"),
   ]
 
   /// Hostile values: huge, negative, overflowing, empty, non-ASCII, control and bidirectional

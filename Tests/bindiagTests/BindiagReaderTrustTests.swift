@@ -54,7 +54,11 @@ import Testing
       ]))
     let thresholds = command == "check" ? ["--max-events", "2"] : []
     let result = try bindiag(arguments: [command] + thresholds + [path])
-    #expect(result.stderr == "")
+    #expect(
+      result.stderr
+        == (command == "check"
+          ? "check passed: 2 events at warning and above (--max-events 2), 0 lost records (--max-lost 0)\n"
+          : ""))
     #expect(result.status == 0)
     #expect(
       result.stdout == """

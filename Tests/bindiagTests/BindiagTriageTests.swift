@@ -157,7 +157,7 @@ import Testing
     #expect(try bindiag("summary", "--format", "csv", path).stdout.contains("\r\n1234,1,"))
   }
 
-  @Test(arguments: ["", "summary", "check", "follow", "demo", "catalog"])
+  @Test(arguments: ["", "summary", "check", "follow", "demo", "catalog", "completions", "manpage"])
   func helpSectionsAreSeparatedByBlankLinesAndFitEightyColumns(command: String) throws {
     let result = try bindiag(arguments: command.isEmpty ? ["--help"] : ["help", command])
     let lines = result.stdout.components(separatedBy: "\n")
