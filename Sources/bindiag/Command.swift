@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Foundation
 
 /// The commands.
 enum Command: String, CaseIterable {
@@ -17,7 +13,7 @@ enum Command: String, CaseIterable {
       return false
     }
     if Suggestion.closest(to: argument, among: allCases.map(\.rawValue)) != nil { return true }
-    return access(argument, F_OK) != 0
+    return !FileManager.default.fileExists(atPath: argument)
   }
 
   /// `Unknown command 'NAME'`, naming the closest command.
