@@ -19,24 +19,25 @@ enum BaselineGate {
 
   static func run(_ summary: Summary, options: ReportOptions) -> Outcome {
     guard options.ci.usesBaseline else { return .unused }
+    let sources = options.ci.sourceRoot.map { SourceLineHash.hashes(of: summary, root: $0) } ?? [:]
     var comparison: BaselineComparison?
     if let path = options.ci.baseline {
       switch BaselineFile.read(path: path) {
       case .success(let baseline):
         comparison = BaselineComparison(
-          summary, baseline: baseline, maxGrowth: options.ci.maxGrowth)
+          summary, baseline: baseline, maxGrowth: options.ci.maxGrowth, sources: sources)
       case .failure(let failure):
         Output.err("Error: cannot use baseline '\(path)': \(failure)\n")
         return .failed(ExitCode.failure)
       }
     }
     if let path = options.ci.writeBaseline {
-      let baseline = Baseline(summary: summary)
+      let baseline = Baseline(summary: summary, sources: sources)
       if case .failure(let error) = BaselineFile.write(baseline, to: path) {
         Output.err("Error: cannot write baseline '\(path)': \(error.message)\n")
         return .failed(ExitCode.failure)
       }
-      Output.err("baseline: recorded \(sites(baseline.sites.count)) in \(path)\n")
+      Output.err("baseline: recorded \(sites(baseline.entries.count)) in \(path)\n")
     }
     guard let comparison else { return .recorded }
     if !comparison.unseen.isEmpty {

@@ -47,10 +47,11 @@ struct CIReportOptions {
   /// Checks these options against the others.
   func validate(_ options: ReportOptions) throws(UsageError) {
     let command = options.command
-    let ciFormat = options.format == .sarif || options.format == .github
-    if sourceRoot != nil && !ciFormat {
+    let ciFormat = [.sarif, .github, .gcc, .junit].contains(options.format)
+    if sourceRoot != nil && !ciFormat && !usesBaseline {
       throw UsageError(
-        "'--source-root' needs '--format sarif' or '--format github'", command: command)
+        "'--source-root' needs '--format sarif', 'github', 'gcc' or 'junit', or a baseline",
+        command: command)
     }
     if maxGrowth != nil && baseline == nil {
       throw UsageError("'--baseline-max-growth' needs '--baseline'", command: command)

@@ -125,7 +125,7 @@ extension OptionSpec {
     OptionSpec(
       .maxColumns, "--max-columns", value: "n", commands: reading, section: .terminal,
       help:
-        "Off a terminal, cut free-text cells (file, function, message) to <n> columns (default: no cap; 0 for no cap)."
+        "Cut every cell of text from the input (path, label, host, name) to <n> columns (default: 100 off a terminal, none on one; 0 for no cap)."
     ),
     OptionSpec(
       .noPager, "--no-pager", commands: [.summary, .check], section: .terminal,

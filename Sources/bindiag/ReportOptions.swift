@@ -43,6 +43,13 @@ struct ReportOptions {
   /// `--max-columns`: the widest a free-text cell may be off a terminal; `nil` when not given.
   var maxColumns: Int?
 
+  /// The table's cell cap: `--max-columns` (0 for none), else a default off a terminal, where
+  /// no width fits the table.
+  func cellLimit(terminal: Bool) -> Int? {
+    if let maxColumns { return maxColumns == 0 ? nil : maxColumns }
+    return terminal ? nil : TableRenderer.defaultCellLimit
+  }
+
   static func parse(_ arguments: [String], command: Command) throws(UsageError) -> ReportOptions {
     var options = ReportOptions(command: command)
     var scanner = ArgumentScanner(arguments, command: command)
@@ -161,9 +168,6 @@ struct ReportOptions {
     if readsJournal && !files.isEmpty {
       throw UsageError(
         "Files cannot be named together with '--journal' or '--journal-dir'", command: command)
-    }
-    if format == .gcc || format == .junit {
-      throw UsageError("'--format \(format.rawValue)' is not available yet", command: command)
     }
     try ci.validate(self)
   }

@@ -61,19 +61,18 @@ enum SummaryCommand {
     let text: String
     switch options.format {
     case .table:
+      let width = Terminal.width(1)
       text = TableRenderer(
-        top: options.top ?? 20, width: Terminal.width(1),
-        color: Terminal.colors(options.color, fd: 1), timeZone: timeZone
+        top: options.top ?? 20, width: width,
+        color: Terminal.colors(options.color, fd: 1), timeZone: timeZone,
+        cellLimit: options.cellLimit(terminal: width != nil)
       ).render(summary)
     case .json: text = JSONRenderer(top: options.top).render(summary)
     case .markdown: text = MarkdownRenderer(top: options.top ?? 20).render(summary)
     case .csv: text = CSVRenderer(top: options.top).render(summary)
     case .html: text = HTMLRenderer(top: options.top, timeZone: timeZone).render(summary)
-    case .sarif, .github:
+    case .sarif, .github, .gcc, .junit:
       text = CIReports.render(summary, options: options, readFailed: failed)
-    case .gcc, .junit:
-      // Declared in the option table; refused by `ReportOptions.validate` until rendered.
-      text = ""
     }
     Pager.write(text, enabled: options.pager)
     if failed { return ExitCode.failure }

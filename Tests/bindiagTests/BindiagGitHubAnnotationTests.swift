@@ -10,7 +10,10 @@ import Testing
     let path = try writeFixture(jsonLines([odd]))
     let result = try bindiag("summary", "--format", "github", path)
     #expect(result.status == 0)
-    #expect(result.stderr == "")
+    #expect(
+      result.stderr
+        == "warning: 1 #fileID is not a file here (such as App/Odd, name: 100%.swift); --source-root DIR finds their files\n"
+    )
     #expect(
       result.stdout
         == "::error file=App/Odd%2C name%3A 100%25.swift,line=12,title=mapped-bool-set-true (bindiag)"
@@ -31,7 +34,7 @@ import Testing
   @Test(arguments: [
     (
       ["summary", "--source-root", "."],
-      "Error: '--source-root' needs '--format sarif' or '--format github'"
+      "Error: '--source-root' needs '--format sarif', 'github', 'gcc' or 'junit', or a baseline"
     ),
     (
       ["summary", "--format", "sarif", "--group-by", "kind"],

@@ -50,7 +50,7 @@ import Testing
     let lines = session.text.split(separator: "\n")
     #expect(lines.count == 9)
     for line in lines { #expect(line.count <= 72, "\(line)") }
-    #expect(lines[2] == "critical       1  map-boo-set-tru  …ilView.swift:10  04:12:33   █")
+    #expect(lines[2] == "critical       1  mapped-bool-set-true  …/MessageDetailView.swift:10")
     // The same as COLUMNS=72 says through a pipe.
     let piped = try bindiag(
       arguments: ["summary", "--color=never", path], environment: ["COLUMNS": "72"])

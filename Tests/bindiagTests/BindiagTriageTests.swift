@@ -84,9 +84,9 @@ import Testing
       result.stdout == """
         12 events in 3 records from 1 run, 2026-11-30 04:12:33 to 05:00:00 UTC
 
-        LEVEL    EVENTS  KIND                  SITE                  LAST SEEN  TIMELINE
-        error        11  mappe-bool-set-true   …ontentView.swift:42  04:12:33   █
-        warning       1  unwra-read-after-nil  …eDetailView.swift:7  05:00:00          █
+        LEVEL    EVENTS  KIND                      SITE                       LABEL
+        error        11  mapped-bool-set-true      App/ContentView.swift:42   save-alert
+        warning       1  unwrapped-read-after-nil  MessageDetailView.swift:7
 
         Lost records: 1 in 1 run (Demo run 0123456789abcdef: 1)
 

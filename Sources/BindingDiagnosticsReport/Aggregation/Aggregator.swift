@@ -19,6 +19,7 @@ public struct Aggregator {
     var hosts = IDSet()
     var valueTypes = IDSet()
     var labels = IDSet()
+    var functions = IDSet()
     var levels = [Int](repeating: 0, count: MisuseLevel.allCases.count)
     var histogram = TimeHistogram()
 
@@ -307,6 +308,7 @@ public struct Aggregator {
     if record.label != InternedRecord.none {
       groups[index].labels.insert(record.label, strings: strings)
     }
+    groups[index].functions.insert(record.function, strings: strings)
     groups[index].levels[record.level.rank] += events
     groups[index].histogram.add(record.timestamp, count: events)
   }
@@ -357,14 +359,18 @@ public struct Aggregator {
     case .valueType: Int64(record.valueType)
     case .process: Int64(record.process)
     case .host: Int64(record.host)
+    case .label: Int64(record.label)
     }
   }
 
   /// The key a group shows: text for string ids, a number for the line.
   private func key(of state: GroupState) -> [GroupKeyPart] {
     groupBy.enumerated().map { position, field in
-      field == .line
-        ? .number(Int(state.key[position])) : .text(strings.string(UInt32(state.key[position])))
+      switch field {
+      case .line: .number(Int(state.key[position]))
+      case .label where UInt32(state.key[position]) == InternedRecord.none: .text("")
+      default: .text(strings.string(UInt32(state.key[position])))
+      }
     }
   }
 
@@ -385,6 +391,7 @@ public struct Aggregator {
         last: Timestamp(microsecondsSinceEpoch: state.last),
         processes: state.processes.strings(strings), hosts: state.hosts.strings(strings),
         valueTypes: state.valueTypes.strings(strings), labels: state.labels.strings(strings),
+        functions: state.functions.strings(strings),
         levels: Dictionary(
           uniqueKeysWithValues: MisuseLevel.allCases.compactMap { level in
             state.levels[level.rank] > 0 ? (level, state.levels[level.rank]) : nil
@@ -409,7 +416,7 @@ public struct Aggregator {
         lostRuns.append(
           Summary.LostRun(
             run: strings.string(runIDs[index]), process: strings.string(state.process),
-            lost: missing))
+            lost: missing, head: state.seqs.head))
       }
     }
     lostRuns.sort { $0.lost != $1.lost ? $0.lost > $1.lost : $0.run < $1.run }
