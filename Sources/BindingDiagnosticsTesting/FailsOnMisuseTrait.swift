@@ -23,9 +23,9 @@ public struct FailsOnMisuseTrait: TestTrait, SuiteTrait, TestScoping {
   /// Kinds that do not fail the test.
   public let allowedKinds: [MisuseKind]
 
-  /// A trait allowing `allowedKinds`.
+  /// A trait failing the test at every kind of misuse except `allowedKinds`.
   /// - Parameter allowedKinds: Kinds that do not fail the test, matched by code.
-  public init(allowing allowedKinds: [MisuseKind] = []) {
+  public init(except allowedKinds: [MisuseKind] = []) {
     self.allowedKinds = allowedKinds
   }
 
@@ -41,7 +41,7 @@ public struct FailsOnMisuseTrait: TestTrait, SuiteTrait, TestScoping {
   public func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
-    let recorder = MisuseIssueRecorder(test: test, allowing: Set(allowedKinds.map(\.code)))
+    let recorder = MisuseIssueRecorder(test: test, except: Set(allowedKinds.map(\.code)))
     let diagnostics = Diagnostics(
       configuration: DiagnosticsConfiguration(sink: recorder, rateLimit: nil))
     defer {
@@ -61,6 +61,6 @@ extension Trait where Self == FailsOnMisuseTrait {
   ///   ``BindingDiagnostics/MisuseKind/unwrappedReadAfterNil`` while a view animates away.
   /// - Returns: The trait.
   public static func failsOnMisuse(except kinds: [MisuseKind]) -> Self {
-    FailsOnMisuseTrait(allowing: kinds)
+    FailsOnMisuseTrait(except: kinds)
   }
 }

@@ -28,7 +28,7 @@ final class MisuseIssueRecorder: DiagnosticsSink {
   private let state = Lock(State())
 
   /// A recorder for `test` that ignores the kinds in `allowed` (by code).
-  init(test: Test, allowing allowed: Set<String>) {
+  init(test: Test, except allowed: Set<String>) {
     self.test = test
     self.allowed = allowed
   }
@@ -51,11 +51,7 @@ final class MisuseIssueRecorder: DiagnosticsSink {
       state.entries[key]!.recorded = true
       return true
     }
-    if recordNow {
-      Issue.record(
-        Comment(rawValue: site.describe(count: nil)),
-        sourceLocation: site.sourceLocation(near: test.sourceLocation))
-    }
+    if recordNow { site.record(count: nil, severity: .error, near: test.sourceLocation) }
   }
 
   /// Records what the test's end still owes: an issue for each site first misused off the test's
@@ -67,14 +63,10 @@ final class MisuseIssueRecorder: DiagnosticsSink {
       return state.order.compactMap { state.entries[$0] }
     }
     for entry in entries {
-      let location = entry.site.sourceLocation(near: test.sourceLocation)
       if !entry.recorded {
-        Issue.record(
-          Comment(rawValue: entry.site.describe(count: entry.count)), sourceLocation: location)
+        entry.site.record(count: entry.count, severity: .error, near: test.sourceLocation)
       } else if entry.count > 1 {
-        Issue.record(
-          Comment(rawValue: entry.site.describe(count: entry.count)), severity: .warning,
-          sourceLocation: location)
+        entry.site.record(count: entry.count, severity: .warning, near: test.sourceLocation)
       }
     }
   }

@@ -13,11 +13,18 @@ enum FixtureRun {
     try run(["--testing-library", "swift-testing", "--filter", "TraitFixtures"])
   }
 
-  /// The fixture without the trait, under `BINDING_DIAGNOSTICS_POLICY=fail-tests`.
+  /// The fixtures without the trait, under `BINDING_DIAGNOSTICS_POLICY=fail-tests`.
   static let failTests = Result {
     try run(
-      ["--testing-library", "swift-testing", "--filter", "withoutTheTrait"],
+      ["--testing-library", "swift-testing", "--filter", "ithoutTheTrait"],
       environment: ["BINDING_DIAGNOSTICS_POLICY": "fail-tests"])
+  }
+
+  /// The fixtures without the trait, under `BINDING_DIAGNOSTICS_POLICY=report`.
+  static let reportOnly = Result {
+    try run(
+      ["--testing-library", "swift-testing", "--filter", "ithoutTheTrait"],
+      environment: ["BINDING_DIAGNOSTICS_POLICY": "report"])
   }
 
   /// Every XCTest fixture.

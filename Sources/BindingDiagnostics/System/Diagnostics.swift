@@ -70,7 +70,8 @@ public final class Diagnostics: Sendable {
         kind, level: level, message: message, site: site, valueType: valueType(),
         valuePresent: valuePresent, value: value(), label: label, thread: ThreadOrdinal.current())
     }
-    applyPolicy(kind, message: message, label: label, valueType: valueType(), site: site)
+    applyPolicy(
+      kind, level: level, message: message, label: label, valueType: valueType(), site: site)
   }
 
   /// The report path of the mappings and of ``DiagnosticsSystem/report(_:message:valueType:valuePresent:value:level:label:fileID:line:function:)``.
@@ -86,7 +87,7 @@ public final class Diagnostics: Sendable {
   ) {
     let level = level ?? kind.defaultLevel
     let wanted = acceptsEvents && level >= minimumLevel
-    guard wanted || policy != .report else { return }
+    guard wanted || policy.actsOnMisuse else { return }
     let thread = ThreadOrdinal.current()
     let entry = SiteTable.entry(
       fileID: fileID, line: line, function: function, valueType: valueType, thread: thread)
@@ -95,24 +96,23 @@ public final class Diagnostics: Sendable {
         kind, level: level, message: message, site: entry.site, valueType: entry.valueType,
         valuePresent: valuePresent, value: value(), label: label, thread: thread)
     }
-    applyPolicy(kind, message: message, label: label, valueType: entry.valueType, site: entry.site)
+    applyPolicy(
+      kind, level: level, message: message, label: label, valueType: entry.valueType,
+      site: entry.site)
   }
 
-  /// After the report: flush and assert, or fail the running test, as the policy says.
+  /// After the report: a runtime warning, then what the policy says (see
+  /// ``MisusePolicy/respond(to:level:message:label:valueType:site:pipeline:flush:)``).
   private func applyPolicy(
-    _ kind: MisuseKind, message: String, label: String?, valueType: @autoclosure () -> String,
+    _ kind: MisuseKind, level: MisuseLevel, message: String, label: String?,
+    valueType: @autoclosure () -> String,
     site: @autoclosure () -> CallSite
   ) {
-    switch policy {
-    case .report: return
-    case .assert:
-      sink.flush()
-      let site = site()
-      assertionFailure("Binding misuse \(kind.code) at \(site.fileID):\(site.line)")
-    case .failTests:
-      MisusePolicy.testFailureReporter?.failCurrentTest(
-        kind: kind, message: message, label: label, valueType: valueType(), site: site())
-    }
+    guard policy.actsOnMisuse else { return }
+    policy.respond(
+      to: kind, level: level, message: message, label: label, valueType: valueType(),
+      site: site(),
+      pipeline: self, flush: { sink.flush() })
   }
 
   /// Rate limiting, the value under the privacy setting, then the record.
