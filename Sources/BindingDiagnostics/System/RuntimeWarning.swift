@@ -72,7 +72,7 @@ package enum RuntimeWarning {
   }
 
   /// Whether a misuse here raises a warning: an installed outlet, or the platform's.
-  static var isActive: Bool { current != nil }
+  package static var isActive: Bool { current != nil }
 
   private static var current: Outlet? { installed ?? platform }
 
