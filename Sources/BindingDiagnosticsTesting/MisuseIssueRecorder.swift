@@ -25,17 +25,21 @@ final class MisuseIssueRecorder: DiagnosticsSink {
 
   private let test: Test
   private let allowed: Set<String>
+  private let relay: Diagnostics?
   private let state = Lock(State())
 
-  /// A recorder for `test` that ignores the kinds in `allowed` (by code).
-  init(test: Test, except allowed: Set<String>) {
+  /// A recorder for `test` that ignores the kinds in `allowed` (by code) and hands every event
+  /// to `relay`'s sinks, naming the test.
+  init(test: Test, except allowed: Set<String>, relayingTo relay: Diagnostics?) {
     self.test = test
     self.allowed = allowed
+    self.relay = relay
   }
 
-  /// Counts the event's site, and records its issue now if it is the site's first misuse on this
-  /// test's task tree.
+  /// Hands the event to the process's sinks, counts its site, and records its issue now if it
+  /// is the site's first misuse on this test's task tree.
   func receive(_ event: MisuseEvent) {
+    relay?.relay(event, test: test.qualifiedName)
     guard !allowed.contains(event.kind.code) else { return }
     let onTestTask = Test.current?.id == test.id
     let site = MisuseSite(event)

@@ -66,6 +66,11 @@ struct TraitFixtures {
     group.wait()
   }
 
+  /// Fails once at the mapping; with the process's sinks configured, writes nothing there.
+  @Test(.failsOnMisuse(except: [], reportsToProcessSinks: false)) func keptInTheTest() {
+    FixtureViews.misuse(label: "kept")
+  }
+
   /// Fails at the `expectMisuse` line: 2 expected, 1 happened.
   @Test func expectationMiscounted() {
     expectMisuse(.mappedBoolSetTrue, count: 2) {  // fixture-mark: expect-miscounted

@@ -154,6 +154,44 @@ import Testing
       ])
   }
 
+  /// Every misuse the tests caught reaches the process's sinks, naming its test; a `DispatchQueue`
+  /// or `Thread` runs no test, and `reportsToProcessSinks: false` keeps a test's misuses in it.
+  @Test func caughtMisusesAreAlsoWrittenToTheProcessSinksWithTheirTest() throws {
+    let (text, output) = try FixtureRun.withFileSink.get()
+    #expect(output.status == 1)
+    let alert = try FixtureRun.line(of: "views-alert", in: "FixtureViews.swift")
+    let labelled = try FixtureRun.line(of: "views-labelled", in: "FixtureViews.swift")
+    let detail = try FixtureRun.line(of: "views-detail", in: "FixtureViews.swift")
+    let read = try FixtureRun.line(of: "views-read", in: "FixtureViews.swift")
+    let records = text.split(separator: "\n").map { line -> String in
+      let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+      let test = object?["test"] as? String ?? "-"
+      let label = object?["label"] as? String ?? "-"
+      let site = "\(object?["kind"] as? String ?? "?"):\(object?["line"] as? Int ?? 0)"
+      return "\(test) \(label) \(site)"
+    }
+    let set = "mapped-bool-set-true"
+    var expected = [
+      "TraitFixtures/alertTappedThreeTimes() save-alert \(set):\(alert)",
+      "TraitFixtures/alertTappedThreeTimes() save-alert \(set):\(alert)",
+      "TraitFixtures/alertTappedThreeTimes() save-alert \(set):\(alert)",
+      "TraitFixtures/detailDismissed() detail unwrapped-read-after-nil:\(detail)",
+      "TraitFixtures/detailDismissed() detail unwrapped-read-after-nil:\(detail)",
+      "TraitFixtures/detailDismissed() detail unwrapped-write-after-nil:\(detail)",
+      "TraitFixtures/childTask() child-task \(set):\(labelled)",
+      "- dispatch-queue \(set):\(labelled)",
+      "- thread \(set):\(labelled)",
+      "TraitFixtures/dispatchQueueCapturedWithDiagnostics() save-alert \(set):\(alert)",
+      "TraitFixtures/dispatchQueueCapturedWithDiagnostics() save-alert \(set):\(alert)",
+      "TraitFixtures/withoutTheTrait() no-trait \(set):\(labelled)",
+      "TraitFixtures/readAfterNilWithoutTheTrait() peek unwrapped-read-after-nil:\(read)",
+    ]
+    for n in [1, 3, 5, 7] {
+      expected.append("TraitFixtures/parallelCases(n:) case-\(n) \(set):\(labelled)")
+    }
+    #expect(records.sorted() == expected.sorted())
+  }
+
   @Test func xcTestAssertionsFailAtTheMappingOrTheCaller() throws {
     let output = try FixtureRun.xcTest.get()
     let path = FixtureRun.directory + "/XCTestFixtures.swift"

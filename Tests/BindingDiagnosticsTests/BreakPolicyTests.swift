@@ -21,10 +21,17 @@ import Testing
   @Test(.enabled(if: gdb != nil, "gdb is not installed"))
   func underADebuggerAMisuseStopsThereAndContinues() throws {
     let helper = productsDirectory().appendingPathComponent("misuse-helper").path
+    // gdb waits for SIGCHLD, which a test runner's thread may have blocked (the mask is
+    // inherited): start it with none blocked, and never for more than two minutes.
+    let unblocked =
+      "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execvp(sys.argv[1], sys.argv[1:])"
     let output = try runProduct(
-      Self.gdb!,
-      // The helper's standard error joins gdb's output, so the order of the two shows.
-      ["-nx", "-batch", "-ex", "run 1 traced 2>&1", "-ex", "bt", "-ex", "continue", helper],
+      "/usr/bin/env",
+      [
+        "python3", "-c", unblocked, "timeout", "120", Self.gdb!, "-nx", "-batch",
+        // The helper's standard error joins gdb's output, so the order of the two shows.
+        "-ex", "run 1 traced 2>&1", "-ex", "bt", "-ex", "continue", helper,
+      ],
       environment: ["BINDING_DIAGNOSTICS_POLICY": "break"])
     let lines = output.stdout.split(separator: "\n")
     // The stop: SIGTRAP in the misusing thread, the helper's own frames in the backtrace.

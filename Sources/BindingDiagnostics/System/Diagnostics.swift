@@ -68,7 +68,8 @@ public final class Diagnostics: Sendable {
     if acceptsEvents, level >= minimumLevel {
       deliver(
         kind, level: level, message: message, site: site, valueType: valueType(),
-        valuePresent: valuePresent, value: value(), label: label, thread: ThreadOrdinal.current())
+        valuePresent: valuePresent, value: value(), label: label,
+        test: MisusePolicy.testName(for: self), thread: ThreadOrdinal.current())
     }
     applyPolicy(
       kind, level: level, message: message, label: label, valueType: valueType(), site: site)
@@ -94,7 +95,8 @@ public final class Diagnostics: Sendable {
     if wanted {
       deliver(
         kind, level: level, message: message, site: entry.site, valueType: entry.valueType,
-        valuePresent: valuePresent, value: value(), label: label, thread: thread)
+        valuePresent: valuePresent, value: value(), label: label,
+        test: MisusePolicy.testName(for: self), thread: thread)
     }
     applyPolicy(
       kind, level: level, message: message, label: label, valueType: entry.valueType,
@@ -119,7 +121,7 @@ public final class Diagnostics: Sendable {
   private func deliver(
     _ kind: MisuseKind, level: MisuseLevel, message: String, site: CallSite,
     valueType: @autoclosure () -> String, valuePresent: Bool, value: @autoclosure () -> Any?,
-    label: String?, thread: Int
+    label: String?, test: String?, thread: Int
   ) {
     var suppressed = 0
     if let limiter {
@@ -144,7 +146,7 @@ public final class Diagnostics: Sendable {
     }
     emit(
       kind: kind, level: level, message: message, site: site, valueType: valueType(),
-      valuePresent: valuePresent, value: rendered, label: label, suppressed: suppressed,
+      valuePresent: valuePresent, value: rendered, label: label, test: test, suppressed: suppressed,
       identity: identities[thread])
   }
 
@@ -156,6 +158,22 @@ public final class Diagnostics: Sendable {
     sink.flush()
   }
 
+  /// Writes `event`'s misuse as a record of this pipeline (its run, `seq`, privacy and rate
+  /// limit), naming the test that caught it; no policy step follows. How a test's own pipeline
+  /// hands what it caught to the process's sinks.
+  /// - Parameters:
+  ///   - event: A record of another pipeline; its `value`, if any, is rendered again under this
+  ///     pipeline's privacy.
+  ///   - test: The test's name, for the record's `test` field.
+  package func relay(_ event: MisuseEvent, test: String?) {
+    guard acceptsEvents, event.level >= minimumLevel else { return }
+    deliver(
+      event.kind, level: event.level, message: event.message,
+      site: CallSite(file: event.file, line: event.line, function: event.function),
+      valueType: event.valueType, valuePresent: event.valuePresent, value: event.value,
+      label: event.label, test: test, thread: ThreadOrdinal.current())
+  }
+
   /// Writes a record for every rate-limited event still pending.
   private func drainFoldedEvents() {
     guard let limiter else { return }
@@ -163,7 +181,7 @@ public final class Diagnostics: Sendable {
       emit(
         kind: pending.kind, level: pending.level, message: pending.message, site: pending.site,
         valueType: pending.valueType, valuePresent: pending.valuePresent, value: nil,
-        label: pending.label, suppressed: count - 1, identity: identity)
+        label: pending.label, test: nil, suppressed: count - 1, identity: identity)
     }
   }
 
@@ -178,14 +196,15 @@ public final class Diagnostics: Sendable {
 
   private func emit(
     kind: MisuseKind, level: MisuseLevel, message: String, site: CallSite, valueType: String,
-    valuePresent: Bool, value: String?, label: String?, suppressed: Int,
+    valuePresent: Bool, value: String?, label: String?, test: String?, suppressed: Int,
     identity: ProcessIdentity
   ) {
     sink.receive(
       MisuseEvent(
         timestamp: .now(), level: level, kind: kind, message: message, file: site.fileID,
         line: site.line, function: site.function, valueType: valueType,
-        valuePresent: valuePresent, value: value, label: label, process: identity.process,
+        valuePresent: valuePresent, value: value, label: label, test: test,
+        process: identity.process,
         pid: identity.pid, host: identity.host, run: identity.run, seq: sequence.increment(),
         suppressed: suppressed))
   }
