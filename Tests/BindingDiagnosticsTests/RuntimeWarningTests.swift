@@ -2,6 +2,10 @@ import BindingDiagnostics
 import BindingDiagnosticsTesting
 import Testing
 
+#if canImport(SwiftUI)
+  import SwiftUI
+#endif
+
 /// Xcode's runtime issues, through the seam the Apple path uses: when a misuse raises one, with
 /// which text, and once per site per rate-limit interval.
 @Suite struct RuntimeWarningTests {
