@@ -53,6 +53,24 @@ public final class PrivateJournal: Sendable {
     try? FileManager.default.removeItem(atPath: directory)
   }
 
+  /// Runs a built product (`bindiag`, `misuse-helper`) against a journald of its own, so what
+  /// it writes to journald never reaches the machine's journal; where no private journal can be
+  /// made (not root), it runs as it is.
+  /// - Parameters:
+  ///   - product: The product's name.
+  ///   - arguments: Its arguments.
+  ///   - environment: Variables for it.
+  /// - Returns: What it printed and how it ended.
+  public static func run(
+    _ product: String, _ arguments: [String], environment: [String: String] = [:]
+  ) throws -> ProcessOutput {
+    guard unavailability == nil else {
+      return try runProduct(product, arguments, environment: environment)
+    }
+    let path = productsDirectory().appendingPathComponent(product).path
+    return try PrivateJournal(running: [path] + arguments, environment: environment).output
+  }
+
   /// The journal's entries matching `matches` (`FIELD=value`), as `journalctl -o json --all`
   /// prints them.
   /// - Parameter matches: journalctl matches.
