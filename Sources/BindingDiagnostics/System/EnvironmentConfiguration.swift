@@ -10,7 +10,7 @@ import Foundation
 /// - `BINDING_DIAGNOSTICS_HASH_KEY`: 32 hex digits, the SipHash key for `hash`;
 /// - `BINDING_DIAGNOSTICS_RATE_LIMIT`: `off` or `BURST/SECONDS`;
 /// - `BINDING_DIAGNOSTICS_MIN_LEVEL`: a level name;
-/// - `BINDING_DIAGNOSTICS_POLICY`: `report`, `assert` or `fail-tests`.
+/// - `BINDING_DIAGNOSTICS_POLICY`: `automatic`, `report`, `assert`, `fail-tests` or `break`.
 ///
 /// Every problem gives one warning naming the variable, or the file and key, and the setting
 /// falls back to its default (`stderr` for sinks). With no sink named, events go to
@@ -57,7 +57,7 @@ public struct EnvironmentConfiguration: Sendable {
     var hashKey: HashKey?
     var rateLimit: RateLimit? = .default
     var minimumLevel: MisuseLevel = .trace
-    var policy: MisusePolicy = .report
+    var policy: MisusePolicy = .automatic
     var warnings: [String] = []
 
     mutating func applyEnvironment(_ environment: [String: String]) {
@@ -289,8 +289,9 @@ public struct EnvironmentConfiguration: Sendable {
     mutating func parsePolicy(_ text: String, source: String) {
       guard let policy = MisusePolicy(rawValue: text) else {
         warnings.append(
-          "\(source): expected report, assert or fail-tests, got \"\(text)\"; using report")
-        self.policy = .report
+          "\(source): expected automatic, report, assert, fail-tests or break, got \"\(text)\"; using automatic"
+        )
+        self.policy = .automatic
         return
       }
       self.policy = policy
