@@ -123,7 +123,8 @@ import Testing
     #expect(
       list.stdout.split(separator: "\n").map { String($0.prefix(32)) }.sorted() == [
         "2b9f53b872d7905613eeb68e53797657", "408dfadb7955002b716d4ab50fbd4491",
-        "bc5fac4ceaa67ee0a9571f1f145acecc",
+        "bc5fac4ceaa67ee0a9571f1f145acecc", "dd247305be2c4d0989f04225e38f18ac",
+        "f85acfe97c4c497e9481d236932560ea",
       ])
     #expect(
       list.stdout.contains(
