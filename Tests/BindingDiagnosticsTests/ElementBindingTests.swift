@@ -1,0 +1,241 @@
+import BindingDiagnostics
+import BindingDiagnosticsTesting
+import Foundation
+import Testing
+
+#if canImport(SwiftUI)
+  import SwiftUI
+#endif
+
+/// A row of a list: what element bindings point at.
+struct Row: Identifiable, Equatable, Sendable {
+  let id: Int
+  var title: String
+}
+
+/// Rows 1 to `count`, titled `row 1`, `row 2`, ….
+func rows(_ count: Int) -> [Row] {
+  (1...count).map { Row(id: $0, title: "row \($0)") }
+}
+
+@Suite struct ElementBindingTests {
+  @Test func isNilWhenNoElementHasTheId() {
+    let items = Box(rows(3))
+    #expect(Binding(element: 4, in: items.binding) == nil)
+    #expect(Binding(element: 1, in: Box([Row]()).binding) == nil)
+  }
+
+  @Test func readsAndWritesItsElementWhilePresent() throws {
+    let items = Box(rows(3))
+    let (events, _) = try recordingMisuses {
+      let row = try #require(Binding(element: 2, in: items.binding))
+      #expect(row.wrappedValue == Row(id: 2, title: "row 2"))
+      row.wrappedValue.title = "edited"
+      #expect(items.value.map(\.title) == ["row 1", "edited", "row 3"])
+      items.value[1].title = "changed elsewhere"
+      #expect(row.wrappedValue.title == "changed elsewhere")
+      #expect(row.title.wrappedValue == "changed elsewhere")
+    }
+    #expect(events.isEmpty)
+  }
+
+  @Test func readAfterRemovalReturnsTheLastValueAndReportsOneInfoEvent() throws {
+    let items = Box(rows(3))
+    let (events, line) = try recordingMisuses { () -> Int in
+      let line = #line + 1
+      let row = try #require(Binding(element: 2, in: items.binding, label: "row-detail"))
+      items.value[1].title = "last seen"
+      #expect(row.wrappedValue.title == "last seen")
+      items.value[1].title = "never read"
+      items.value.remove(at: 1)
+      #expect(row.wrappedValue == Row(id: 2, title: "last seen"))
+      return line
+    }
+    #expect(items.value.map(\.id) == [1, 3])
+    let event = try #require(events.first)
+    #expect(events.count == 1)
+    #expect(event.kind == .elementReadAfterRemoval)
+    #expect(event.level == .info)
+    #expect(event.file == #fileID)
+    #expect(event.line == line)
+    #expect(event.function == "readAfterRemovalReturnsTheLastValueAndReportsOneInfoEvent()")
+    #expect(event.valueType == String(reflecting: Row.self))
+    #expect(event.valuePresent == false)
+    #expect(event.value == "<private>")
+    #expect(event.label == "row-detail")
+    #expect(
+      event.message
+        == "A binding to a collection element was read after the element was removed; the last value was returned."
+    )
+  }
+
+  @Test func writeAfterRemovalLeavesTheCollectionAndReportsOneWarning() throws {
+    let items = Box(rows(3))
+    let (events, _) = try recordingMisuses {
+      let row = try #require(Binding(element: 3, in: items.binding, label: "row-editor"))
+      items.value.removeLast()
+      row.wrappedValue = Row(id: 3, title: "typed after deletion")
+    }
+    #expect(items.value == rows(2))
+    let event = try #require(events.first)
+    #expect(events.count == 1)
+    #expect(event.kind == .elementWriteAfterRemoval)
+    #expect(event.level == .warning)
+    #expect(event.valuePresent == false)
+    #expect(event.label == "row-editor")
+    #expect(
+      event.message
+        == "A binding to a collection element was written after the element was removed; the write was dropped."
+    )
+  }
+
+  @Test func publicPrivacyShowsTheLastValue() throws {
+    let items = Box(rows(1))
+    var configuration = DiagnosticsConfiguration(rateLimit: nil)
+    configuration.privacy = .public
+    let (events, _) = try recordingMisuses(configuration: configuration) {
+      let row = try #require(Binding(element: 1, in: items.binding))
+      items.value = []
+      _ = row.wrappedValue
+    }
+    #expect(events.map(\.value) == [String(describing: Row(id: 1, title: "row 1"))])
+  }
+
+  @Test func followsItsElementThroughReorderingAndInsertion() throws {
+    let items = Box(rows(5))
+    let (events, _) = try recordingMisuses {
+      let row = try #require(Binding(element: 4, in: items.binding))
+      items.value.reverse()
+      #expect(row.wrappedValue.id == 4)
+      row.wrappedValue.title = "after reverse"
+      #expect(items.value[1] == Row(id: 4, title: "after reverse"))
+      items.value.insert(Row(id: 9, title: "new"), at: 0)
+      items.value.insert(Row(id: 10, title: "newer"), at: 0)
+      #expect(row.wrappedValue.title == "after reverse")
+      row.wrappedValue.title = "after insertion"
+      #expect(items.value.map(\.id) == [10, 9, 5, 4, 3, 2, 1])
+      #expect(items.value[3].title == "after insertion")
+      items.value.sort { $0.id < $1.id }
+      #expect(row.wrappedValue.title == "after insertion")
+      #expect(items.value.filter { $0.title == "after insertion" }.map(\.id) == [4])
+    }
+    #expect(events.isEmpty)
+  }
+
+  /// Duplicate ids: the binding takes the first element with the id, keeps to the element at
+  /// its remembered index while that one has the id, and otherwise takes the first with the id.
+  @Test func duplicateIdsBindTheFirstThenKeepTheRememberedOne() throws {
+    let items = Box([
+      Row(id: 1, title: "a"), Row(id: 7, title: "first"), Row(id: 7, title: "second"),
+    ])
+    let (events, _) = try recordingMisuses {
+      let row = try #require(Binding(element: 7, in: items.binding))
+      #expect(row.wrappedValue.title == "first")
+      items.value.swapAt(1, 2)
+      #expect(row.wrappedValue.title == "second")
+      row.wrappedValue.title = "written"
+      #expect(items.value.map(\.title) == ["a", "written", "first"])
+      items.value.insert(Row(id: 2, title: "b"), at: 0)
+      #expect(row.wrappedValue.title == "written")
+      items.value.remove(at: 2)
+      #expect(row.wrappedValue.title == "first")
+      items.value.removeAll { $0.id == 7 }
+      #expect(row.wrappedValue.title == "first")
+    }
+    #expect(events.map(\.kind) == [.elementReadAfterRemoval])
+  }
+
+  @Test func writesCarryTheirTransactionToTheCollection() throws {
+    let items = Box(rows(2))
+    let seen = Box<[Bool]>([])
+    let base = Binding<[Row]>(
+      get: { items.value },
+      set: { newValue, transaction in
+        seen.value.append(transaction.disablesAnimations)
+        items.value = newValue
+      })
+    var quiet = Transaction()
+    quiet.disablesAnimations = true
+    let row = try #require(Binding(element: 1, in: base.transaction(quiet)))
+    row.wrappedValue.title = "quiet"
+    #expect(row.transaction.disablesAnimations)
+    row.transaction(Transaction()).wrappedValue.title = "loud"
+    let second = base.elementBindings()[1]
+    second.transaction(quiet).wrappedValue.title = "quiet too"
+    #expect(seen.value == [true, false, true])
+    #expect(items.value.map(\.title) == ["loud", "quiet too"])
+  }
+
+  @Test func elementBindingsGiveOneBindingPerElementByIdentity() throws {
+    let items = Box(rows(4))
+    let (events, line) = recordingMisuses { () -> Int in
+      let line = #line + 1
+      let bindings = items.binding.elementBindings(label: "row")
+      #expect(bindings.count == 4)
+      #expect(bindings.map(\.wrappedValue) == rows(4))
+      #expect(bindings.map(\.id) == [1, 2, 3, 4])
+      items.value.remove(at: 0)
+      bindings[1].wrappedValue.title = "second, moved up"
+      #expect(items.value.map(\.title) == ["second, moved up", "row 3", "row 4"])
+      #expect(bindings[0].wrappedValue.title == "row 1")
+      bindings[0].wrappedValue = Row(id: 1, title: "gone")
+      #expect(bindings.reversed().map(\.wrappedValue.id) == [4, 3, 2, 1])
+      return line
+    }
+    #expect(
+      events.map(\.kind) == [
+        .elementReadAfterRemoval, .elementWriteAfterRemoval, .elementReadAfterRemoval,
+      ])
+    #expect(events.allSatisfy { $0.line == line && $0.label == "row" })
+    #expect(items.value.map(\.id) == [2, 3, 4])
+  }
+
+  /// Eight real threads share the same bindings while a ninth keeps rotating the collection:
+  /// every read finds its own element; after a removal each read and write is reported once.
+  @Test func manyThreadsShareBindingsWhileTheCollectionMoves() {
+    let items = Box(rows(16))
+    // Made once, so every thread uses the same bindings (a subscript makes a new one).
+    let bindings = Array(items.binding.elementBindings(label: "shared"))
+    let sink = RecordingSink()
+    let diagnostics = Diagnostics(
+      configuration: DiagnosticsConfiguration(sink: sink, rateLimit: nil))
+    let wrong = Box(0)
+    DispatchQueue.concurrentPerform(iterations: 9) { thread in
+      DiagnosticsSystem.withDiagnostics(diagnostics) {
+        if thread == 8 {
+          for _ in 0..<2_000 {
+            var rotated = items.value
+            rotated.append(rotated.removeFirst())
+            items.value = rotated
+          }
+          return
+        }
+        for round in 0..<2_000 {
+          let binding = bindings[(thread + round) % 16]
+          if binding.wrappedValue.id != (thread + round) % 16 + 1 { wrong.value += 1 }
+        }
+      }
+    }
+    #expect(wrong.value == 0)
+    items.value.removeAll { $0.id % 2 == 0 }
+    DispatchQueue.concurrentPerform(iterations: 8) { thread in
+      DiagnosticsSystem.withDiagnostics(diagnostics) {
+        for round in 0..<100 {
+          for binding in bindings where binding.wrappedValue.title != "row \(binding.id)" {
+            wrong.value += 1
+          }
+          if round % 10 == 0 { bindings[1].wrappedValue = Row(id: 2, title: "dropped \(thread)") }
+        }
+      }
+    }
+    diagnostics.flush()
+    #expect(wrong.value == 0)
+    #expect(items.value == rows(16).filter { $0.id % 2 == 1 })
+    let events = sink.events
+    // Per thread and round: 8 removed rows read twice (title and id), and one dropped write per
+    // ten rounds.
+    #expect(events.filter { $0.kind == .elementReadAfterRemoval }.count == 8 * 100 * 8 * 2)
+    #expect(events.filter { $0.kind == .elementWriteAfterRemoval }.count == 8 * 10)
+    #expect(events.map(\.seq).sorted() == Array(1...events.count))
+  }
+}
