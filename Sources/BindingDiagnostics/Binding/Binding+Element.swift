@@ -36,20 +36,29 @@ extension Binding where Value: Identifiable {
   ) where Elements.Element == Value {
     let elements = base.wrappedValue
     guard let index = elements.firstIndex(where: { $0.id == id }) else { return nil }
-    self.init(
-      element: ElementLocation(
-        at: index, of: elements, in: base, label: label, fileID: fileID, line: line,
-        function: function), transaction: base.transaction)
+    let location = ElementLocation(
+      at: index, of: elements, in: base, label: label, fileID: fileID, line: line,
+      function: function)
+    self.init(get: location.get, set: location.set, transaction: base.transaction)
   }
 }
 
 extension Binding {
-  /// The element binding that `access` reads and writes, starting with `transaction`.
+  /// An element binding calling `get` and `set`, starting with `transaction`.
   ///
-  /// In an extension without constraints: the closures then use no conformance of `Value`.
+  /// In an extension without constraints, so the `@Sendable` closures use no conformance of a
+  /// generic type (Swift 6 refuses capturing such a metatype there). They call an
+  /// ``ElementLocation``'s methods through function values the caller made, where the
+  /// location's type is known: the specialised methods, not the generic ones a protocol or
+  /// class witness would reach.
   @inlinable
-  init(element access: any ElementAccess<Value>, transaction: Transaction) {
-    self.init(get: { access.get() }, set: { access.set($0, $1) })
+  init(
+    get: @escaping () -> Value, set: @escaping (Value, Transaction) -> Void,
+    transaction: Transaction
+  ) {
+    nonisolated(unsafe) let get = get
+    nonisolated(unsafe) let set = set
+    self.init(get: { get() }, set: { set($0, $1) })
     self.transaction = transaction
   }
 }

@@ -65,10 +65,10 @@ where Elements.Element: Identifiable {
   /// - Parameter position: A valid position.
   @inlinable
   public subscript(position: Index) -> Binding<Elements.Element> {
-    Binding(
-      element: ElementLocation(
-        at: position, of: elements, in: base, label: label, fileID: fileID, line: line,
-        function: function), transaction: base.transaction)
+    let location = ElementLocation(
+      at: position, of: elements, in: base, label: label, fileID: fileID, line: line,
+      function: function)
+    return Binding(get: location.get, set: location.set, transaction: base.transaction)
   }
 }
 

@@ -2,19 +2,6 @@
   public import SwiftUI
 #endif
 
-/// An element binding's getter and setter, as seen by the binding's `@Sendable` closures.
-///
-/// The closures call through this protocol so they capture no generic metatype whose
-/// conformances they use (the collection's), which Swift 6 refuses in a `@Sendable` closure.
-@usableFromInline
-protocol ElementAccess<Element>: AnyObject, Sendable {
-  associatedtype Element
-  /// The element now, or its last value (reported) when it is gone.
-  func get() -> Element
-  /// Writes the element, or drops the write (reported) when it is gone.
-  func set(_ newValue: Element, _ transaction: Transaction)
-}
-
 /// An element binding's state: the id it follows, where its element was last found and its value
 /// then, the base binding and the call site for reports.
 ///
@@ -23,7 +10,7 @@ protocol ElementAccess<Element>: AnyObject, Sendable {
 /// binding's memory of it). The base is used where the element binding is, as in
 /// Binding+Mapping.swift.
 @usableFromInline
-final class ElementLocation<Elements: MutableCollection & RandomAccessCollection>: ElementAccess,
+final class ElementLocation<Elements: MutableCollection & RandomAccessCollection>:
   @unchecked Sendable
 where Elements.Element: Identifiable {
   @usableFromInline let id: Elements.Element.ID
@@ -64,6 +51,7 @@ where Elements.Element: Identifiable {
     return elements.firstIndex { $0.id == id }
   }
 
+  /// The element now, or its last value (reported) when it is gone.
   @inlinable
   func get() -> Elements.Element {
     let elements = base.wrappedValue
@@ -86,6 +74,7 @@ where Elements.Element: Identifiable {
     return value!
   }
 
+  /// Writes the element, or drops the write (reported) when it is gone.
   @inlinable
   func set(_ newValue: Elements.Element, _ transaction: Transaction) {
     var elements = base.wrappedValue
