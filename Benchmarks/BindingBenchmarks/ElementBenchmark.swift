@@ -63,12 +63,11 @@ func runElement() {
   }
 }
 
-/// `count` reads and `count` writes through the element binding (`which` is `element`) or the
-/// binding by index (`index`), for callgrind's instruction counts.
+/// `count` reads or writes through the element binding or the binding by index, for callgrind's
+/// instruction counts: `which` is `element-read`, `element-write`, `index-read` or `index-write`.
 func runElementCalls(which: String, count: Int) {
   let (element, index) = elementBindingPair(RowsModel())
-  let binding = which == "element" ? element : index
-  exercise(binding, write: false, count: count)
-  exercise(binding, write: true, count: count)
-  report("element.calls", Double(count), "reads and writes")
+  let binding = which.hasPrefix("element") ? element : index
+  exercise(binding, write: which.hasSuffix("write"), count: count)
+  report("element.calls", Double(count), which)
 }

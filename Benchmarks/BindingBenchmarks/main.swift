@@ -4,8 +4,8 @@
 //   BindingBenchmarks mapping                correct path of a mapping vs a hand-written Binding
 //   BindingBenchmarks misuse                 one misuse into a null sink and the stderr sink
 //   BindingBenchmarks element                correct path of an element binding vs one by index
-//   BindingBenchmarks element-calls W N      N reads and N writes through W (element or index),
-//                                            for callgrind
+//   BindingBenchmarks element-calls W N      N of W (element-read, element-write, index-read,
+//                                            index-write), for callgrind
 //   BindingBenchmarks misuse-calls N         N misuses into a null sink only (for callgrind)
 //   BindingBenchmarks jsonl PATH N           misuses into the JSON Lines file sink
 //   BindingBenchmarks jsonl-threads PATH N T N misuses from T threads into one JSON Lines sink

@@ -7,7 +7,8 @@
 ///
 /// `@unchecked Sendable`: `index` and `last` are only touched under `lock`, so one binding may
 /// be used from several threads at once (its base guards the collection; this lock, the
-/// binding's memory of it). The base is used where the element binding is, as in
+/// binding's memory of it). The lock also makes each access exclusive, so the run-time
+/// exclusivity check is turned off for them (it cost three times the rest of a read). The base is used where the element binding is, as in
 /// Binding+Mapping.swift.
 @usableFromInline
 final class ElementLocation<Elements: MutableCollection & RandomAccessCollection>:
@@ -15,9 +16,9 @@ final class ElementLocation<Elements: MutableCollection & RandomAccessCollection
 where Elements.Element: Identifiable {
   @usableFromInline let id: Elements.Element.ID
   /// Where the element was last found: checked first, never used without its id.
-  @usableFromInline var index: Elements.Index
+  @exclusivity(unchecked) @usableFromInline var index: Elements.Index
   /// The element's value when it was last found, read or written.
-  @usableFromInline var last: Elements.Element
+  @exclusivity(unchecked) @usableFromInline var last: Elements.Element
   @usableFromInline let lock = ElementLock()
   @usableFromInline let base: Binding<Elements>
   @usableFromInline let label: String?
