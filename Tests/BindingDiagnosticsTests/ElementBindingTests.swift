@@ -190,12 +190,13 @@ func rows(_ count: Int) -> [Row] {
     #expect(items.value.map(\.id) == [2, 3, 4])
   }
 
-  /// Eight real threads share the same bindings while a ninth keeps rotating the collection:
-  /// every read finds its own element; after a removal each read and write is reported once.
-  @Test func manyThreadsShareBindingsWhileTheCollectionMoves() {
+  /// Eight real threads read one collection through element bindings (each thread a detail
+  /// binding of its own, and a new binding per row from a shared `elementBindings()`) while a
+  /// ninth keeps rotating the collection: every read finds its own element. After a removal,
+  /// every read and write of a removed element is reported, once each.
+  @Test func manyThreadsReadTheirElementsWhileTheCollectionMoves() throws {
     let items = Box(rows(16))
-    // Made once, so every thread uses the same bindings (a subscript makes a new one).
-    let bindings = Array(items.binding.elementBindings(label: "shared"))
+    let list = items.binding.elementBindings(label: "row")
     let sink = RecordingSink()
     let diagnostics = Diagnostics(
       configuration: DiagnosticsConfiguration(sink: sink, rateLimit: nil))
@@ -210,21 +211,30 @@ func rows(_ count: Int) -> [Row] {
           }
           return
         }
+        guard let detail = Binding(element: thread + 1, in: items.binding) else { return }
         for round in 0..<2_000 {
-          let binding = bindings[(thread + round) % 16]
-          if binding.wrappedValue.id != (thread + round) % 16 + 1 { wrong.value += 1 }
+          var misread = detail.wrappedValue != Row(id: thread + 1, title: "row \(thread + 1)")
+          let position = (thread + round) % 16
+          misread = misread || list[position].wrappedValue.id != position + 1
+          if misread { wrong.value += 1 }
         }
       }
     }
     #expect(wrong.value == 0)
+    let details = try (0..<8).map { thread in
+      try #require(Binding(element: 2 * (thread + 1), in: items.binding, label: "detail"))
+    }
     items.value.removeAll { $0.id % 2 == 0 }
     DispatchQueue.concurrentPerform(iterations: 8) { thread in
       DiagnosticsSystem.withDiagnostics(diagnostics) {
+        let detail = details[thread]
         for round in 0..<100 {
-          for binding in bindings where binding.wrappedValue.title != "row \(binding.id)" {
-            wrong.value += 1
+          var misread = detail.wrappedValue.id != 2 * (thread + 1)
+          for (position, row) in list.enumerated() {
+            misread = misread || row.wrappedValue.title != "row \(position + 1)"
           }
-          if round % 10 == 0 { bindings[1].wrappedValue = Row(id: 2, title: "dropped \(thread)") }
+          if misread { wrong.value += 1 }
+          if round % 10 == 0 { detail.wrappedValue = Row(id: 0, title: "dropped") }
         }
       }
     }
@@ -232,10 +242,11 @@ func rows(_ count: Int) -> [Row] {
     #expect(wrong.value == 0)
     #expect(items.value == rows(16).filter { $0.id % 2 == 1 })
     let events = sink.events
-    // Per thread and round: 8 removed rows read twice (title and id), and one dropped write per
-    // ten rounds.
-    #expect(events.filter { $0.kind == .elementReadAfterRemoval }.count == 8 * 100 * 8 * 2)
-    #expect(events.filter { $0.kind == .elementWriteAfterRemoval }.count == 8 * 10)
+    // Per thread and round: its detail and the 8 removed rows read; a write every ten rounds.
+    #expect(events.filter { $0.kind == .elementReadAfterRemoval }.count == 8 * 100 * 9)
+    #expect(
+      events.filter { $0.kind == .elementWriteAfterRemoval && $0.label == "detail" }.count
+        == 8 * 10)
     #expect(events.map(\.seq).sorted() == Array(1...events.count))
   }
 }

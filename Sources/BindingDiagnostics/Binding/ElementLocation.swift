@@ -5,11 +5,14 @@
 /// An element binding's state: the id it follows, where its element was last found and its value
 /// then, the base binding and the call site for reports.
 ///
-/// `@unchecked Sendable`: `index` and `last` are only touched under `lock`, so one binding may
-/// be used from several threads at once (its base guards the collection; this lock, the
-/// binding's memory of it). The lock also makes each access exclusive, so the run-time
-/// exclusivity check is turned off for them (it cost three times the rest of a read). The base is used where the element binding is, as in
-/// Binding+Mapping.swift.
+/// Unlocked, like the base binding's own storage and `Binding(unwrapping:)`'s last value: an
+/// element binding is used where its base is (SwiftUI: the main actor), one thread at a time,
+/// while any number of element bindings into one collection may be used on as many threads as
+/// the base allows. A lock here cost more than the rest of a read (46 ns against 26 ns per read,
+/// where a binding by index takes 16 to 25 ns), and each view makes its own bindings anyway.
+/// `@unchecked Sendable` on that condition, as `Binding` itself is. No run-time exclusivity
+/// check on `index` and `last` (it cost half again of a read: 474 instructions against 223),
+/// which are only accessed for an instant, never across a call that could reach them again.
 @usableFromInline
 final class ElementLocation<Elements: MutableCollection & RandomAccessCollection>:
   @unchecked Sendable
@@ -19,7 +22,6 @@ where Elements.Element: Identifiable {
   @exclusivity(unchecked) @usableFromInline var index: Elements.Index
   /// The element's value when it was last found, read or written.
   @exclusivity(unchecked) @usableFromInline var last: Elements.Element
-  @usableFromInline let lock = ElementLock()
   @usableFromInline let base: Binding<Elements>
   @usableFromInline let label: String?
   @usableFromInline let fileID: StaticString
@@ -43,7 +45,7 @@ where Elements.Element: Identifiable {
   }
 
   /// The element's position in `elements`: the remembered index when its element still has the
-  /// id (one comparison), else the first element with the id, else `nil`. Call under the lock.
+  /// id (one comparison), else the first element with the id, else `nil`.
   @inlinable
   func position(in elements: Elements) -> Elements.Index? {
     if index >= elements.startIndex && index < elements.endIndex && elements[index].id == id {
@@ -56,61 +58,32 @@ where Elements.Element: Identifiable {
   @inlinable
   func get() -> Elements.Element {
     let elements = base.wrappedValue
-    var value: Elements.Element?
-    var gone = false
-    lock.withLock {
-      if let position = position(in: elements) {
-        index = position
-        last = elements[position]
-      } else {
-        gone = true
-      }
-      value = last
+    if let position = position(in: elements) {
+      let value = elements[position]
+      index = position
+      last = value
+      return value
     }
-    if gone {
-      MappingReports.afterRemoval(
-        .elementReadAfterRemoval, value: value!, label: label, fileID: fileID, line: line,
-        function: function)
-    }
-    return value!
+    let value = last
+    MappingReports.afterRemoval(
+      .elementReadAfterRemoval, value: value, label: label, fileID: fileID, line: line,
+      function: function)
+    return value
   }
 
   /// Writes the element, or drops the write (reported) when it is gone.
   @inlinable
   func set(_ newValue: Elements.Element, _ transaction: Transaction) {
     var elements = base.wrappedValue
-    var found: Elements.Index?
-    lock.withLock {
-      found = position(in: elements)
-      if let found {
-        index = found
-        last = newValue
-      }
-    }
-    guard let found else {
+    guard let position = position(in: elements) else {
       MappingReports.afterRemoval(
         .elementWriteAfterRemoval, value: newValue, label: label, fileID: fileID, line: line,
         function: function)
       return
     }
-    elements[found] = newValue
+    index = position
+    last = newValue
+    elements[position] = newValue
     base.transaction(transaction).wrappedValue = elements
-  }
-}
-
-/// The lock of an ``ElementLocation``: not generic and not inlinable, so specialised element
-/// bindings call it without the lock's platform types in their inlined code.
-@usableFromInline
-final class ElementLock: Sendable {
-  private let lock = Lock(())
-
-  @usableFromInline
-  init() {}
-
-  /// Runs `body` under the lock.
-  /// - Parameter body: Must not take this lock again.
-  @usableFromInline
-  func withLock(_ body: () -> Void) {
-    lock.withLock { _ in body() }
   }
 }
