@@ -135,13 +135,13 @@ import Testing
     let directory = try temporaryDirectory() + "/demo"
     let result = try bindiag("demo", "--dir", directory)
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(result.stdout.contains("2107 misuses happened (the script commits 2107)"))
+    #expect(result.stdout.contains("2110 misuses happened (the script commits 2110)"))
     #expect(
       result.stdout.contains("bindiag summary --group-by kind,process \(directory)/events.jsonl"))
     let summary = try bindiag("summary", "--format", "json", directory + "/events.jsonl")
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(summary.stdout.utf8)) as? [String: Any])
-    #expect(object["events"] as? Int == 2107)
+    #expect(object["events"] as? Int == 2110)
     #expect(object["lost"] as? Int == 0)
     let kinds = Set(
       ((object["groups"] as? [[String: Any]]) ?? []).compactMap {
@@ -150,6 +150,7 @@ import Testing
     #expect(
       kinds.isSuperset(of: [
         "mapped-bool-set-true", "unwrapped-read-after-nil", "unwrapped-write-after-nil",
+        "element-read-after-removal", "element-write-after-removal",
       ]))
   }
 }
