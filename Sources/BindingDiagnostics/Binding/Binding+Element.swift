@@ -2,9 +2,12 @@
   public import SwiftUI
 #endif
 
-// As in Binding+Mapping.swift: the closures hold the base binding as a `nonisolated(unsafe)`
-// constant (an element binding is used where its base would be), start with the base's
-// transaction and write through `base.transaction(transaction)`.
+// As in Binding+Mapping.swift, an element binding is used where its base would be, starts with
+// the base's transaction and writes through `base.transaction(transaction)`. Its getter and setter
+// are the methods of an `ElementLocation` (which holds the base), passed as method references:
+// made here, where the collection's type is known, they reach the specialised methods, and the
+// `@Sendable` closures `Binding` takes capture no generic metatype (a closure literal using the
+// collection's conformances here would, which Swift 6 refuses).
 
 extension Binding where Value: Identifiable {
   /// A binding to the element with `id` in a collection, found by identity, or `nil` when no
@@ -39,27 +42,8 @@ extension Binding where Value: Identifiable {
     let location = ElementLocation(
       at: index, of: elements, in: base, label: label, fileID: fileID, line: line,
       function: function)
-    self.init(get: location.get, set: location.set, transaction: base.transaction)
-  }
-}
-
-extension Binding {
-  /// An element binding calling `get` and `set`, starting with `transaction`.
-  ///
-  /// In an extension without constraints, so the `@Sendable` closures use no conformance of a
-  /// generic type (Swift 6 refuses capturing such a metatype there). They call an
-  /// ``ElementLocation``'s methods through function values the caller made, where the
-  /// location's type is known: the specialised methods, not the generic ones a protocol or
-  /// class witness would reach.
-  @inlinable
-  init(
-    get: @escaping () -> Value, set: @escaping (Value, Transaction) -> Void,
-    transaction: Transaction
-  ) {
-    nonisolated(unsafe) let get = get
-    nonisolated(unsafe) let set = set
-    self.init(get: { get() }, set: { set($0, $1) })
-    self.transaction = transaction
+    self.init(get: location.get, set: location.set)
+    transaction = base.transaction
   }
 }
 

@@ -68,7 +68,9 @@ where Elements.Element: Identifiable {
     let location = ElementLocation(
       at: position, of: elements, in: base, label: label, fileID: fileID, line: line,
       function: function)
-    return Binding(get: location.get, set: location.set, transaction: base.transaction)
+    var binding = Binding(get: location.get, set: location.set)
+    binding.transaction = base.transaction
+    return binding
   }
 }
 

@@ -44,23 +44,34 @@ where Elements.Element: Identifiable {
     self.function = function
   }
 
-  /// The element's position in `elements`: the remembered index when its element still has the
-  /// id (one comparison), else the first element with the id, else `nil`.
+  /// Whether the remembered index is one of `elements`' positions.
   @inlinable
-  func position(in elements: Elements) -> Elements.Index? {
-    if index >= elements.startIndex && index < elements.endIndex && elements[index].id == id {
-      return index
-    }
-    return elements.firstIndex { $0.id == id }
+  func indexIsValid(in elements: Elements) -> Bool {
+    index >= elements.startIndex && index < elements.endIndex
+  }
+
+  /// The first position of an element with the id, remembered; `nil` when there is none. The
+  /// slow path, after the element moved or left.
+  @inlinable @inline(never)
+  func search(_ elements: Elements) -> Elements.Index? {
+    guard let position = elements.firstIndex(where: { $0.id == id }) else { return nil }
+    index = position
+    return position
   }
 
   /// The element now, or its last value (reported) when it is gone.
   @inlinable
   func get() -> Elements.Element {
     let elements = base.wrappedValue
-    if let position = position(in: elements) {
+    if indexIsValid(in: elements) {
+      let value = elements[index]
+      if value.id == id {
+        last = value
+        return value
+      }
+    }
+    if let position = search(elements) {
       let value = elements[position]
-      index = position
       last = value
       return value
     }
@@ -75,13 +86,13 @@ where Elements.Element: Identifiable {
   @inlinable
   func set(_ newValue: Elements.Element, _ transaction: Transaction) {
     var elements = base.wrappedValue
-    guard let position = position(in: elements) else {
+    let remembered = indexIsValid(in: elements) && elements[index].id == id
+    guard let position = remembered ? index : search(elements) else {
       MappingReports.afterRemoval(
         .elementWriteAfterRemoval, value: newValue, label: label, fileID: fileID, line: line,
         function: function)
       return
     }
-    index = position
     last = newValue
     elements[position] = newValue
     base.transaction(transaction).wrappedValue = elements
