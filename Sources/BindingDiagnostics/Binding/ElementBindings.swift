@@ -3,8 +3,8 @@
 #endif
 
 /// The element bindings of a collection as it was when they were asked for, from
-/// ``Binding/elementBindings(label:fileID:line:function:)``: one binding per element, found by
-/// its id, in the collection's order, for `ForEach`.
+/// `$items.elementBindings(label:)`: one binding per element, found by its id, in the
+/// collection's order, for `ForEach`. Each subscript makes a new binding.
 public struct ElementBindings<Elements: MutableCollection & RandomAccessCollection>:
   RandomAccessCollection
 where Elements.Element: Identifiable {
