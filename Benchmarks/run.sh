@@ -98,7 +98,7 @@ row "one misuse into the stderr sink (to /dev/null), ns" "$(get misuse.stderr_si
 element=$($bin/BindingBenchmarks element)
 eget() { echo "$element" | awk -v k="$1" '$1 == k {print $2}'; }
 for op in read write; do
-  row "element binding $op vs binding by index, ns/op (goal ratio <= 1.5)" "$(eget element.$op)" "$(eget index.$op)" "$(ratio "$(eget element.$op)" "$(eget index.$op)")"
+  row "element binding $op vs by index, CPU ns/op (goal ratio <= 1.5)" "$(eget element.$op)" "$(eget index.$op)" "$(ratio "$(eget element.$op)" "$(eget index.$op)")"
 done
 if command -v valgrind >/dev/null; then
   # Instructions per misuse into the null sink: stable where timings are not (a shared machine).
