@@ -145,6 +145,19 @@ func rows(_ count: Int) -> [Row] {
     #expect(events.map(\.kind) == [.elementReadAfterRemoval])
   }
 
+  /// The binding follows the id it was made with: writing an element with another id replaces
+  /// the element, and the binding then reports as after a removal.
+  @Test func writingAnotherIdReplacesTheElementAndLosesIt() throws {
+    let items = Box(rows(2))
+    let (events, _) = try recordingMisuses {
+      let row = try #require(Binding(element: 2, in: items.binding))
+      row.wrappedValue = Row(id: 5, title: "renumbered")
+      #expect(items.value.map(\.id) == [1, 5])
+      #expect(row.wrappedValue == Row(id: 5, title: "renumbered"))
+    }
+    #expect(events.map(\.kind) == [.elementReadAfterRemoval])
+  }
+
   @Test func writesCarryTheirTransactionToTheCollection() throws {
     let items = Box(rows(2))
     let seen = Box<[Bool]>([])
