@@ -38,9 +38,9 @@ let journalPresent = FileManager.default.fileExists(atPath: "/run/systemd/journa
     // The event already there first (the last 10), then the appended ones.
     #expect(
       text == """
-        2026-11-30 04:12:33  error     mapped-bool-set-true       App/ContentView.swift:42  Demo[4242]@build-01
-        2026-11-30 04:12:33  error     mapped-bool-set-true       App/ContentView.swift:42  Demo[4242]@build-01  ×5
-        2026-11-30 04:12:33  warning   unwrapped-write-after-nil  App/ContentView.swift:42  Demo[4242]@build-01
+        2026-11-30 04:12:33  error     mapped-bool-set-true         App/ContentView.swift:42  Demo[4242]@build-01
+        2026-11-30 04:12:33  error     mapped-bool-set-true         App/ContentView.swift:42  Demo[4242]@build-01  ×5
+        2026-11-30 04:12:33  warning   unwrapped-write-after-nil    App/ContentView.swift:42  Demo[4242]@build-01
 
         """)
   }
@@ -51,7 +51,7 @@ let journalPresent = FileManager.default.fileExists(atPath: "/run/systemd/journa
     #expect(result.status == 0)
     #expect(
       result.stdout
-        == "2026-11-30 04:12:33  error     mapped-bool-set-true       App/ContentView.swift:42  Demo[4242]@build-01\n"
+        == "2026-11-30 04:12:33  error     mapped-bool-set-true         App/ContentView.swift:42  Demo[4242]@build-01\n"
     )
   }
 }
