@@ -66,7 +66,7 @@ import Testing
   @Test(arguments: [
     (
       ["BINDING_DIAGNOSTICS": "syslog"],
-      #"BINDING_DIAGNOSTICS: unknown sink "syslog" (expected stderr, stderr:json, jsonl:PATH, journald, oslog or none); using stderr"#
+      #"BINDING_DIAGNOSTICS: unknown sink "syslog" (expected stderr, stderr:human, stderr:logfmt, stderr:json, jsonl:PATH, journald, oslog or none); using stderr"#
     ),
     (
       ["BINDING_DIAGNOSTICS": "jsonl:"],
@@ -141,7 +141,7 @@ import Testing
       loaded.warnings == [
         "\(badKeys): key \"colour\": unknown key; ignored",
         "\(badKeys): key \"privacy\": expected a string; ignored",
-        "\(badKeys): key \"sinks\"[0]: unknown sink \"kafka\" (expected stderr, stderr:json, jsonl:PATH, journald, oslog or none); using stderr",
+        "\(badKeys): key \"sinks\"[0]: unknown sink \"kafka\" (expected stderr, stderr:human, stderr:logfmt, stderr:json, jsonl:PATH, journald, oslog or none); using stderr",
       ])
     #expect(loaded.configuration.sink is StandardErrorSink)
   }
@@ -157,7 +157,7 @@ import Testing
     #expect(lines.count == 3)
     #expect(
       lines.first
-        == #"binding-diagnostics: BINDING_DIAGNOSTICS: unknown sink "x\u000abinding-diagnostics: forged\u001b[2J" (expected stderr, stderr:json, jsonl:PATH, journald, oslog or none); using stderr"#
+        == #"binding-diagnostics: BINDING_DIAGNOSTICS: unknown sink "x\u000abinding-diagnostics: forged\u001b[2J" (expected stderr, stderr:human, stderr:logfmt, stderr:json, jsonl:PATH, journald, oslog or none); using stderr"#
     )
     #expect(lines.dropFirst().first?.hasPrefix("v=1 ts=") == true)
   }

@@ -3,7 +3,8 @@ import Foundation
 /// Builds a ``DiagnosticsConfiguration`` from environment variables and an optional JSON file.
 ///
 /// Variables (each overrides the file):
-/// - `BINDING_DIAGNOSTICS`: comma-separated sinks `stderr`, `stderr:json`, `jsonl:PATH`,
+/// - `BINDING_DIAGNOSTICS`: comma-separated sinks `stderr` (human lines on a terminal, logfmt
+///   elsewhere), `stderr:human`, `stderr:logfmt`, `stderr:json`, `jsonl:PATH`,
 ///   `journald`, `oslog` (Apple platforms), `none`;
 /// - `BINDING_DIAGNOSTICS_CONFIG`: path of a JSON configuration file;
 /// - `BINDING_DIAGNOSTICS_PRIVACY`: `private`, `hash` or `public`;
@@ -136,7 +137,7 @@ public struct EnvironmentConfiguration: Sendable {
     mutating func parseSinkArray(_ value: Any, source: String) {
       guard let array = value as? [Any] else {
         warnings.append("\(source): expected an array of sinks; using stderr")
-        setSinks([.standardError(.logfmt)], source: source)
+        setSinks([.standardError(nil)], source: source)
         return
       }
       var specs: [SinkSpec] = []
@@ -148,7 +149,7 @@ public struct EnvironmentConfiguration: Sendable {
           specs.append(sinkSpec(fromObject: object, source: place))
         } else {
           warnings.append("\(place): expected a string or an object; using stderr")
-          specs.append(.standardError(.logfmt))
+          specs.append(.standardError(nil))
         }
       }
       setSinks(specs, source: source)
@@ -157,13 +158,15 @@ public struct EnvironmentConfiguration: Sendable {
     mutating func setSinks(_ specs: [SinkSpec], source: String) {
       var unique: [SinkSpec] = []
       for spec in specs where !unique.contains(spec) { unique.append(spec) }
-      sinkSpecs = unique.isEmpty ? [.standardError(.logfmt)] : unique
+      sinkSpecs = unique.isEmpty ? [.standardError(nil)] : unique
       sinkSource = source
     }
 
     mutating func sinkSpec(fromText text: String, source: String) -> SinkSpec {
       switch text {
-      case "stderr": return .standardError(.logfmt)
+      case "stderr": return .standardError(nil)
+      case "stderr:logfmt": return .standardError(.logfmt)
+      case "stderr:human": return .standardError(.human)
       case "stderr:json": return .standardError(.jsonLines)
       case "journald": return .journald
       case "oslog":
@@ -172,7 +175,7 @@ public struct EnvironmentConfiguration: Sendable {
         #else
           warnings.append(
             "\(source): oslog: the unified log exists on Apple platforms only; using stderr")
-          return .standardError(.logfmt)
+          return .standardError(nil)
         #endif
       case "none": return .none
       default:
@@ -182,23 +185,23 @@ public struct EnvironmentConfiguration: Sendable {
           warnings.append("\(source): jsonl needs a path (jsonl:PATH); using stderr")
         } else {
           warnings.append(
-            "\(source): unknown sink \"\(text)\" (expected stderr, stderr:json, jsonl:PATH, journald, oslog or none); using stderr"
+            "\(source): unknown sink \"\(text)\" (expected stderr, stderr:human, stderr:logfmt, stderr:json, jsonl:PATH, journald, oslog or none); using stderr"
           )
         }
-        return .standardError(.logfmt)
+        return .standardError(nil)
       }
     }
 
     mutating func sinkSpec(fromObject object: [String: Any], source: String) -> SinkSpec {
       guard let type = object["type"] as? String else {
         warnings.append("\(source): a sink object needs \"type\"; using stderr")
-        return .standardError(.logfmt)
+        return .standardError(nil)
       }
       switch type {
       case "jsonl":
         guard let path = object["path"] as? String, !path.isEmpty else {
           warnings.append("\(source): a jsonl sink needs \"path\"; using stderr")
-          return .standardError(.logfmt)
+          return .standardError(nil)
         }
         var options = JSONLinesFileSink.Options()
         for (key, value) in object where key != "type" && key != "path" {
@@ -338,7 +341,7 @@ public struct EnvironmentConfiguration: Sendable {
 
   /// A sink named in configuration, before it is opened.
   private enum SinkSpec: Equatable {
-    case standardError(StandardErrorSink.Format)
+    case standardError(StandardErrorSink.Format?)
     case jsonLines(path: String, options: JSONLinesFileSink.Options)
     case journald
     /// The unified log (`OSLogSink`), named as `oslog` on Apple platforms.
