@@ -55,7 +55,7 @@ enum Command: String, CaseIterable {
   case summary, check, follow, demo, catalog, help
 }
 
-/// Exit codes of `shared/spec/cli.md`.
+/// Exit codes, as `bindiag help` and the DocC article *The bindiag command line* list them.
 enum ExitCode {
   static let success: Int32 = 0
   static let failure: Int32 = 1

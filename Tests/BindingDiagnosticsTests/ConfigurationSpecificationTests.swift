@@ -37,8 +37,8 @@ import Testing
   @Test func aFileObjectBecomesOptions() {
     let parsed = parse(
       [:],
-      file: #"{"sinks":[{"type":"jsonl","path":"/x.jsonl","max_bytes":100,"keep":2,"fsync":"always","synchronous":true}]}"#
-    )
+      file: #"{"sinks":[{"type":"jsonl","path":"/x.jsonl","max_bytes":100,"keep":2,"#
+        + #""fsync":"always","synchronous":true}]}"#)
     var options = JSONLinesFileSink.Options()
     options.maxBytes = 100
     options.keep = 2

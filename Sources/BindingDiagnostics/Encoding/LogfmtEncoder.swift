@@ -109,7 +109,7 @@ package enum LogfmtEscaping {
   /// `text` with every control character (``isControl(_:)``) and bidirectional control
   /// (``isBidiControl(_:)``) written as a `\uXXXX` escape, so it can neither break a line,
   /// nor reach a terminal as an escape sequence, nor reorder what is shown around it. For
-  /// human output only: the logfmt wire form escapes what `shared/spec/events.md` says.
+  /// human output only: the logfmt wire form escapes what the event contract says.
   package static func escapingControls(_ text: String) -> String {
     guard text.unicodeScalars.contains(where: { isControl($0) || isBidiControl($0) }) else {
       return text

@@ -1,4 +1,4 @@
-/// One misuse report: every field of the event contract (`shared/spec/events.md`), as a value.
+/// One misuse report: every field of the event contract (<doc:EventContract>), as a value.
 ///
 /// Sinks encode it (JSON Lines, logfmt, journal fields); readers decode it back.
 public struct MisuseEvent: Sendable, Hashable {

@@ -1,6 +1,6 @@
 import BindingDiagnostics
 
-/// The `--format json` summary of `shared/spec/cli.md`: one object, stable key names. Each
+/// The `--format json` summary of `bindiag`: one object, stable key names. Each
 /// group also has `histogram`: its events (folded ones included) in ``Summary/histogramBins``
 /// equal bins spanning the summary's `first` to `last`.
 public struct JSONRenderer: Sendable {
