@@ -1,5 +1,5 @@
 /// What the environment and the configuration file describe, as data: parsed, checked, and not
-/// yet opened. ``EnvironmentConfiguration/specification(environment:file:)`` makes one without
+/// yet opened. ``EnvironmentConfiguration/specification(environment:readFile:)`` makes one without
 /// touching the system; ``open()`` opens its sinks.
 public struct ConfigurationSpecification: Sendable, Hashable {
   /// How values appear, by name.

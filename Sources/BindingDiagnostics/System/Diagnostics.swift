@@ -2,8 +2,8 @@ import Dispatch
 
 /// A misuse pipeline: configuration, a run id, the `seq` counter and the rate limiter.
 ///
-/// The process has one, made by ``DiagnosticsSystem/bootstrap(_:)`` or from the environment;
-/// tests and scoped work make their own and install it with
+/// The process has one, made by ``DiagnosticsSystem/bootstrap(_:fileID:line:)`` or from the
+/// environment; tests and scoped work make their own and install it with
 /// ``DiagnosticsSystem/withDiagnostics(_:operation:)``. Each pipeline is one `run`:
 /// its `seq` starts at 1 and has no gap and no repeat across threads.
 public final class Diagnostics: Sendable {
