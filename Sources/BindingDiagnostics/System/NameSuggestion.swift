@@ -7,20 +7,23 @@ enum NameSuggestion {
   ///   - name: What was written.
   ///   - known: The valid names.
   static func closest(to name: String, in known: [String]) -> String? {
-    let limit = min(2, (name.count - 1) / 2)
+    let limit = min(2, (name.utf8.count - 1) / 2)
+    // Names of other lengths cannot be close: no distance is computed for them, so every
+    // variable of an app's environment costs a comparison of lengths, not more.
+    let near = known.filter { abs($0.utf8.count - name.utf8.count) <= limit }
+    guard !near.isEmpty else { return nil }
+    let written = Array(name.lowercased().utf8)
     var best: (name: String, distance: Int)?
-    for candidate in known {
-      let distance = editDistance(name.lowercased(), candidate.lowercased())
+    for candidate in near {
+      let distance = editDistance(written, Array(candidate.lowercased().utf8))
       if distance <= limit, distance < best?.distance ?? .max { best = (candidate, distance) }
     }
     return best?.name
   }
 
   /// Optimal string alignment distance (Damerau–Levenshtein without repeated edits of a
-  /// substring) between `a` and `b`, by characters.
-  static func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a)
-    let b = Array(b)
+  /// substring) between `a` and `b`, by bytes.
+  static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
     if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
     var before = [Int](repeating: 0, count: b.count + 1)
     var previous = Array(0...b.count)
