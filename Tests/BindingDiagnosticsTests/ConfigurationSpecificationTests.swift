@@ -171,11 +171,14 @@ import Testing
         == "binding-diagnostics: DiagnosticsSystem.bootstrap at misuse_helper/main.swift:\(late) called after the pipeline was set up by the bootstrap at misuse_helper/main.swift:\(early); call ignored\n"
     )
 
+    let mapping = try #require(lines.firstIndex { $0.contains("alert.mappedToBool(") }) + 1
+    let events = try temporaryDirectory() + "/events.jsonl"
     let afterMisuse = try runProduct(
-      "misuse-helper", ["1", "--late-bootstrap"], environment: ["BINDING_DIAGNOSTICS": "none"])
+      "misuse-helper", ["1", "--late-bootstrap"],
+      environment: ["BINDING_DIAGNOSTICS": "jsonl:\(events)"])
     #expect(
       afterMisuse.stderr
-        == "binding-diagnostics: DiagnosticsSystem.bootstrap at misuse_helper/main.swift:\(late) called after the pipeline was set up from the environment by the first misuse; call ignored\n"
+        == "binding-diagnostics: DiagnosticsSystem.bootstrap at misuse_helper/main.swift:\(late) called after the pipeline was set up from the environment by the first misuse, at misuse_helper/main.swift:\(mapping); call ignored\n"
     )
   }
 }

@@ -181,12 +181,15 @@ public final class Diagnostics: Sendable {
     valuePresent: Bool, value: String?, label: String?, suppressed: Int,
     identity: ProcessIdentity
   ) {
+    let seq = sequence.increment()
+    // Once per pipeline: a late bootstrap names the site of the process pipeline's first record.
+    if seq == 1 { DiagnosticsSystem.noteFirstRecord(of: self, at: site) }
     sink.receive(
       MisuseEvent(
         timestamp: .now(), level: level, kind: kind, message: message, file: site.fileID,
         line: site.line, function: site.function, valueType: valueType,
         valuePresent: valuePresent, value: value, label: label, process: identity.process,
-        pid: identity.pid, host: identity.host, run: identity.run, seq: sequence.increment(),
+        pid: identity.pid, host: identity.host, run: identity.run, seq: seq,
         suppressed: suppressed))
   }
 }

@@ -51,6 +51,15 @@ public enum DiagnosticsSystem {
     }
   }
 
+  /// Completes what a late bootstrap says about a pipeline made from the environment: the call
+  /// site of its first record. Called once per pipeline, with its first record.
+  static func noteFirstRecord(of diagnostics: Diagnostics, at site: CallSite) {
+    global.withLock { state in
+      guard state.diagnostics === diagnostics, !state.bootstrapped else { return }
+      state.origin += ", at \(site.fileID):\(site.line)"
+    }
+  }
+
   /// The pipeline misuses go to from here: the task's override, else the process-wide one.
   public static var current: Diagnostics {
     if let diagnostics = taskDiagnostics { return diagnostics }
