@@ -25,17 +25,21 @@ final class MisuseIssueRecorder: DiagnosticsSink {
 
   private let test: Test
   private let allowed: Set<String>
+  private let relay: Diagnostics?
   private let state = Lock(State())
 
-  /// A recorder for `test` that ignores the kinds in `allowed` (by code).
-  init(test: Test, allowing allowed: Set<String>) {
+  /// A recorder for `test` that ignores the kinds in `allowed` (by code) and hands every event
+  /// to `relay`'s sinks, naming the test.
+  init(test: Test, except allowed: Set<String>, relayingTo relay: Diagnostics?) {
     self.test = test
     self.allowed = allowed
+    self.relay = relay
   }
 
-  /// Counts the event's site, and records its issue now if it is the site's first misuse on this
-  /// test's task tree.
+  /// Hands the event to the process's sinks, counts its site, and records its issue now if it
+  /// is the site's first misuse on this test's task tree.
   func receive(_ event: MisuseEvent) {
+    relay?.relay(event, test: test.qualifiedName)
     guard !allowed.contains(event.kind.code) else { return }
     let onTestTask = Test.current?.id == test.id
     let site = MisuseSite(event)
@@ -51,11 +55,7 @@ final class MisuseIssueRecorder: DiagnosticsSink {
       state.entries[key]!.recorded = true
       return true
     }
-    if recordNow {
-      Issue.record(
-        Comment(rawValue: site.describe(count: nil)),
-        sourceLocation: site.sourceLocation(near: test.sourceLocation))
-    }
+    if recordNow { site.record(count: nil, severity: .error, near: test.sourceLocation) }
   }
 
   /// Records what the test's end still owes: an issue for each site first misused off the test's
@@ -67,14 +67,10 @@ final class MisuseIssueRecorder: DiagnosticsSink {
       return state.order.compactMap { state.entries[$0] }
     }
     for entry in entries {
-      let location = entry.site.sourceLocation(near: test.sourceLocation)
       if !entry.recorded {
-        Issue.record(
-          Comment(rawValue: entry.site.describe(count: entry.count)), sourceLocation: location)
+        entry.site.record(count: entry.count, severity: .error, near: test.sourceLocation)
       } else if entry.count > 1 {
-        Issue.record(
-          Comment(rawValue: entry.site.describe(count: entry.count)), severity: .warning,
-          sourceLocation: location)
+        entry.site.record(count: entry.count, severity: .warning, near: test.sourceLocation)
       }
     }
   }

@@ -56,16 +56,16 @@ package struct MisuseSite: Sendable {
   /// The grouping key.
   package var key: Key { Key(kind: kind.code, fileID: fileID, line: line) }
 
-  /// One line for a test failure: kind, site, label, value type, the count when known, and the
-  /// report's sentence.
+  /// One line for a test failure: kind, site, label, a short value type, the count when known,
+  /// and the report's sentence.
   ///
-  /// `mapped-bool-set-true at App/Inbox.swift:31, label "save-alert", value type
-  /// Swift.Optional<Swift.String>, 3 times: A Binding<Bool> mapped from …`
+  /// `Binding misuse mapped-bool-set-true at App/Inbox.swift:31, label "save-alert", String?,
+  /// 3 times: A Binding<Bool> mapped from …`
   /// - Parameter count: How many misuses the site made, or `nil` to leave it out.
   package func describe(count: Int?) -> String {
     var text = "Binding misuse \(kind.code) at \(fileID):\(line)"
     text += label.map { ", label \"\($0)\"" } ?? ", no label"
-    text += ", value type \(valueType)"
+    text += ", \(ShortTypeName.of(valueType))"
     if let count { text += count == 1 ? ", 1 time" : ", \(count) times" }
     return text + ": " + message
   }

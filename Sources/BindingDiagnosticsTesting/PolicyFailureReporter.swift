@@ -2,8 +2,8 @@ import BindingDiagnostics
 import Foundation
 import Testing
 
-/// What `BINDING_DIAGNOSTICS_POLICY=fail-tests` calls: fails the Swift Testing test running on the
-/// misusing task, one issue per misuse, at the mapping's call site.
+/// What fails a test at a misuse without the trait: the process pipeline's default policy
+/// (`automatic`) and `fail-tests` call it, one issue per misuse, at the mapping's call site.
 ///
 /// The core finds this class by name (`BindingDiagnosticsTesting.PolicyFailureReporter`), so it
 /// works in any process that links this library, imported or not. There is no test scope to group
@@ -12,16 +12,30 @@ final class PolicyFailureReporter: NSObject, TestFailureReporter {
   /// The reporter; the core makes the one it uses.
   override required init() {}
 
-  /// Records one issue for the misuse in `Test.current`, if there is one.
+  /// Records one issue for the misuse in `Test.current`, if there is one: a failure, or a
+  /// warning for a level below `warning` unless `failsBelowWarning`.
   func failCurrentTest(
-    kind: MisuseKind, message: String, label: String?, valueType: String, site: CallSite
+    kind: MisuseKind, level: MisuseLevel, message: String, label: String?, valueType: String,
+    site: CallSite, failsBelowWarning: Bool
   ) {
     guard let test = Test.current else { return }
     let site = MisuseSite(
       kind: kind, fileID: site.fileID, line: site.line, label: label, valueType: valueType,
       message: message)
-    Issue.record(
-      Comment(rawValue: site.describe(count: nil) + " (BINDING_DIAGNOSTICS_POLICY=fail-tests)"),
-      sourceLocation: site.sourceLocation(near: test.sourceLocation))
+    let severity: Issue.Severity = failsBelowWarning || level >= .warning ? .error : .warning
+    site.record(count: nil, severity: severity, near: test.sourceLocation)
+  }
+
+  /// The running test's name (its suites, then its own), or `nil` outside a test.
+  func currentTestName() -> String? {
+    Test.current.map(\.qualifiedName)
+  }
+}
+
+extension Test {
+  /// `Suite/test()`: the test's id without its module, as the test runner's `--filter` reads it.
+  var qualifiedName: String {
+    let components = id.nameComponents
+    return components.isEmpty ? name : components.joined(separator: "/")
   }
 }

@@ -12,30 +12,32 @@ enum BaselineGate {
     case recorded
     /// The baseline could not be read or written: exit with this code.
     case failed(Int32)
-    /// Compared with `--baseline`: the thresholds crossed, and one line per offending site.
-    case compared(crossed: [String], sites: String)
+    /// Compared with `--baseline`: the thresholds crossed, one line per offending site, and
+    /// the events at sites not in the baseline.
+    case compared(crossed: [String], sites: String, newEvents: Int)
   }
 
   static func run(_ summary: Summary, options: ReportOptions) -> Outcome {
     guard options.ci.usesBaseline else { return .unused }
+    let sources = options.ci.sourceRoot.map { SourceLineHash.hashes(of: summary, root: $0) } ?? [:]
     var comparison: BaselineComparison?
     if let path = options.ci.baseline {
       switch BaselineFile.read(path: path) {
       case .success(let baseline):
         comparison = BaselineComparison(
-          summary, baseline: baseline, maxGrowth: options.ci.maxGrowth)
+          summary, baseline: baseline, maxGrowth: options.ci.maxGrowth, sources: sources)
       case .failure(let failure):
         Output.err("Error: cannot use baseline '\(path)': \(failure)\n")
         return .failed(ExitCode.failure)
       }
     }
     if let path = options.ci.writeBaseline {
-      let baseline = Baseline(summary: summary)
+      let baseline = Baseline(summary: summary, sources: sources)
       if case .failure(let error) = BaselineFile.write(baseline, to: path) {
         Output.err("Error: cannot write baseline '\(path)': \(error.message)\n")
         return .failed(ExitCode.failure)
       }
-      Output.err("baseline: recorded \(sites(baseline.sites.count)) in \(path)\n")
+      Output.err("baseline: recorded \(sites(baseline.entries.count)) in \(path)\n")
     }
     guard let comparison else { return .recorded }
     if !comparison.unseen.isEmpty {
@@ -63,7 +65,7 @@ enum BaselineGate {
         lines += "from \(grown.baselineEvents ?? 0) to \(events(grown.events))\n"
       }
     }
-    return .compared(crossed: crossed, sites: lines)
+    return .compared(crossed: crossed, sites: lines, newEvents: comparison.newEvents)
   }
 
   private static func sites(_ count: Int) -> String { count == 1 ? "1 site" : "\(count) sites" }

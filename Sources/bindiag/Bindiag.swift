@@ -17,6 +17,8 @@ enum Bindiag {
     } else if arguments.first == "--version" {
       Output.out("bindiag \(version)\n")
       return ExitCode.success
+    } else if let first = arguments.first, Command.isMistyped(first) {
+      return Output.usageError(Command.unknown(first).message, usage: Help.usage(nil))
     } else {
       command = .summary
     }
@@ -37,11 +39,14 @@ enum Bindiag {
         if options.help { return Help.print(command) }
         return DemoCommand.run(options)
       case .catalog:
-        if arguments.contains("-h") || arguments.contains("--help") { return Help.print(command) }
-        if let extra = arguments.first {
-          throw UsageError("Unexpected argument '\(extra)'", command: .catalog)
-        }
+        if try OnlyHelp.parse(arguments, command: command) { return Help.print(command) }
         Output.out(MessageCatalog.text)
+        return ExitCode.success
+      case .completions:
+        return try Completions.run(arguments)
+      case .manpage:
+        if try OnlyHelp.parse(arguments, command: command) { return Help.print(command) }
+        Output.out(ManPage.text)
         return ExitCode.success
       }
     } catch {
@@ -50,12 +55,7 @@ enum Bindiag {
   }
 }
 
-/// The commands.
-enum Command: String, CaseIterable {
-  case summary, check, follow, demo, catalog, help
-}
-
-/// Exit codes, as `bindiag help` and the DocC article *The bindiag command line* list them.
+/// The exit codes scripts and CI depend on (the command-line contract).
 enum ExitCode {
   static let success: Int32 = 0
   static let failure: Int32 = 1

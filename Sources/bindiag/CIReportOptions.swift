@@ -4,11 +4,6 @@ import Foundation
 /// The CI options of `summary` and `check`: `--source-root` for `--format sarif|github`, and
 /// the baseline options of `check`.
 struct CIReportOptions {
-  /// The options this type parses.
-  static let names: Set<String> = [
-    "--source-root", "--write-baseline", "--baseline", "--baseline-max-growth",
-  ]
-
   /// Where `#fileID`s are looked up (`--source-root DIR`).
   var sourceRoot: String?
   /// Where to record this run's sites (`--write-baseline FILE`).
@@ -21,14 +16,14 @@ struct CIReportOptions {
   /// Whether a baseline is read or written.
   var usesBaseline: Bool { baseline != nil || writeBaseline != nil }
 
-  /// Parses the option `name`, one of ``names``.
+  /// Parses the option `id` (spelled `name`): `--source-root` or a baseline option.
   mutating func parse(
-    _ name: String, inline: String?, scanner: inout ArgumentScanner, command: Command
+    _ id: OptionSpec.ID, name: String, inline: String?, scanner: inout ArgumentScanner,
+    command: Command
   ) throws(UsageError) {
-    if name != "--source-root" && command != .check { throw scanner.unknown(name) }
     let value = try scanner.value(name, inline: inline)
-    switch name {
-    case "--source-root":
+    switch id {
+    case .sourceRoot:
       var isDirectory: ObjCBool = false
       guard FileManager.default.fileExists(atPath: value, isDirectory: &isDirectory),
         isDirectory.boolValue
@@ -37,8 +32,8 @@ struct CIReportOptions {
           "The value '\(value)' is invalid for '--source-root': not a directory", command: command)
       }
       sourceRoot = value
-    case "--write-baseline": writeBaseline = value
-    case "--baseline": baseline = value
+    case .writeBaseline: writeBaseline = value
+    case .baseline: baseline = value
     default:
       guard let factor = GrowthFactor(value) else {
         throw UsageError(
@@ -52,14 +47,11 @@ struct CIReportOptions {
   /// Checks these options against the others.
   func validate(_ options: ReportOptions) throws(UsageError) {
     let command = options.command
-    let ciFormat = options.format == .sarif || options.format == .github
-    if ciFormat && command == .follow {
+    let ciFormat = [.sarif, .github, .gcc, .junit].contains(options.format)
+    if sourceRoot != nil && !ciFormat && !usesBaseline {
       throw UsageError(
-        "'--format \(options.format.rawValue)' is for summary and check", command: command)
-    }
-    if sourceRoot != nil && !ciFormat {
-      throw UsageError(
-        "'--source-root' needs '--format sarif' or '--format github'", command: command)
+        "'--source-root' needs '--format sarif', 'github', 'gcc' or 'junit', or a baseline",
+        command: command)
     }
     if maxGrowth != nil && baseline == nil {
       throw UsageError("'--baseline-max-growth' needs '--baseline'", command: command)

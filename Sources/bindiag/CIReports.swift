@@ -1,7 +1,8 @@
+import BindingDiagnostics
 import BindingDiagnosticsReport
 import Foundation
 
-/// `--format sarif` and `--format github`: resolves `#fileID`s under `--source-root` (saying
+/// `--format sarif`, `github`, `gcc` and `junit`: resolves `#fileID`s under `--source-root` (saying
 /// once on standard error which ones stay unresolved), then renders.
 enum CIReports {
   static func render(_ summary: Summary, options: ReportOptions, readFailed: Bool) -> String {
@@ -15,6 +16,11 @@ enum CIReports {
         switch resolutions[fileID]! {
         case .resolved(let path): paths[fileID] = path
         case .missing: warn(fileID, root: root, "no file named \(fileName(fileID))")
+        case .invalid:
+          Output.err(
+            DisplayText.escapingControls(
+              "warning: \(fileID) is not a #fileID (Module/File.swift); reported without a file")
+              + "\n")
         case .ambiguous(let candidates):
           warn(
             fileID, root: root,
@@ -23,18 +29,39 @@ enum CIReports {
         }
       }
     }
+    if options.ci.sourceRoot == nil {
+      let notFiles = SourceRootResolver.notFiles(
+        summary.groups.prefix(options.top ?? Int.max).compactMap { summary.site(of: $0)?.file })
+      if let example = notFiles.first {
+        Output.err(
+          DisplayText.escapingControls(
+            "warning: \(notFiles.count == 1 ? "1 #fileID is not a file" : "\(notFiles.count) #fileIDs are not files") "
+              + "here (such as \(example)); --source-root DIR finds their files")
+            + "\n")
+      }
+    }
     switch options.format {
     case .github:
-      let prefix = options.ci.sourceRoot.map(repositoryPrefix) ?? ""
-      return GitHubAnnotationRenderer(top: options.top, paths: paths.mapValues { prefix + $0 })
-        .render(summary)
+      return GitHubAnnotationRenderer(top: options.top, paths: paths).render(summary)
+    case .gcc:
+      return GCCRenderer(top: options.top, paths: paths).render(summary)
+    case .junit:
+      return JUnitRenderer(
+        top: options.top, paths: paths, failingLevel: options.filter.minimumLevel ?? .warning,
+        maxEvents: options.maxEvents, maxLost: options.maxLost
+      ).render(summary)
     default:
       return SARIFRenderer(
         toolVersion: Bindiag.version, top: options.top, paths: paths,
         sourceRoot: options.ci.sourceRoot.map {
           URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL.path
         },
-        executionSuccessful: !readFailed
+        executionSuccessful: !readFailed,
+        sources: options.ci.sourceRoot.map { root in
+          SourceLineHash.hashes(
+            summary.groups.prefix(options.top ?? Int.max).compactMap { summary.site(of: $0) },
+            root: root, paths: paths)
+        } ?? [:]
       ).render(summary)
     }
   }
@@ -48,14 +75,5 @@ enum CIReports {
       DisplayText.escapingControls(
         "warning: cannot resolve \(fileID) under \(root): \(reason); reported as the file ID")
         + "\n")
-  }
-
-  /// What goes before a path relative to the source root to make it relative to the
-  /// working directory (the repository root in CI): `""` for `.`, `ios/` for `./ios`.
-  static func repositoryPrefix(_ root: String) -> String {
-    var root = Substring(root)
-    while root.hasPrefix("./") { root = root.dropFirst(2) }
-    while root.hasSuffix("/") && root.count > 1 { root = root.dropLast() }
-    return root.isEmpty || root == "." ? "" : root + "/"
   }
 }

@@ -11,9 +11,9 @@ struct DemoOptions {
       case .positional(let value):
         throw UsageError("Unexpected argument '\(value)'", command: .demo)
       case .option(let name, let inline):
-        switch name {
-        case "-h", "--help": options.help = true
-        case "--dir": options.directory = try scanner.value(name, inline: inline)
+        switch try OptionSpec.find(name, command: .demo).id {
+        case .help: options.help = true
+        case .directory: options.directory = try scanner.value(name, inline: inline)
         default: throw scanner.unknown(name)
         }
       }

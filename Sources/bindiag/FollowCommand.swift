@@ -16,7 +16,8 @@ enum FollowCommand {
       format: options.format, filter: options.filter, limit: options.count ?? Int.max,
       renderer: FollowRowRenderer(
         color: TerminalColor(enabled: Terminal.colors(options.color, fd: 1)),
-        timeZone: options.utc ? .utc : .local))
+        timeZone: options.utc ? .utc : .local, width: Terminal.width(1),
+        cellLimit: options.cellLimit(terminal: Terminal.width(1) != nil)))
     let start = start(options)
     // Without the handlers (no pipe left), the signals simply keep their default effect.
     let stop = try? StopSignal.install().get()
@@ -45,6 +46,13 @@ enum FollowCommand {
       return ExitCode.success
     }
     for file in options.files where access(file, R_OK) != 0 {
+      // As `tail -F`: a file not there yet is waited for.
+      if errno == ENOENT {
+        Output.err(
+          "bindiag: '\(LogfmtEscaping.escapingControls(file))' does not exist yet; waiting for it\n"
+        )
+        continue
+      }
       Output.err(
         "Error: cannot read '\(LogfmtEscaping.escapingControls(file))': \(String(cString: strerror(errno)))\n"
       )

@@ -1,12 +1,18 @@
-/// Help and usage texts; `-h`, `--help` and `help COMMAND` print the same text to stdout.
+/// Help and usage texts, made from ``CommandSpec`` and ``OptionSpec``; `-h`, `--help` and
+/// `help COMMAND` print the same text to stdout.
 enum Help {
+  /// The column option help starts at.
+  static let helpColumn = 26
+  /// The width help fits.
+  static let width = 80
+
   static func run(_ arguments: [String]) -> Int32 {
     guard let name = arguments.first else {
       Output.out(overview)
       return ExitCode.success
     }
     guard let command = Command(rawValue: name) else {
-      return Output.usageError("Unknown command '\(name)'", usage: usage(nil))
+      return Output.usageError(Command.unknown(name).message, usage: usage(nil))
     }
     return print(command)
   }
@@ -25,211 +31,96 @@ enum Help {
   }
 
   static func synopsis(_ command: Command) -> String {
-    switch command {
-    case .summary: "bindiag summary [<options>] [<file> ...]"
-    case .check: "bindiag check [<options>] [<file> ...]"
-    case .follow: "bindiag follow [<options>] [-n <n>] [--count <n>] [<file> ...]"
-    case .demo: "bindiag demo [--dir <dir>]"
-    case .catalog: "bindiag catalog"
-    case .help: "bindiag help [<command>]"
-    }
+    "bindiag " + CommandSpec.of(command).synopsis
   }
 
-  static let overview = """
-    OVERVIEW: Summarise binding misuse reports from files, pipes and the journal.
+  static var overview: String {
+    var text = """
+      OVERVIEW: Summarise binding misuse reports from files, pipes and the journal.
 
-    USAGE: bindiag <command> [<options>]
+      USAGE: bindiag <command> [<options>]
 
-    COMMANDS:
-      summary (default)       Aggregate events and print a summary.
-      check                   Like summary, but exit 3 when a threshold is crossed.
-      follow                  Print events as they are appended or logged.
-      demo                    Run a scripted app that misuses bindings.
-      catalog                 Print the journald message catalog.
-      help                    Show help for a command.
+      COMMANDS:
 
-    OPTIONS:
-      --version               Show the version.
-      -h, --help              Show help information.
+      """
+    for spec in CommandSpec.all {
+      let name = spec.command == .summary ? "summary (default)" : spec.name
+      text += row(name, spec.abstract)
+    }
+    text += """
 
-      See 'bindiag help <command>' for detailed help.
+      OPTIONS:
+        --version               Show the version.
+        -h, --help              Show help information.
 
-    """
+        See 'bindiag help <command>' for detailed help. A first argument that is
+        not a command is read as a file, unless it looks like a mistyped command:
+        write './NAME' or 'bindiag summary NAME' to read a file named like one.
 
-  static let inputOptions = """
-    INPUTS:
-      <file> ...              JSON Lines files (rotated siblings too), logfmt from
-                              standard error, or `journalctl -o json` output; '-' or
-                              none: standard input.
-      --journal               Read the system journal (BINDING_SCHEMA=1 entries).
-      --journal-dir <dir>     Read the journal files of a directory instead;
-                              repeatable (systemd-journal-remote's output).
-
-    FILTERS:
-      --since <time>          Events at or after <time>: RFC 3339, -30m, -1h, -7d,
-                              today (UTC midnight).
-      --until <time>          Events at or before <time>.
-      --kind <kind>           Only this kind (repeatable).
-      --file <substring>      Only call sites whose file contains <substring>.
-      --process <name>        Only this process.
-      --host <name>           Only this host.
-      --run <id>              Only this run (one process start, 16 hex digits).
-      --level <level>         Only this level or more severe.
-
-
-    """
+      """
+    return text
+  }
 
   static func text(_ command: Command) -> String {
-    switch command {
-    case .summary, .check:
-      let name = command == .summary ? "summary" : "check"
-      let what =
-        command == .summary
-        ? "Aggregate misuse events and print a summary (exit 0 even when\nmisuses were found)."
-        : "Summarise, then exit 3 when events or lost records exceed the\nthresholds."
-      var text = """
-        OVERVIEW: \(what)
-
-        USAGE: \(synopsis(command))
-
-
-        """
-      text += inputOptions
-      text += """
-        OUTPUT:
-          -f, --format <format>   table (default), json, markdown, csv, sarif (SARIF
-                                  2.1.0 for code scanning), github (workflow-command
-                                  annotations) or html (one self-contained page).
-          --group-by <fields>     site (default: kind,file,line), kind, type, process,
-                                  host, function, file, line; several joined by commas.
-          --top <n>               Groups shown (default 20 in table and markdown, all
-                                  in json, csv and html; 0 for all).
-          --max-line-bytes <n>    Longer lines are malformed (default 1048576,
-                                  at most 1073741824).
-          --threads <n>           Threads reading a file (default: one per processor;
-                                  1 to 1024, at most 32 used). The result is the
-                                  same for any number.
-          --strict                Exit 65 when any line is malformed.
-          --source-root <dir>     With sarif or github: find each call site's
-                                  Module/File.swift under <dir>, preferring a folder
-                                  named Module; unresolved ones are named on standard
-                                  error and keep the file ID.
-
-        TERMINAL:
-          --color <when>          Colour levels as journalctl does: auto (default:
-                                  when standard output is a terminal and NO_COLOR is
-                                  not set), always or never.
-          --utc                   Show times in UTC (default: local time; json and csv
-                                  always write RFC 3339 UTC).
-          --no-pager              Do not page long output through $PAGER (default
-                                  'less -FRX') on a terminal.
-
-
-        """
-      if command == .check {
-        text += """
-          THRESHOLDS:
-            --max-events <n>        Most events allowed (default 0); with --baseline,
-                                    most events at sites not in the baseline.
-            --max-lost <n>          Most lost records allowed (default 0).
-
-          BASELINE:
-            --write-baseline <file> Record the call sites and their events in <file>
-                                    (sorted JSON) and exit 0 without applying the
-                                    thresholds.
-            --baseline <file>       Fail only on call sites not in <file>, naming each
-                                    one.
-            --baseline-max-growth <n>
-                                    Also fail on known sites whose events grew more
-                                    than <n> times (2, 1.5).
-
-
-          """
+    guard command != .help else { return overview }
+    let spec = CommandSpec.of(command)
+    var text = "OVERVIEW: \(spec.overview)\n\nUSAGE: \(synopsis(command))\n"
+    let options = OptionSpec.options(of: command)
+    for section in OptionSpec.Section.allCases {
+      var rows = ""
+      if section == .inputs && spec.takesFiles {
+        rows += row(
+          "<file> ...",
+          "JSON Lines files (rotated siblings too), logfmt from standard error, or `journalctl -o json` output; '-' or none: standard input. After --, every argument is a file."
+        )
       }
-      text += """
-        EXIT CODES:
-          0 success, 1 unreadable input or journal unavailable, \(command == .check ? "3 threshold crossed,\n  " : "64 usage error,\n  ")\(command == .check ? "64 usage error, " : "")65 malformed lines with --strict.
-
-        EXAMPLES:
-          bindiag \(name) app.jsonl app.jsonl.1
-          app 2>&1 >/dev/null | bindiag \(name) --format markdown
-          bindiag \(name) --journal --since -1h --group-by kind,host
-          bindiag \(name) --format sarif --source-root . app.jsonl > bindiag.sarif
-
-        """
-      return text
-    case .follow:
-      return """
-        OVERVIEW: Print events as they arrive: appended to files (followed across
-        rotation, nothing lost while the rotated files exist), written to standard
-        input, or logged to the journal. The last 10 events come first, as with
-        `tail -f` and `journalctl -f`.
-
-        USAGE: \(synopsis(command))
-
-
-        """ + inputOptions + """
-          OUTPUT:
-            -n, --lines <n>         Show the last <n> events first (default 10; 0 for
-                                    none, all for everything); with --since and no -n,
-                                    all since then. On the journal, entries matching
-                                    --kind, --process, --host and --run are counted.
-                                    Standard input is shown as it arrives.
-            -f, --format <format>   table (default: aligned columns) or json (one
-                                    contract JSON object per line, written as soon as
-                                    it is read).
-            --count <n>             Stop after <n> events.
-            --max-line-bytes <n>    Longer lines are malformed (default 1048576,
-                                    at most 1073741824).
-
-          TERMINAL:
-            --color <when>          Colour levels as journalctl does: auto (default:
-                                    when standard output is a terminal and NO_COLOR is
-                                    not set), always or never.
-            --utc                   Show times in UTC (default: local time; json always
-                                    writes RFC 3339 UTC).
-
-          STOPPING:
-            Runs until --count events or SIGINT or SIGTERM, which print what the files
-            hold by then and exit 0. Files are watched with inotify where the kernel
-            has it; BINDIAG_FOLLOW_POLL=1 polls every 0.2 s instead (for file systems
-            where inotify misses changes, such as NFS).
-
-          EXIT CODES:
-            0 success, 1 unreadable file or journal unavailable, 64 usage error.
-
-          EXAMPLES:
-            bindiag follow /var/log/app/bindings.jsonl
-            bindiag follow -n 0 --format json app.jsonl | jq -r .kind
-            bindiag follow --journal --level error
-
-          """
-    case .demo:
-      return """
-        OVERVIEW: Run a scripted app (several views, threads, all three kinds) that
-        misuses bindings through the public API, print its events, then summarise
-        them.
-
-        USAGE: \(synopsis(command))
-
-        OPTIONS:
-          --dir <dir>             Where to write events.jsonl (default: a new temporary
-                                  directory).
-          -h, --help              Show help information.
-
-        """
-    case .catalog:
-      return """
-        OVERVIEW: Print the journald message catalog for all built-in kinds. Install it
-        with:
-          bindiag catalog > /usr/lib/systemd/catalog/binding-diagnostics.catalog
-          journalctl --update-catalog
-
-        USAGE: \(synopsis(command))
-
-        """
-    case .help:
-      return overview
+      for option in options where option.section == section {
+        rows += row(option.label, option.help)
+      }
+      if !rows.isEmpty { text += "\n\(section.rawValue):\n" + rows }
     }
+    for note in spec.notes {
+      text += "\n\(note.heading):\n" + note.lines.map { "  \($0)\n" }.joined()
+    }
+    if let exitCodes = spec.exitCodes {
+      text += "\nEXIT CODES:\n" + wrap(exitCodes, indent: 2, first: 2)
+    }
+    if !spec.examples.isEmpty {
+      text += "\nEXAMPLES:\n"
+      for example in spec.examples {
+        text += example.contains("bindiag ") ? "  \(example)\n" : "  bindiag \(example)\n"
+      }
+    }
+    return text
+  }
+
+  /// `  label                   help`, the help wrapped at ``helpColumn``; on its own line
+  /// when the label leaves no room.
+  static func row(_ label: String, _ help: String) -> String {
+    let start = "  " + label
+    if start.count + 1 <= helpColumn {
+      let padded = start + String(repeating: " ", count: helpColumn - start.count)
+      return padded + wrap(help, indent: helpColumn, first: helpColumn).dropFirst(helpColumn)
+    }
+    return start + "\n" + wrap(help, indent: helpColumn, first: helpColumn)
+  }
+
+  /// `text` in lines of at most ``width`` columns, broken at spaces (not at no-break spaces,
+  /// which show as spaces): the first line indented `first` columns, the others `indent`.
+  static func wrap(_ text: String, indent: Int, first: Int) -> String {
+    var lines: [String] = []
+    var line = String(repeating: " ", count: first)
+    var empty = true
+    for word in text.split(separator: " ") {
+      if !empty && line.count + 1 + word.count > width {
+        lines.append(line)
+        line = String(repeating: " ", count: indent)
+        empty = true
+      }
+      line += (empty ? "" : " ") + word
+      empty = false
+    }
+    lines.append(line)
+    return String(lines.joined(separator: "\n").map { $0 == "\u{A0}" ? " " : $0 }) + "\n"
   }
 }

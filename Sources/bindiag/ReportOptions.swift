@@ -4,7 +4,10 @@ import BindingDiagnosticsReport
 /// The options of `summary`, `check` and `follow`.
 struct ReportOptions {
   enum Format: String, CaseIterable {
-    case table, json, markdown, csv, sarif, github, html
+    case table, json, markdown, csv, sarif, github, html, gcc, junit
+
+    /// The formats `follow` writes.
+    static let follow: [Format] = [.table, .json]
   }
 
   /// `--color`: when to write ANSI colours.
@@ -37,6 +40,15 @@ struct ReportOptions {
   var color = ColorChoice.auto
   var utc = false
   var pager = true
+  /// `--max-columns`: the widest a free-text cell may be off a terminal; `nil` when not given.
+  var maxColumns: Int?
+
+  /// The table's cell cap: `--max-columns` (0 for none), else a default off a terminal, where
+  /// no width fits the table.
+  func cellLimit(terminal: Bool) -> Int? {
+    if let maxColumns { return maxColumns == 0 ? nil : maxColumns }
+    return terminal ? nil : TableRenderer.defaultCellLimit
+  }
 
   static func parse(_ arguments: [String], command: Command) throws(UsageError) -> ReportOptions {
     var options = ReportOptions(command: command)
@@ -47,152 +59,124 @@ struct ReportOptions {
       case .positional(let file):
         options.files.append(file)
       case .option(let name, let inline):
-        switch name {
-        case "-h", "--help":
-          options.help = true
-        case "--journal":
-          options.journal = true
-        case "--journal-dir":
-          options.journalDirectories.append(try scanner.value(name, inline: inline))
-        case "-f", "--format":
-          options.format = try scanner.choice(name, inline: inline, as: Format.self)
-        case "--group-by":
-          let text = try scanner.value(name, inline: inline)
-          switch GroupField.parseList(text) {
-          case .success(let fields): options.groupBy = fields
-          case .failure(let reason):
-            throw UsageError(
-              "The value '\(text)' is invalid for '--group-by': \(reason)", command: command)
-          }
-        case "--top":
-          let top = try scanner.integer(name, inline: inline)
-          options.top = top == 0 ? Int.max : top
-        case "--since", "--until":
-          let text = try scanner.value(name, inline: inline)
-          guard let time = TimeArgument.parse(text, now: now) else {
-            throw UsageError(
-              "The value '\(text)' is invalid for '\(name)': expected an RFC 3339 time, -30m, -1h, -7d or today",
-              command: command)
-          }
-          guard TimeArgument.range.contains(time.microsecondsSinceEpoch) else {
-            throw UsageError(
-              "The value '\(text)' is invalid for '\(name)': the time must fall in years 0000 to 9999",
-              command: command)
-          }
-          if name == "--since" { options.filter.since = time } else { options.filter.until = time }
-        case "--kind":
-          let kind = try scanner.value(name, inline: inline)
-          guard MisuseKind.isKebabCase(kind) else {
-            throw UsageError(
-              "The value '\(kind)' is invalid for '--kind': expected a kebab-case kind",
-              command: command)
-          }
-          options.filter.kinds.insert(kind)
-        case "--file":
-          options.filter.fileSubstring = try scanner.value(name, inline: inline)
-        case "--process":
-          options.filter.process = try scanner.value(name, inline: inline)
-        case "--host":
-          options.filter.host = try scanner.value(name, inline: inline)
-        case "--run":
-          options.filter.run = try scanner.value(name, inline: inline)
-        case "--level":
-          let text = try scanner.value(name, inline: inline)
-          guard let level = MisuseLevel(rawValue: text) else {
-            throw UsageError(
-              "The value '\(text)' is invalid for '--level': expected one of \(MisuseLevel.allCases.map(\.rawValue).joined(separator: ", "))",
-              command: command)
-          }
-          options.filter.minimumLevel = level
-        case "--max-line-bytes":
-          options.maxLineBytes = try scanner.integer(
-            name, inline: inline, in: 64...ReportOptions.maxLineBytesLimit)
-        case "--threads" where command != .follow:
-          options.threads = try scanner.integer(name, inline: inline, in: 1...1024)
-        case "--strict":
-          options.strict = true
-        case "--max-events" where command == .check:
-          options.maxEvents = try scanner.integer(name, inline: inline)
-        case "--max-lost" where command == .check:
-          options.maxLost = try scanner.integer(name, inline: inline)
-        case "--color":
-          options.color = try scanner.choice(name, inline: inline, as: ColorChoice.self)
-        case "--utc":
-          options.utc = true
-        case "--no-pager":
-          options.pager = false
-        case "--count" where command == .follow:
-          options.count = try scanner.integer(name, inline: inline, in: 1...Int.max)
-        case "-n" where command == .follow, "--lines" where command == .follow:
-          let text = try scanner.value(name, inline: inline)
-          guard let lines = text == "all" ? Int.max : Int(text), lines >= 0 else {
-            throw UsageError(
-              "The value '\(text)' is invalid for '\(name)': expected a whole number of at least 0, or all",
-              command: command)
-          }
-          options.lines = lines
-        case _ where CIReportOptions.names.contains(name) && command != .follow:
-          try options.ci.parse(name, inline: inline, scanner: &scanner, command: command)
-        default:
-          throw scanner.unknown(name)
-        }
+        let option = try OptionSpec.find(name, command: command)
+        try options.apply(option, name: name, inline: inline, scanner: &scanner, now: now)
       }
     }
-    if options.journal && !options.journalDirectories.isEmpty {
+    try options.validate()
+    options.applyDefaults()
+    return options
+  }
+
+  /// Sets what `option` (spelled `name`) sets.
+  private mutating func apply(
+    _ option: OptionSpec, name: String, inline: String?, scanner: inout ArgumentScanner,
+    now: Timestamp
+  ) throws(UsageError) {
+    switch option.id {
+    case .help: help = true
+    case .journal: journal = true
+    case .journalDirectory: journalDirectories.append(try scanner.value(name, inline: inline))
+    case .format:
+      format = try scanner.choice(name, inline: inline, as: Format.self)
+      if !option.choices.contains(format.rawValue) {
+        throw UsageError(
+          "'--format \(format.rawValue)' is for summary and check (follow writes table or json)",
+          command: command)
+      }
+    case .groupBy:
+      let text = try scanner.value(name, inline: inline)
+      switch GroupField.parseList(text) {
+      case .success(let fields): groupBy = fields
+      case .failure(let reason):
+        throw UsageError(
+          "The value '\(text)' is invalid for '--group-by': \(reason)", command: command)
+      }
+    case .top:
+      let top = try scanner.integer(name, inline: inline)
+      self.top = top == 0 ? Int.max : top
+    case .since, .until:
+      let text = try scanner.value(name, inline: inline)
+      guard let time = TimeArgument.parse(text, now: now) else {
+        throw UsageError(
+          "The value '\(text)' is invalid for '\(name)': expected an RFC 3339 time, -30m, -1h, -7d or today",
+          command: command)
+      }
+      guard TimeArgument.range.contains(time.microsecondsSinceEpoch) else {
+        throw UsageError(
+          "The value '\(text)' is invalid for '\(name)': the time must fall in years 0000 to 9999",
+          command: command)
+      }
+      if option.id == .since { filter.since = time } else { filter.until = time }
+    case .kind:
+      let kind = try scanner.value(name, inline: inline)
+      guard MisuseKind.isKebabCase(kind) else {
+        let spelled = String(kind.map { $0 == "_" || $0 == " " ? "-" : $0 })
+        let closest = Suggestion.closest(to: spelled, among: MisuseKind.builtIn.map(\.code))
+        throw UsageError(
+          "The value '\(kind)' is invalid for '--kind': expected a kebab-case kind"
+            + (closest.map { "; did you mean '\($0)'?" } ?? ""),
+          command: command)
+      }
+      filter.kinds.insert(kind)
+    case .file: filter.fileSubstring = try scanner.value(name, inline: inline)
+    case .process: filter.process = try scanner.value(name, inline: inline)
+    case .host: filter.host = try scanner.value(name, inline: inline)
+    case .run: filter.run = try scanner.value(name, inline: inline)
+    case .level:
+      let text = try scanner.value(name, inline: inline)
+      guard let level = LevelArgument.parse(text) else {
+        throw UsageError(
+          "The value '\(text)' is invalid for '\(name)': expected one of \(LevelArgument.expected)",
+          command: command)
+      }
+      filter.minimumLevel = level
+    case .maxLineBytes:
+      maxLineBytes = try scanner.integer(
+        name, inline: inline, in: 64...ReportOptions.maxLineBytesLimit)
+    case .threads: threads = try scanner.integer(name, inline: inline, in: 1...1024)
+    case .strict: strict = true
+    case .maxEvents: maxEvents = try scanner.integer(name, inline: inline)
+    case .maxLost: maxLost = try scanner.integer(name, inline: inline)
+    case .color: color = try scanner.choice(name, inline: inline, as: ColorChoice.self)
+    case .utc: utc = true
+    case .noPager: pager = false
+    case .count: count = try scanner.integer(name, inline: inline, in: 1...Int.max)
+    case .lines:
+      let text = try scanner.value(name, inline: inline)
+      guard let lines = text == "all" ? Int.max : Int(text), lines >= 0 else {
+        throw UsageError(
+          "The value '\(text)' is invalid for '\(name)': expected a whole number of at least 0, or all",
+          command: command)
+      }
+      self.lines = lines
+    case .maxColumns: maxColumns = try scanner.integer(name, inline: inline)
+    case .sourceRoot, .writeBaseline, .baseline, .baselineMaxGrowth:
+      try ci.parse(option.id, name: name, inline: inline, scanner: &scanner, command: command)
+    case .directory: throw scanner.unknown(name)
+    }
+  }
+
+  /// Checks the options against each other.
+  private func validate() throws(UsageError) {
+    if journal && !journalDirectories.isEmpty {
       throw UsageError("'--journal' and '--journal-dir' cannot be used together", command: command)
     }
-    if command == .follow && options.journalDirectories.count > 1 {
+    if command == .follow && journalDirectories.count > 1 {
       throw UsageError("'follow' reads one '--journal-dir'", command: command)
     }
-    if options.readsJournal && !options.files.isEmpty {
+    if readsJournal && !files.isEmpty {
       throw UsageError(
         "Files cannot be named together with '--journal' or '--journal-dir'", command: command)
     }
-    try options.ci.validate(options)
-    if command == .follow && options.format != .table && options.format != .json {
-      throw UsageError(
-        "'--format \(options.format.rawValue)' is for summary and check (follow writes table or json)",
-        command: command)
-    }
-    return options
+    try ci.validate(self)
+  }
+
+  /// What `check` counts by default: events at `warning` and above.
+  mutating func applyDefaults() {
+    if command == .check && filter.minimumLevel == nil { filter.minimumLevel = .warning }
   }
 
   /// Reads from the journal (local or directories).
   var readsJournal: Bool { journal || !journalDirectories.isEmpty }
-}
-
-/// `--since`/`--until` values: RFC 3339, `-30s`, `-30m`, `-1h`, `-7d`, `today` (UTC midnight), `now`.
-enum TimeArgument {
-  /// The times the contract can write: years 0000 to 9999.
-  static let range = Timestamp.earliest...Timestamp.latest
-
-  /// The time `text` names, or `nil` when it names none. A relative time too far back for
-  /// `Int64` gives `Int64.min`, which is out of ``range``.
-  static func parse(_ text: String, now: Timestamp) -> Timestamp? {
-    if let time = Timestamp(rfc3339: text) { return time }
-    if text == "now" { return now }
-    if text == "today" {
-      let day: Int64 = 86_400_000_000
-      let micros = now.microsecondsSinceEpoch
-      return Timestamp(microsecondsSinceEpoch: micros - ((micros % day) + day) % day)
-    }
-    let digits = text.utf8.dropFirst().dropLast()
-    guard text.utf8.first == UInt8(ascii: "-"), !digits.isEmpty,
-      digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
-    else { return nil }
-    let unitMicros: Int64
-    switch text.utf8.last {
-    case UInt8(ascii: "s"): unitMicros = 1_000_000
-    case UInt8(ascii: "m"): unitMicros = 60_000_000
-    case UInt8(ascii: "h"): unitMicros = 3_600_000_000
-    case UInt8(ascii: "d"): unitMicros = 86_400_000_000
-    default: return nil
-    }
-    guard let amount = Int64(String(decoding: digits, as: UTF8.self)) else {
-      return Timestamp(microsecondsSinceEpoch: .min)
-    }
-    let (back, overflow) = amount.multipliedReportingOverflow(by: unitMicros)
-    let (micros, under) = now.microsecondsSinceEpoch.subtractingReportingOverflow(back)
-    return Timestamp(microsecondsSinceEpoch: overflow || under ? .min : micros)
-  }
 }

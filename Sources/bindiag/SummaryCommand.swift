@@ -56,19 +56,22 @@ enum SummaryCommand {
       )
     }
     let summary = aggregator.summary()
+    noteUnseenKinds(options.filter.kinds, seen: aggregator.kindsSeen)
     let timeZone: DisplayTimeZone = options.utc ? .utc : .local
     let text: String
     switch options.format {
     case .table:
+      let width = Terminal.width(1)
       text = TableRenderer(
-        top: options.top ?? 20, width: Terminal.width(1),
-        color: Terminal.colors(options.color, fd: 1), timeZone: timeZone
+        top: options.top ?? 20, width: width,
+        color: Terminal.colors(options.color, fd: 1), timeZone: timeZone,
+        cellLimit: options.cellLimit(terminal: width != nil)
       ).render(summary)
     case .json: text = JSONRenderer(top: options.top).render(summary)
     case .markdown: text = MarkdownRenderer(top: options.top ?? 20).render(summary)
     case .csv: text = CSVRenderer(top: options.top).render(summary)
     case .html: text = HTMLRenderer(top: options.top, timeZone: timeZone).render(summary)
-    case .sarif, .github:
+    case .sarif, .github, .gcc, .junit:
       text = CIReports.render(summary, options: options, readFailed: failed)
     }
     Pager.write(text, enabled: options.pager)
@@ -82,6 +85,8 @@ enum SummaryCommand {
     if options.command == .check {
       var crossed: [String] = []
       var sites = ""
+      /// With a baseline: the events at sites not in it.
+      var counted: Int?
       switch BaselineGate.run(summary, options: options) {
       case .unused:
         if summary.events > options.maxEvents {
@@ -90,9 +95,10 @@ enum SummaryCommand {
         }
       case .recorded: return ExitCode.success
       case .failed(let status): return status
-      case .compared(let baselineCrossed, let siteLines):
+      case .compared(let baselineCrossed, let siteLines, let newEvents):
         crossed = baselineCrossed
         sites = siteLines
+        counted = newEvents
       }
       if summary.lost > options.maxLost {
         crossed.append(
@@ -102,7 +108,32 @@ enum SummaryCommand {
         Output.err("check failed: \(crossed.joined(separator: ", "))\n" + sites)
         return ExitCode.thresholdCrossed
       }
+      Output.err(passed(summary, options: options, counted: counted))
     }
     return ExitCode.success
+  }
+
+  /// `note: no event has kind 'K'; the closest kind seen is 'L'` for each `--kind` no record
+  /// of the input had: most often a typo of a kind that did occur.
+  static func noteUnseenKinds(_ kinds: Set<String>, seen: [String]) {
+    for kind in kinds.sorted() where !seen.contains(kind) {
+      let closest = Suggestion.nearest(to: kind, among: seen)
+      Output.err(
+        "note: no event has kind '\(DisplayText.escapingControls(kind))'"
+          + (closest.map { "; the closest kind seen is '\(DisplayText.escapingControls($0))'" }
+            ?? "") + "\n")
+    }
+  }
+
+  /// The line a passing `check` writes on standard error: what it counted, against what.
+  static func passed(_ summary: Summary, options: ReportOptions, counted: Int?) -> String {
+    let level = options.filter.minimumLevel ?? .trace
+    let events = HumanText.count(counted ?? summary.events, "event")
+    let scope =
+      (level == .trace ? "" : " at \(level.rawValue) and above")
+      + (counted != nil ? " at sites not in the baseline" : "")
+
+    return "check passed: \(events)\(scope) (--max-events \(options.maxEvents)), "
+      + "\(HumanText.count(summary.lost, "lost record")) (--max-lost \(options.maxLost))\n"
   }
 }

@@ -30,18 +30,18 @@ import Testing
     #expect(
       Baseline(summary: summary(sites)).text == #"""
         {
-          "schema": 1,
+          "schema": 2,
           "sites": [
-            {"kind": "mapped-bool-set-true", "file": "App/B.swift", "line": 100, "events": 5},
-            {"kind": "mapped-bool-set-true", "file": "App/ContentView.swift", "line": 9, "events": 1},
-            {"kind": "mapped-bool-set-true", "file": "App/ContentView.swift", "line": 42, "events": 11},
-            {"kind": "unwrapped-read-after-nil", "file": "App/ContentView.swift", "line": 42, "events": 3},
-            {"kind": "unwrapped-write-after-nil", "file": "App/Détail \"quoted\".swift", "line": 7, "events": 2}
+            {"kind": "mapped-bool-set-true", "file": "App/B.swift", "function": "body", "label": "", "line": 100, "events": 5},
+            {"kind": "mapped-bool-set-true", "file": "App/ContentView.swift", "function": "body", "label": "", "line": 9, "events": 1},
+            {"kind": "mapped-bool-set-true", "file": "App/ContentView.swift", "function": "body", "label": "", "line": 42, "events": 11},
+            {"kind": "unwrapped-read-after-nil", "file": "App/ContentView.swift", "function": "body", "label": "", "line": 42, "events": 3},
+            {"kind": "unwrapped-write-after-nil", "file": "App/Détail \"quoted\".swift", "function": "body", "label": "", "line": 7, "events": 2}
           ]
         }
 
         """#)
-    #expect(Baseline(sites: [:]).text == "{\n  \"schema\": 1,\n  \"sites\": []\n}\n")
+    #expect(Baseline(entries: []).text == "{\n  \"schema\": 2,\n  \"sites\": []\n}\n")
   }
 
   @Test func theTextDoesNotDependOnInputOrder() {
@@ -56,8 +56,15 @@ import Testing
 
   @Test(arguments: [
     ("", "invalid JSON: unexpected end of line"),
-    ("[]", #"expected an object with "schema": 1 and a "sites" array"#),
-    (#"{"schema": 2, "sites": []}"#, #"expected an object with "schema": 1 and a "sites" array"#),
+    ("[]", #"expected an object with "schema": 2 (or 1) and a "sites" array"#),
+    (
+      #"{"schema": 3, "sites": []}"#,
+      #"expected an object with "schema": 2 (or 1) and a "sites" array"#
+    ),
+    (
+      #"{"schema": 2, "sites": [{"kind": "k", "file": "A/B.swift", "line": 3, "events": 1}]}"#,
+      #"site 1: expected "function" and "label" strings"#
+    ),
     (
       #"{"schema": 1, "sites": [{"kind": "k", "file": "A/B.swift", "line": 3}]}"#,
       #"site 1: expected "kind" and "file" strings, a "line" and a count of "events""#

@@ -28,7 +28,7 @@ func randomEvent(_ random: inout SeededGenerator, seq: Int = 1, run: String? = n
     Int.random(in: 0..<4, using: &random) == 0
     ? Int64.random(in: -62_167_219_200_000_000...253_402_300_799_999_999, using: &random)
     : 1_796_000_000_000_000 + Int64.random(in: 0..<86_400_000_000, using: &random)
-  return MisuseEvent(
+  var event = MisuseEvent(
     timestamp: Timestamp(microsecondsSinceEpoch: micros),
     level: MisuseLevel.allCases.randomElement(using: &random)!, kind: kind,
     message: "msg " + text(),
@@ -42,6 +42,8 @@ func randomEvent(_ random: inout SeededGenerator, seq: Int = 1, run: String? = n
     host: ["h1", "h2"].randomElement(using: &random)!,
     run: run ?? String(format16(random.next())), seq: seq,
     suppressed: Int.random(in: 0..<3, using: &random))
+  if Int.random(in: 0..<4, using: &random) == 0 { event.test = "Suite/test " + text() }
+  return event
 }
 
 func format16(_ value: UInt64) -> String {

@@ -7,8 +7,9 @@ import Testing
 
 /// Entries written by another local user through the native protocol, with fields around and far
 /// above journald's compression threshold (512 bytes), must read back byte-equal to what
-/// `journalctl -o json --all` shows: the reader keeps nothing libsystemd may reuse.
-@Suite(.enabled(if: journalAvailable, "no journald socket at /run/systemd/journal/socket"))
+/// `journalctl -o json --all` shows: the reader keeps nothing libsystemd may reuse. They go to a
+/// journald of the test's own, never into the machine's journal.
+@Suite(.enabled(if: PrivateJournal.unavailability == nil, "\(PrivateJournal.unavailability ?? "")"))
 struct JournalReaderHostileTests {
   /// Deterministic text of `count` bytes: ASCII, two- and three-byte UTF-8, distinct per seed.
   static func text(_ count: Int, seed: UInt64) -> [UInt8] {
@@ -69,9 +70,9 @@ struct JournalReaderHostileTests {
       .padding(toLength: 16, withPad: "0", startingAt: 0)
     let sizes = [600, 100_000, 1 << 20, 4 << 20]
     let sent = sizes.enumerated().map { Self.entry(run: run, seq: $0.offset + 1, size: $0.element) }
-    let uid = try JournalNativeSender.send(sent)
+    let (journal, uid) = try JournalNativeSender.sendPrivately(sent)
     if getuid() == 0 { #expect(uid == 65534) }
-    let expected = try journalEntries(run: run, count: sent.count)
+    let expected = try journal.entries(matching: ["BINDING_RUN=\(run)"])
     try #require(expected.count == sent.count)
     for entry in expected { #expect(entry["_UID"] as? String == String(uid)) }
 
@@ -84,7 +85,7 @@ struct JournalReaderHostileTests {
     let fields = EventDecoder.journalFields
     let result = JournalReader.read(
       JournalReader.Query(
-        source: .local, matches: ["BINDING_RUN=\(run)"], fields: fields)
+        source: .directory(journal.directory), matches: ["BINDING_RUN=\(run)"], fields: fields)
     ) { entry in
       collected.entries.append(entry.values.map { $0.map { Array($0) } })
       if case .event(let event) = InputReader.classify(entry) { collected.events.append(event) }

@@ -27,7 +27,7 @@ import Testing
   @Test func jsonIsTheContractForm() {
     #expect(
       JSONRenderer().render(summary())
-        == #"{"schema":1,"events":5,"records":3,"malformed":0,"other":0,"lost":1,"duplicates":0,"first":"2026-11-30T04:12:33.123456Z","last":"2026-11-30T05:12:33.000000Z","group_by":["kind","file","line"],"groups":[{"key":{"kind":"mapped-bool-set-true","file":"App/ContentView.swift","line":42},"events":4,"records":2,"first":"2026-11-30T04:12:33.123456Z","last":"2026-11-30T05:12:33.000000Z","processes":["Demo"],"hosts":["build-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":4},"histogram":[1,0,0,0,0,0,0,3]},{"key":{"kind":"unwrapped-read-after-nil","file":"App/Detail, \"quoted\".swift","line":7},"events":1,"records":1,"first":"2026-11-30T05:12:33.000000Z","last":"2026-11-30T05:12:33.000000Z","processes":["=cmd|calc"],"hosts":["build-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"warning":1},"histogram":[0,0,0,0,0,0,0,1]}],"lost_runs":[{"run":"0123456789abcdef","process":"=cmd|calc","lost":1}]}"#
+        == #"{"schema":1,"events":5,"records":3,"malformed":0,"other":0,"lost":1,"duplicates":0,"first":"2026-11-30T04:12:33.123456Z","last":"2026-11-30T05:12:33.000000Z","group_by":["kind","file","line"],"groups":[{"key":{"kind":"mapped-bool-set-true","file":"App/ContentView.swift","line":42},"events":4,"records":2,"first":"2026-11-30T04:12:33.123456Z","last":"2026-11-30T05:12:33.000000Z","processes":["Demo"],"hosts":["build-01"],"value_types":["Swift.Optional<Swift.String>"],"labels":[],"levels":{"error":4},"histogram":[1,0,0,0,0,0,0,3]},{"key":{"kind":"unwrapped-read-after-nil","file":"App/Detail, \"quoted\".swift","line":7},"events":1,"records":1,"first":"2026-11-30T05:12:33.000000Z","last":"2026-11-30T05:12:33.000000Z","processes":["=cmd|calc"],"hosts":["build-01"],"value_types":["Swift.Optional<Swift.String>"],"labels":[],"levels":{"warning":1},"histogram":[0,0,0,0,0,0,0,1]}],"lost_runs":[{"run":"0123456789abcdef","process":"=cmd|calc","lost":1,"head":0}]}"#
         + "\n")
   }
 
@@ -50,7 +50,7 @@ import Testing
     let rows = CSVRenderer().render(summary()).components(separatedBy: "\r\n")
     #expect(
       rows[0]
-        == "events,records,kind,file,line,first,last,processes,hosts,value_types,critical,error,warning,notice,info,debug,trace"
+        == "events,records,kind,file,line,first,last,processes,hosts,value_types,labels,critical,error,warning,notice,info,debug,trace"
     )
     #expect(rows[2].hasPrefix(#"1,1,unwrapped-read-after-nil,"App/Detail, ""quoted"".swift",7,"#))
     #expect(rows[2].contains(",'=cmd|calc,"))

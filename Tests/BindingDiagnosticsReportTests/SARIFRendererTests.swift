@@ -56,7 +56,12 @@ import Testing
     #expect(location["region"] as? [String: Int] == ["startLine": 42])
     #expect(
       first["partialFingerprints"] as? [String: String]
-        == ["bindiagSite/v1": "mapped-bool-set-true:App/ContentView.swift:42"])
+        == [
+          "bindiagSite/v2": SiteIdentity(
+            kind: "mapped-bool-set-true", file: "App/ContentView.swift", function: "body",
+            label: "save-alert"
+          ).fingerprint(source: nil)
+        ])
     // The unresolved file keeps its file ID, percent-encoded; line 0 has no region.
     let second = results[1]
     #expect(second["level"] as? String == "note")
@@ -118,7 +123,7 @@ import Testing
         (try parse(SARIFRenderer(toolVersion: "1").render(summary))["runs"] as? [[String: Any]])?
           .first)
       return try #require(run["results"] as? [[String: Any]]).compactMap {
-        ($0["partialFingerprints"] as? [String: String])?["bindiagSite/v1"]
+        ($0["partialFingerprints"] as? [String: String])?["bindiagSite/v2"]
       }
     }
     let monday = try fingerprints(summary())

@@ -55,25 +55,49 @@ import Testing
         """)
   }
 
-  @Test func eightyColumnsShortenPathsFromTheLeftThenDropAndAbbreviate() {
+  @Test func eightyColumnsDropTimesFirstAndNeverRewriteKindsFileNamesOrLines() {
     #expect(
       TableRenderer(width: 80).render(triageSummary()) == """
         1,544 events in 4 records from 1 run, 2026-11-30 04:12:33 to 06:40:00 UTC
 
-        LEVEL    EVENTS  KIND                SITE                    LAST SEEN  TIMELINE
-        error     1,500  mapp-bool-set-true  …seSheetView.swift:118  04:12:33   █
-        info         42  unwr-read-afte-nil  …geDetailView.swift:61  05:00:00     █
-        error         1  mapp-bool-set-true  …SettingsView.swift:12  04:12:33   █
-        warning       1  unwr-writ-afte-nil  …geDetailView.swift:64  06:40:00          █
+        LEVEL    EVENTS  KIND                       SITE                        LABEL
+        error     1,500  mapped-bool-set-true       ComposeSheetView.swift:118  discard…
+        info         42  unwrapped-read-after-nil   MessageDetailView.swift:61  message…
+        error         1  mapped-bool-set-true       App/SettingsView.swift:12
+        warning       1  unwrapped-write-after-nil  MessageDetailView.swift:64  message…
 
         Lost records: 2 in 1 run (Demo run 0123456789abcdef: 2)
 
         """)
-    // Wide enough, kinds stay whole and only paths are shortened.
+    // Wider, paths keep whole folders from the end and labels get the room left.
     #expect(
       TableRenderer(width: 100).render(triageSummary()).contains(
-        "warning       1  unwrapped-write-after-nil  …s/Views/MessageDetailView.swift:64  06:40:00")
-    )
+        """
+        LEVEL    EVENTS  KIND                       SITE                          LABEL             HOSTS
+        error     1,500  mapped-bool-set-true       …/ComposeSheetView.swift:118  discard-draft-c…  build-01
+        """))
+  }
+
+  @Test func aCellLimitCapsEveryCellOfTextFromTheInput() {
+    var aggregator = Aggregator()
+    var event = sampleEvent()
+    event.label = String(repeating: "l", count: 1_000_000)
+    event.host = String(repeating: "h", count: 1_000)
+    event.file = String(repeating: "Deep/", count: 100) + "View.swift"
+    event.process = String(repeating: "p", count: 1_000)
+    event.seq = 2
+    aggregator.add(event)
+    event.host = "other"
+    event.seq = 3
+    aggregator.add(event)
+    let text = TableRenderer(cellLimit: 20).render(aggregator.summary())
+    #expect(
+      text.contains(
+        "error       2        2  mapped-bool-set-true  …/Deep/View.swift:42  lllllllllllllllllll…      1  hhhhhhhhhhhhhhhhhhh…"
+      ))
+    for line in text.split(separator: "\n") { #expect(line.count < 200, "\(line)") }
+    #expect(
+      text.contains("Lost records: 1 in 1 run (ppppppppppppppppppp… run 0123456789abcdef: 1)"))
   }
 
   @Test(arguments: [200, 120, 100, 90, 80, 72, 64, 60])
@@ -116,7 +140,13 @@ import Testing
       TextFitting.keepingEnd("App/Views/ContentView.swift:42", 22) == "…/ContentView.swift:42")
     #expect(TextFitting.keepingStart("discard-draft-confirmation", 14) == "discard-draft…")
     #expect(TextFitting.keepingEnd("short", 10) == "short")
-    #expect(TextFitting.cuttingWords("unwrapped-write-after-nil", to: 4) == "unwr-writ-afte-nil")
+    #expect(
+      TextFitting.keepingPathEnd("InboxKit/Sources/InboxModel.swift:29", 30)
+        == "…/Sources/InboxModel.swift:29")
+    #expect(
+      TextFitting.keepingPathEnd("InboxKit/Sources/InboxModel.swift:29", 20)
+        == "InboxModel.swift:29")
+    #expect(TextFitting.keepingPathEnd("InboxKit/InboxModel.swift:29", 10) == "….swift:29")
     #expect(TextFitting.width("日本語.swift") == 12)
     #expect(TextFitting.keepingEnd("App/日本語.swift", 10) == "…語.swift")
   }

@@ -34,6 +34,17 @@ enum FixtureViews {
     detail.wrappedValue = "Dinner"
   }
 
+  /// A detail view read once after its selection was cleared, as SwiftUI does while it animates
+  /// the dismissal.
+  static func peekAfterDismissal() {
+    let selection = LockedValue<String?>("Lunch")
+    let base = selection.binding
+    let unwrapped = Binding(unwrapping: base, label: "peek")  // fixture-mark: views-read
+    guard let detail = unwrapped else { return }
+    selection.value = nil
+    _ = detail.wrappedValue
+  }
+
   /// The correct pattern: nothing to report.
   static func editWithDefault() {
     LockedValue<String?>(nil).binding.mappedToBool(default: "Untitled").wrappedValue = true

@@ -66,6 +66,11 @@ struct TraitFixtures {
     group.wait()
   }
 
+  /// Fails once at the mapping; with the process's sinks configured, writes nothing there.
+  @Test(.failsOnMisuse(except: [], reportsToProcessSinks: false)) func keptInTheTest() {
+    FixtureViews.misuse(label: "kept")
+  }
+
   /// Fails at the `expectMisuse` line: 2 expected, 1 happened.
   @Test func expectationMiscounted() {
     expectMisuse(.mappedBoolSetTrue, count: 2) {  // fixture-mark: expect-miscounted
@@ -73,9 +78,15 @@ struct TraitFixtures {
     }
   }
 
-  /// No trait: passes and reports on standard error, unless the process runs with
-  /// `BINDING_DIAGNOSTICS_POLICY=fail-tests`, which fails it at the mapping.
+  /// No trait: fails at the mapping, and reports on standard error; passes under
+  /// `BINDING_DIAGNOSTICS_POLICY=report`.
   @Test func withoutTheTrait() {
     FixtureViews.misuse(label: "no-trait")
+  }
+
+  /// No trait: a read after nil is a warning at the mapping; the test passes. Fails under
+  /// `BINDING_DIAGNOSTICS_POLICY=fail-tests`; no warning under `report`.
+  @Test func readAfterNilWithoutTheTrait() {
+    FixtureViews.peekAfterDismissal()
   }
 }

@@ -55,8 +55,8 @@ import Testing
       }
     } matching: { issue in
       issue.sourceLocation?.line == line
-        && issue.comments.first?.rawValue.hasPrefix(
-          "Binding misuse unwrapped-write-after-nil at BindingDiagnosticsTestingTests/ExpectMisuseTests.swift:\(line), label \"unexpected\""
+        && Misuses.text(of: issue)?.hasPrefix(
+          "Binding misuse unwrapped-write-after-nil at BindingDiagnosticsTestingTests/ExpectMisuseTests.swift:\(line), label \"unexpected\", String?: "
         ) == true
     }
   }

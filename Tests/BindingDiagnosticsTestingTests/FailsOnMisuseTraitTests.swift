@@ -31,9 +31,8 @@ import Testing
       Misuses.afterNil(label: "edited", writing: true)
     } matching: { issue in
       issue.sourceLocation?.line == line
-        && issue.comments.map(\.rawValue) == [
-          "Binding misuse unwrapped-write-after-nil at BindingDiagnosticsTestingTests/FailsOnMisuseTraitTests.swift:\(line), label \"edited\", value type Swift.Optional<Swift.String>: A binding unwrapped from an optional was written after it became nil; the write was dropped."
-        ]
+        && Misuses.text(of: issue)
+          == "Binding misuse unwrapped-write-after-nil at BindingDiagnosticsTestingTests/FailsOnMisuseTraitTests.swift:\(line), label \"edited\", String?: A binding unwrapped from an optional was written after it became nil; the write was dropped."
     }
   }
 

@@ -8,7 +8,7 @@ import Testing
   private let alert =
     "Binding misuse mapped-bool-set-true at BindingDiagnosticsTestingFixtures/FixtureViews.swift:"
   private let setTrue =
-    "value type Swift.Optional<Swift.Int>: A Binding<Bool> mapped from an optional was set to true; the write had no effect."
+    "Int?: A Binding<Bool> mapped from an optional was set to true; the write had no effect."
 
   @Test func traitFailsTheTestOnceAtTheMappingAndWarnsWithTheCount() throws {
     let output = try FixtureRun.swiftTesting.get()
@@ -19,9 +19,9 @@ import Testing
     #expect(
       issues(of: "alertTappedThreeTimes()", in: output) == [
         "✘ at FixtureViews.swift:\(line):1",
-        "↳ \(alert)\(line), label \"save-alert\", value type Swift.Optional<Swift.String>: \(sentence)",
+        "Caught error: \(alert)\(line), label \"save-alert\", String?: \(sentence)",
         "⚠︎ at FixtureViews.swift:\(line):1",
-        "↳ \(alert)\(line), label \"save-alert\", value type Swift.Optional<Swift.String>, 3 times: \(sentence)",
+        "↳ \(alert)\(line), label \"save-alert\", String?, 3 times: \(sentence)",
       ])
     #expect(
       output.lines.contains {
@@ -37,14 +37,12 @@ import Testing
     var expected: [String] = []
     for n in [1, 3, 5, 7] {
       expected += [
-        "✘ Test parallelCases(n:) recorded an issue with 1 argument n → \(n) at FixtureViews.swift:\(line):1: Issue recorded",
-        "↳ \(alert)\(line), label \"case-\(n)\", \(setTrue)",
+        "✘ Test parallelCases(n:) recorded an issue with 1 argument n → \(n) at FixtureViews.swift:\(line):1: Caught error: \(alert)\(line), label \"case-\(n)\", \(setTrue)"
       ]
     }
-    let recorded = output.lines.indices.filter {
-      output.lines[$0].hasPrefix("✘ Test parallelCases(n:) recorded an issue")
+    let actual = output.lines.filter {
+      $0.hasPrefix("✘ Test parallelCases(n:) recorded an issue")
     }
-    let actual = recorded.flatMap { [output.lines[$0], output.lines[$0 + 1]] }
     #expect(actual.sorted() == expected.sorted())
     #expect(
       output.lines.contains {
@@ -60,12 +58,12 @@ import Testing
     #expect(
       issues(of: "childTask()", in: output) == [
         "✘ at FixtureViews.swift:\(labelled):1",
-        "↳ \(alert)\(labelled), label \"child-task\", \(setTrue)",
+        "Caught error: \(alert)\(labelled), label \"child-task\", \(setTrue)",
       ])
     #expect(
       issues(of: "detailDismissed()", in: output) == [
         "✘ at FixtureViews.swift:\(detail):1",
-        "↳ Binding misuse unwrapped-write-after-nil at BindingDiagnosticsTestingFixtures/FixtureViews.swift:\(detail), label \"detail\", value type Swift.Optional<Swift.String>: A binding unwrapped from an optional was written after it became nil; the write was dropped.",
+        "Caught error: Binding misuse unwrapped-write-after-nil at BindingDiagnosticsTestingFixtures/FixtureViews.swift:\(detail), label \"detail\", String?: A binding unwrapped from an optional was written after it became nil; the write was dropped.",
       ])
   }
 
@@ -92,7 +90,7 @@ import Testing
     #expect(
       issues(of: "dispatchQueueCapturedWithDiagnostics()", in: output) == [
         "✘ at FixtureViews.swift:\(alertLine):1",
-        "↳ \(alert)\(alertLine), label \"save-alert\", value type Swift.Optional<Swift.String>, 2 times: A Binding<Bool> mapped from an optional was set to true; the write had no effect.",
+        "Caught error: \(alert)\(alertLine), label \"save-alert\", String?, 2 times: A Binding<Bool> mapped from an optional was set to true; the write had no effect.",
       ])
   }
 
@@ -105,20 +103,93 @@ import Testing
     #expect(found.last == "↳ Expected 2 misuses of kind mapped-bool-set-true, got 1")
   }
 
-  @Test func failTestsPolicyFailsATestWithoutTheTrait() throws {
-    let reporting = try FixtureRun.swiftTesting.get()
-    let failing = try FixtureRun.failTests.get()
+  @Test func aMisuseFailsATestWithoutTheTraitAndIsStillReported() throws {
+    let output = try FixtureRun.swiftTesting.get()
     let line = try FixtureRun.line(of: "views-labelled", in: "FixtureViews.swift")
-    #expect(reporting.lines.contains { $0.hasPrefix("✔ Test withoutTheTrait() passed after ") })
-    #expect(reporting.stderr.contains(" label=no-trait "))
-    #expect(failing.status == 1)
     #expect(
-      issues(of: "withoutTheTrait()", in: failing) == [
+      issues(of: "withoutTheTrait()", in: output) == [
         "✘ at FixtureViews.swift:\(line):1",
-        "↳ \(alert)\(line), label \"no-trait\", \(setTrue) (BINDING_DIAGNOSTICS_POLICY=fail-tests)",
+        "Caught error: \(alert)\(line), label \"no-trait\", \(setTrue)",
       ])
+    #expect(
+      output.lines.contains {
+        $0.hasPrefix("✘ Test withoutTheTrait() failed after ") && $0.hasSuffix(" with 1 issue.")
+      })
     // Reported as usual too, so `seq` stays without gaps.
-    #expect(failing.stderr.contains(" label=no-trait "))
+    #expect(output.stderr.contains(" label=no-trait "))
+  }
+
+  @Test func aReadAfterNilWithoutTheTraitIsAWarning() throws {
+    let output = try FixtureRun.swiftTesting.get()
+    let line = try FixtureRun.line(of: "views-read", in: "FixtureViews.swift")
+    #expect(
+      issues(of: "readAfterNilWithoutTheTrait()", in: output) == [
+        "⚠︎ at FixtureViews.swift:\(line):1",
+        "↳ Binding misuse unwrapped-read-after-nil at BindingDiagnosticsTestingFixtures/FixtureViews.swift:\(line), label \"peek\", String?: A binding unwrapped from an optional was read after it became nil; the last value was returned.",
+      ])
+    #expect(
+      output.lines.contains {
+        $0.hasPrefix("✔ Test readAfterNilWithoutTheTrait() passed after ")
+          && $0.hasSuffix(" with 1 warning.")
+      })
+  }
+
+  @Test func theReportPolicyTurnsTestFailuresOff() throws {
+    let output = try FixtureRun.reportOnly.get()
+    #expect(output.status == 0)
+    #expect(issues(of: "withoutTheTrait()", in: output) == [])
+    #expect(issues(of: "readAfterNilWithoutTheTrait()", in: output) == [])
+    #expect(output.lines.contains { $0.hasPrefix("✔ Test withoutTheTrait() passed after ") })
+    #expect(output.stderr.contains(" label=no-trait "))
+  }
+
+  @Test func theFailTestsPolicyFailsEveryKind() throws {
+    let output = try FixtureRun.failTests.get()
+    let line = try FixtureRun.line(of: "views-read", in: "FixtureViews.swift")
+    #expect(output.status == 1)
+    #expect(
+      issues(of: "readAfterNilWithoutTheTrait()", in: output) == [
+        "✘ at FixtureViews.swift:\(line):1",
+        "Caught error: Binding misuse unwrapped-read-after-nil at BindingDiagnosticsTestingFixtures/FixtureViews.swift:\(line), label \"peek\", String?: A binding unwrapped from an optional was read after it became nil; the last value was returned.",
+      ])
+  }
+
+  /// Every misuse the tests caught reaches the process's sinks, naming its test; a `DispatchQueue`
+  /// or `Thread` runs no test, and `reportsToProcessSinks: false` keeps a test's misuses in it.
+  @Test func caughtMisusesAreAlsoWrittenToTheProcessSinksWithTheirTest() throws {
+    let (text, output) = try FixtureRun.withFileSink.get()
+    #expect(output.status == 1)
+    let alert = try FixtureRun.line(of: "views-alert", in: "FixtureViews.swift")
+    let labelled = try FixtureRun.line(of: "views-labelled", in: "FixtureViews.swift")
+    let detail = try FixtureRun.line(of: "views-detail", in: "FixtureViews.swift")
+    let read = try FixtureRun.line(of: "views-read", in: "FixtureViews.swift")
+    let records = text.split(separator: "\n").map { line -> String in
+      let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+      let test = object?["test"] as? String ?? "-"
+      let label = object?["label"] as? String ?? "-"
+      let site = "\(object?["kind"] as? String ?? "?"):\(object?["line"] as? Int ?? 0)"
+      return "\(test) \(label) \(site)"
+    }
+    let set = "mapped-bool-set-true"
+    var expected = [
+      "TraitFixtures/alertTappedThreeTimes() save-alert \(set):\(alert)",
+      "TraitFixtures/alertTappedThreeTimes() save-alert \(set):\(alert)",
+      "TraitFixtures/alertTappedThreeTimes() save-alert \(set):\(alert)",
+      "TraitFixtures/detailDismissed() detail unwrapped-read-after-nil:\(detail)",
+      "TraitFixtures/detailDismissed() detail unwrapped-read-after-nil:\(detail)",
+      "TraitFixtures/detailDismissed() detail unwrapped-write-after-nil:\(detail)",
+      "TraitFixtures/childTask() child-task \(set):\(labelled)",
+      "- dispatch-queue \(set):\(labelled)",
+      "- thread \(set):\(labelled)",
+      "TraitFixtures/dispatchQueueCapturedWithDiagnostics() save-alert \(set):\(alert)",
+      "TraitFixtures/dispatchQueueCapturedWithDiagnostics() save-alert \(set):\(alert)",
+      "TraitFixtures/withoutTheTrait() no-trait \(set):\(labelled)",
+      "TraitFixtures/readAfterNilWithoutTheTrait() peek unwrapped-read-after-nil:\(read)",
+    ]
+    for n in [1, 3, 5, 7] {
+      expected.append("TraitFixtures/parallelCases(n:) case-\(n) \(set):\(labelled)")
+    }
+    #expect(records.sorted() == expected.sorted())
   }
 
   @Test func xcTestAssertionsFailAtTheMappingOrTheCaller() throws {
@@ -136,9 +207,9 @@ import Testing
     #expect(
       failures.sorted()
         == [
-          "\(path):\(async): error: XCTestFixtures.testAsyncExpression : failed - \(alert)\(labelled), label \"xctest-async\", value type Swift.Optional<Swift.Int>, 1 time: \(sentence)",
-          "\(path):\(caller): error: XCTestFixtures.testMappingInAnotherFile : failed - \(alert)\(viewsAlert), label \"save-alert\", value type Swift.Optional<Swift.String>, 1 time: \(sentence)",
-          "\(path):\(here): error: XCTestFixtures.testMappingInThisFile : failed - Binding misuse mapped-bool-set-true at BindingDiagnosticsTestingFixtures/XCTestFixtures.swift:\(here), label \"xctest-here\", value type Swift.Optional<Swift.String>, 2 times: \(sentence)",
+          "\(path):\(async): error: XCTestFixtures.testAsyncExpression : failed - \(alert)\(labelled), label \"xctest-async\", Int?, 1 time: \(sentence)",
+          "\(path):\(caller): error: XCTestFixtures.testMappingInAnotherFile : failed - \(alert)\(viewsAlert), label \"save-alert\", String?, 1 time: \(sentence)",
+          "\(path):\(here): error: XCTestFixtures.testMappingInThisFile : failed - Binding misuse mapped-bool-set-true at BindingDiagnosticsTestingFixtures/XCTestFixtures.swift:\(here), label \"xctest-here\", String?, 2 times: \(sentence)",
           "\(path):\(missing): error: XCTestFixtures.testExpectedMisuseMissing : failed - Expected a misuse of kind unwrapped-write-after-nil, got none",
         ].sorted())
     #expect(
@@ -150,17 +221,22 @@ import Testing
     #expect(output.status == 1)
   }
 
-  /// The issues one fixture test recorded: for each, its symbol and location, then its comment.
+  /// The issues one fixture test recorded: for each, its symbol and location, then what the
+  /// runner printed for it (a failure's error, or a comment's `↳` line).
   private func issues(of test: String, in output: ProcessOutput) -> [String] {
     var found: [String] = []
     let lines = output.lines
     for (index, line) in lines.enumerated() {
       for (symbol, verb) in [("✘", "an issue"), ("⚠︎", "a warning")] {
         let prefix = "\(symbol) Test \(test) recorded \(verb) at "
-        guard line.hasPrefix(prefix), line.hasSuffix(": Issue recorded"), index + 1 < lines.count
-        else { continue }
-        let location = line.dropFirst(prefix.count).dropLast(": Issue recorded".count)
-        found += ["\(symbol) at \(location)", lines[index + 1]]
+        guard line.hasPrefix(prefix), let colon = line.firstRange(of: ": ") else { continue }
+        let location = line[line.index(line.startIndex, offsetBy: prefix.count)..<colon.lowerBound]
+        let said = line[colon.upperBound...]
+        if said == "Issue recorded", index + 1 < lines.count {
+          found += ["\(symbol) at \(location)", lines[index + 1]]
+        } else {
+          found += ["\(symbol) at \(location)", String(said)]
+        }
       }
     }
     return found

@@ -13,11 +13,34 @@ enum FixtureRun {
     try run(["--testing-library", "swift-testing", "--filter", "TraitFixtures"])
   }
 
-  /// The fixture without the trait, under `BINDING_DIAGNOSTICS_POLICY=fail-tests`.
+  /// Every Swift Testing fixture, with a JSON Lines sink configured (rate limit off): its path,
+  /// and the run.
+  static let withFileSink = Result {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("fixtures-\(ProcessInfo.processInfo.processIdentifier).jsonl").path
+    try? FileManager.default.removeItem(atPath: path)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let output = try run(
+      ["--testing-library", "swift-testing", "--filter", "TraitFixtures"],
+      environment: [
+        "BINDING_DIAGNOSTICS": "jsonl:\(path)", "BINDING_DIAGNOSTICS_RATE_LIMIT": "off",
+      ])
+    let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+    return (records: text, output: output)
+  }
+
+  /// The fixtures without the trait, under `BINDING_DIAGNOSTICS_POLICY=fail-tests`.
   static let failTests = Result {
     try run(
-      ["--testing-library", "swift-testing", "--filter", "withoutTheTrait"],
+      ["--testing-library", "swift-testing", "--filter", "ithoutTheTrait"],
       environment: ["BINDING_DIAGNOSTICS_POLICY": "fail-tests"])
+  }
+
+  /// The fixtures without the trait, under `BINDING_DIAGNOSTICS_POLICY=report`.
+  static let reportOnly = Result {
+    try run(
+      ["--testing-library", "swift-testing", "--filter", "ithoutTheTrait"],
+      environment: ["BINDING_DIAGNOSTICS_POLICY": "report"])
   }
 
   /// Every XCTest fixture.

@@ -99,7 +99,7 @@ import Testing
     ),
     (
       ["BINDING_DIAGNOSTICS_POLICY": "fail-test"],
-      #"BINDING_DIAGNOSTICS_POLICY: expected report, assert or fail-tests, got "fail-test" (did you mean "fail-tests"?); using report"#
+      #"BINDING_DIAGNOSTICS_POLICY: expected automatic, report, assert, fail-tests or break, got "fail-test" (did you mean "fail-tests"?); using automatic"#
     ),
   ])
   func eachMistakeInTheEnvironmentIsOneLine(environment: [String: String], warning: String) {

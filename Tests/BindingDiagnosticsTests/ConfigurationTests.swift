@@ -11,7 +11,7 @@ import Testing
     #expect(loaded.configuration.privacy == .private)
     #expect(loaded.configuration.rateLimit == .default)
     #expect(loaded.configuration.minimumLevel == .trace)
-    #expect(loaded.configuration.policy == .report)
+    #expect(loaded.configuration.policy == .automatic)
   }
 
   @Test func readsEveryVariable() throws {
@@ -86,7 +86,7 @@ import Testing
     ),
     (
       ["BINDING_DIAGNOSTICS_POLICY": "crash"],
-      #"BINDING_DIAGNOSTICS_POLICY: expected report, assert or fail-tests, got "crash"; using report"#
+      #"BINDING_DIAGNOSTICS_POLICY: expected automatic, report, assert, fail-tests or break, got "crash"; using automatic"#
     ),
     (
       ["BINDING_DIAGNOSTICS_HASH_KEY": "abc"],

@@ -89,9 +89,23 @@ func sampleEvent(
   }
 
   @Test func journalFieldsFollowTheContract() {
-    let fields = JournalFieldsEncoder().fields(sampleEvent(label: "x"))
+    var event = sampleEvent(label: "x")
+    event.test = "InboxTests/saving()"
+    let fields = JournalFieldsEncoder().fields(event)
+    #expect(
+      fields.map(\.name) == [
+        "BINDING_SCHEMA", "BINDING_TS", "BINDING_LEVEL", "PRIORITY", "BINDING_KIND", "MESSAGE_ID",
+        "MESSAGE", "CODE_FILE", "CODE_LINE", "CODE_FUNC", "BINDING_VALUE_TYPE",
+        "BINDING_VALUE_PRESENT", "BINDING_VALUE", "BINDING_LABEL", "BINDING_TEST",
+        "SYSLOG_IDENTIFIER", "BINDING_RUN", "BINDING_SEQ", "BINDING_SUPPRESSED",
+      ])
     #expect(fields.map(\.name) == JournalFieldsEncoder.fieldNames)
     let values = Dictionary(uniqueKeysWithValues: fields.map { ($0.name, $0.value) })
+    #expect(
+      values["MESSAGE"]
+        == "A Binding<Bool> mapped from an optional was set to true; the write had no effect."
+        + " (App/ContentView.swift:42, x)")
+    #expect(values["BINDING_TEST"] == "InboxTests/saving()")
     #expect(values["PRIORITY"] == "3")
     #expect(values["BINDING_VALUE_PRESENT"] == "1")
     #expect(values["MESSAGE_ID"] == "2b9f53b872d7905613eeb68e53797657")

@@ -3,22 +3,6 @@ import Foundation
 import Testing
 
 @Suite struct HumanLineEncoderTests {
-  @Test(arguments: [
-    ("Swift.Optional<Swift.String>", "String?"),
-    ("Swift.Optional<InboxKit.Draft>", "Draft?"),
-    ("Swift.Optional<InboxKit.Inbox.Message>", "Inbox.Message?"),
-    ("Swift.Optional<Swift.Array<Swift.Int>>", "[Int]?"),
-    ("Swift.Optional<Swift.Dictionary<Swift.String, Swift.Int>>", "[String: Int]?"),
-    ("Swift.Optional<Swift.Optional<Swift.Int>>", "Int??"),
-    ("Swift.Optional<Other.Box<Swift.Int>>", "Box<Int>?"),
-    ("Shapes.Optional<Swift.Int>", "Optional<Int>"),
-    ("Swift.Optional<(Swift.Int, Swift.String)>", "Swift.Optional<(Swift.Int, Swift.String)>"),
-    ("()", "()"),
-  ])
-  func typeNamesAreShortened(full: String, short: String) {
-    #expect(HumanLineEncoder.shortTypeName(full) == short)
-  }
-
   @Test func eachBuiltInKindHasItsShortSentence() {
     var event = sampleEvent(label: "save-alert", suppressed: 12)
     event.file = "InboxKit/InboxModel.swift"

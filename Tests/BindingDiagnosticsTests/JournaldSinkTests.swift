@@ -28,9 +28,11 @@ struct JournaldSinkTests {
     let entry = try #require(entries.first)
     #expect(entry["MESSAGE_ID"] as? String == "2b9f53b872d7905613eeb68e53797657")
     #expect(entry["PRIORITY"] as? String == "3")
+    // MESSAGE names the call site and label, so `journalctl -t` output tells sites apart.
     #expect(
       entry["MESSAGE"] as? String
-        == "A Binding<Bool> mapped from an optional was set to true; the write had no effect.")
+        == "A Binding<Bool> mapped from an optional was set to true; the write had no effect."
+        + " (\(#fileID):\(line), journal-test)")
     #expect(entry["CODE_FILE"] as? String == #fileID)
     #expect(entry["CODE_LINE"] as? String == String(line))
     #expect(entry["CODE_FUNC"] as? String == "entriesCarryEveryContractField()")
@@ -57,11 +59,13 @@ struct JournaldSinkTests {
     let multiline = "first line\nsecond line\n\tindented"
     let large = String(repeating: "0123456789abcdef", count: 6400)  // 100 KiB
     let kind = try #require(MisuseKind(code: "journal-roundtrip"))
+    let line = #line + 2
     DiagnosticsSystem.withDiagnostics(diagnostics) {
       DiagnosticsSystem.report(kind, message: multiline, label: large)
     }
     let entry = try #require(try journalEntries(run: diagnostics.run, count: 1).first)
-    #expect(decodeJournalValue(entry["MESSAGE"]) == multiline)
+    let site = "BindingDiagnosticsTests/JournaldSinkTests.swift:\(line)"
+    #expect(decodeJournalValue(entry["MESSAGE"]) == multiline + " (\(site), \(large))")
     #expect(decodeJournalValue(entry["BINDING_LABEL"]) == large)
   }
 

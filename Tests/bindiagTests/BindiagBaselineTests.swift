@@ -4,14 +4,30 @@ import TestSupport
 import Testing
 
 @Suite struct BindiagBaselineTests {
-  /// Three sites: 11 events at ContentView:42, 1 at Detail:7, 2 at Form:3.
+  /// Three sites: 11 events at ContentView:42, 1 at Detail:7, 2 at Form:3, all at warning
+  /// or above (what `check` counts by default).
   let recorded = [
     fixtureEvent(seq: 1, suppressed: 10),
-    fixtureEvent(seq: 2, kind: .unwrappedReadAfterNil, file: "App/Detail.swift", line: 7),
+    fixtureEvent(
+      seq: 2, kind: .unwrappedReadAfterNil, level: .warning, file: "App/Detail.swift", line: 7),
     fixtureEvent(
       seq: 3, kind: .unwrappedWriteAfterNil, file: "App/Form.swift", line: 3, suppressed: 1),
   ]
 
+  /// What `--write-baseline` writes for ``recorded``.
+  let writtenText = """
+    {
+      "schema": 2,
+      "sites": [
+        {"kind": "mapped-bool-set-true", "file": "App/ContentView.swift", "function": "body", "label": "", "line": 42, "events": 11},
+        {"kind": "unwrapped-read-after-nil", "file": "App/Detail.swift", "function": "body", "label": "", "line": 7, "events": 1},
+        {"kind": "unwrapped-write-after-nil", "file": "App/Form.swift", "function": "body", "label": "", "line": 3, "events": 2}
+      ]
+    }
+
+    """
+
+  /// The same sites as bindiag 1.0 wrote them (schema 1): still read.
   let baselineText = """
     {
       "schema": 1,
@@ -35,10 +51,10 @@ import Testing
     #expect(result.status == 0)
     #expect(result.stderr == "baseline: recorded 3 sites in \(path)\n")
     #expect(result.stdout == (try bindiag("summary", "--format", "json", events)).stdout)
-    #expect(try String(contentsOfFile: path, encoding: .utf8) == baselineText)
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == writtenText)
     // Recording again from the same events writes the same bytes.
     _ = try bindiag("check", "--write-baseline", path, events)
-    #expect(try String(contentsOfFile: path, encoding: .utf8) == baselineText)
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == writtenText)
   }
 
   @Test func knownSitesPass() throws {
@@ -46,7 +62,10 @@ import Testing
     let events = try writeFixture(jsonLines(recorded))
     let result = try bindiag("check", "--format", "json", "--baseline", baseline, events)
     #expect(result.status == 0)
-    #expect(result.stderr == "")
+    #expect(
+      result.stderr
+        == "check passed: 0 events at warning and above at sites not in the baseline (--max-events 0), 0 lost records (--max-lost 0)\n"
+    )
   }
 
   @Test func sitesNotSeenAreNotedAndPass() throws {
@@ -57,7 +76,9 @@ import Testing
     #expect(
       result.stderr
         == "note: 2 sites in the baseline not seen in this run (fixed, or not exercised); "
-        + "--write-baseline records the current ones\n")
+        + "--write-baseline records the current ones\n"
+        + "check passed: 0 events at warning and above at sites not in the baseline (--max-events 0), 0 lost records (--max-lost 0)\n"
+    )
   }
 
   @Test func newSitesFailAndAreNamed() throws {
@@ -66,7 +87,8 @@ import Testing
       jsonLines(
         recorded + [
           fixtureEvent(seq: 4, file: "App/ContentView.swift", line: 50, suppressed: 4),
-          fixtureEvent(seq: 5, kind: .unwrappedReadAfterNil, file: "App/New.swift", line: 1),
+          fixtureEvent(
+            seq: 5, kind: .unwrappedReadAfterNil, level: .warning, file: "App/New.swift", line: 1),
         ]))
     let result = try bindiag("check", "--format", "json", "--baseline", baseline, events)
     #expect(result.status == 3)
@@ -81,7 +103,10 @@ import Testing
     let allowed = try bindiag(
       "check", "--format", "json", "--baseline", baseline, "--max-events", "6", events)
     #expect(allowed.status == 0)
-    #expect(allowed.stderr == "")
+    #expect(
+      allowed.stderr
+        == "check passed: 6 events at warning and above at sites not in the baseline (--max-events 6), 0 lost records (--max-lost 0)\n"
+    )
   }
 
   @Test func knownSitesThatGrewTooMuchFailWithTheFactor() throws {
@@ -93,7 +118,10 @@ import Testing
     let lenient = try bindiag(
       "check", "--format", "json", "--baseline", baseline, "--baseline-max-growth", "2.5", path)
     #expect(lenient.status == 0)
-    #expect(lenient.stderr == "")
+    #expect(
+      lenient.stderr
+        == "check passed: 0 events at warning and above at sites not in the baseline (--max-events 0), 0 lost records (--max-lost 0)\n"
+    )
     let result = try bindiag(
       "check", "--format", "json", "--baseline", baseline, "--baseline-max-growth", "1.5", path)
     #expect(result.status == 3)
@@ -173,6 +201,9 @@ import Testing
         """)
     let again = try bindiag("check", "--format", "json", "--baseline", refreshed, events)
     #expect(again.status == 0)
-    #expect(again.stderr == "")
+    #expect(
+      again.stderr
+        == "check passed: 0 events at warning and above at sites not in the baseline (--max-events 0), 0 lost records (--max-lost 0)\n"
+    )
   }
 }

@@ -163,6 +163,49 @@ struct BindiagHTMLReportTests {
     #expect(dom.contains("&lt;/script&gt;&lt;script&gt;document.title="))
   }
 
+  /// Issue 22.3: input of any size keeps the page's layout at 1280 px: a page around the
+  /// report measures, in Chromium, whether any element reaches past the window's right edge.
+  @Test func anyInputKeepsTheLayoutAt1280Pixels() throws {
+    var huge = fixtureEvent(seq: 1)
+    huge.label = String(repeating: "x", count: 200_000)
+    var wide = fixtureEvent(
+      seq: 2, kind: MisuseKind(code: String(repeating: "abcdefg-", count: 7) + "end")!,
+      file: String(repeating: "P", count: 5_000) + ".swift", line: 7,
+      host: String(repeating: "H", count: 3_000))
+    wide.valueType = String(repeating: "T", count: 3_000)
+    var deep = fixtureEvent(
+      seq: 5, file: Array(repeating: "Deep", count: 300).joined(separator: "/") + "/V.swift",
+      line: 1, process: String(repeating: "Q", count: 4_000))
+    deep.label = String(repeating: "y ", count: 3_000)
+    let input = try writeFixture(jsonLines([huge, wide, deep]))
+    let result = try bindiag("summary", "--format", "html", input)
+    #expect(result.status == 0)
+    #expect(result.stdout.utf8.count < 64_000)
+    let directory = try temporaryDirectory()
+    try result.stdout.write(toFile: directory + "/report.html", atomically: true, encoding: .utf8)
+    let probe = directory + "/probe.html"
+    try """
+    <!DOCTYPE html><html><body style="margin:0">
+    <iframe id="f" src="report.html" style="width:1280px;height:1040px;border:0"></iframe>
+    <script>
+    document.getElementById("f").onload = function () {
+      var page = document.getElementById("f").contentDocument;
+      var edge = page.documentElement.clientWidth;
+      var past = Array.prototype.filter.call(page.querySelectorAll("body *"), function (e) {
+        return e.getBoundingClientRect().right > edge + 0.5;
+      }).map(function (e) { return e.tagName; });
+      document.body.setAttribute("data-width", page.documentElement.scrollWidth + "/" + edge);
+      document.body.setAttribute("data-past", past.join(" ") || "none");
+    };
+    </script></body></html>
+    """.write(toFile: probe, atomically: true, encoding: .utf8)
+    let (dom, _) = try chromium(
+      ["--allow-file-access-from-files", "--virtual-time-budget=5000", "--dump-dom"], probe)
+    #expect(dom.contains(#"data-past="none""#), "\(dom.prefix(600))")
+    // The window less its scroll bar.
+    #expect(dom.contains(#"data-width="1265/1265""#), "\(dom.prefix(600))")
+  }
+
   @Test func aScreenshotShowsThePage() throws {
     // The README's sample, not the hostile one.
     let sample = try writeFixture(jsonLines(TriageDay.events))

@@ -98,7 +98,7 @@ struct BindiagJournalDirectoryTests {
 
       """,
       "json": #"""
-      {"schema":1,"events":10,"records":8,"malformed":0,"other":0,"lost":1,"duplicates":0,"first":"2026-11-30T03:00:00.000000Z","last":"2026-11-30T06:00:00.000000Z","group_by":["host"],"groups":[{"key":{"host":"web-01"},"events":6,"records":4,"first":"2026-11-30T04:00:00.000000Z","last":"2026-11-30T04:30:00.000000Z","processes":["Mail"],"hosts":["web-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":3,"warning":3},"histogram":[0,0,1,2,3,0,0,0]},{"key":{"host":"db-01"},"events":2,"records":2,"first":"2026-11-30T03:00:00.000000Z","last":"2026-11-30T06:00:00.000000Z","processes":["Mail"],"hosts":["db-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":1,"warning":1},"histogram":[1,0,0,0,0,0,0,1]},{"key":{"host":"web-02"},"events":2,"records":2,"first":"2026-11-30T05:00:00.000000Z","last":"2026-11-30T05:30:00.000000Z","processes":["Notes"],"hosts":["web-02"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":2},"histogram":[0,0,0,0,0,1,1,0]}],"lost_runs":[{"run":"c000000000000003","process":"Mail","lost":1}]}
+      {"schema":1,"events":10,"records":8,"malformed":0,"other":0,"lost":1,"duplicates":0,"first":"2026-11-30T03:00:00.000000Z","last":"2026-11-30T06:00:00.000000Z","group_by":["host"],"groups":[{"key":{"host":"web-01"},"events":6,"records":4,"first":"2026-11-30T04:00:00.000000Z","last":"2026-11-30T04:30:00.000000Z","processes":["Mail"],"hosts":["web-01"],"value_types":["Swift.Optional<Swift.String>"],"labels":[],"levels":{"error":3,"warning":3},"histogram":[0,0,1,2,3,0,0,0]},{"key":{"host":"db-01"},"events":2,"records":2,"first":"2026-11-30T03:00:00.000000Z","last":"2026-11-30T06:00:00.000000Z","processes":["Mail"],"hosts":["db-01"],"value_types":["Swift.Optional<Swift.String>"],"labels":[],"levels":{"error":1,"warning":1},"histogram":[1,0,0,0,0,0,0,1]},{"key":{"host":"web-02"},"events":2,"records":2,"first":"2026-11-30T05:00:00.000000Z","last":"2026-11-30T05:30:00.000000Z","processes":["Notes"],"hosts":["web-02"],"value_types":["Swift.Optional<Swift.String>"],"labels":[],"levels":{"error":2},"histogram":[0,0,0,0,0,1,1,0]}],"lost_runs":[{"run":"c000000000000003","process":"Mail","lost":1,"head":0}]}
 
       """#,
       "markdown": """
@@ -106,18 +106,18 @@ struct BindiagJournalDirectoryTests {
 
       **10** events in 8 records from 3 runs · lost records: 1 · duplicates: 0 · malformed lines: 0 · other lines: 0
 
-      | Events | Records | Host | First seen | Last seen | Processes |
-      | ---: | ---: | --- | --- | --- | --- |
-      | 6 | 4 | `web-01` | 2026-11-30T04:00:00Z | 2026-11-30T04:30:00Z | `Mail` |
-      | 2 | 2 | `db-01` | 2026-11-30T03:00:00Z | 2026-11-30T06:00:00Z | `Mail` |
-      | 2 | 2 | `web-02` | 2026-11-30T05:00:00Z | 2026-11-30T05:30:00Z | `Notes` |
+      | Events | Records | Host | First seen | Last seen | Processes | Labels |
+      | ---: | ---: | --- | --- | --- | --- | --- |
+      | 6 | 4 | `web-01` | 2026-11-30T04:00:00Z | 2026-11-30T04:30:00Z | `Mail` |  |
+      | 2 | 2 | `db-01` | 2026-11-30T03:00:00Z | 2026-11-30T06:00:00Z | `Mail` |  |
+      | 2 | 2 | `web-02` | 2026-11-30T05:00:00Z | 2026-11-30T05:30:00Z | `Notes` |  |
 
       """,
       "csv": """
-      events,records,host,first,last,processes,hosts,value_types,critical,error,warning,notice,info,debug,trace\r
-      6,4,web-01,2026-11-30T04:00:00.000000Z,2026-11-30T04:30:00.000000Z,Mail,web-01,Swift.Optional<Swift.String>,0,3,3,0,0,0,0\r
-      2,2,db-01,2026-11-30T03:00:00.000000Z,2026-11-30T06:00:00.000000Z,Mail,db-01,Swift.Optional<Swift.String>,0,1,1,0,0,0,0\r
-      2,2,web-02,2026-11-30T05:00:00.000000Z,2026-11-30T05:30:00.000000Z,Notes,web-02,Swift.Optional<Swift.String>,0,2,0,0,0,0,0\r
+      events,records,host,first,last,processes,hosts,value_types,labels,critical,error,warning,notice,info,debug,trace\r
+      6,4,web-01,2026-11-30T04:00:00.000000Z,2026-11-30T04:30:00.000000Z,Mail,web-01,Swift.Optional<Swift.String>,,0,3,3,0,0,0,0\r
+      2,2,db-01,2026-11-30T03:00:00.000000Z,2026-11-30T06:00:00.000000Z,Mail,db-01,Swift.Optional<Swift.String>,,0,1,1,0,0,0,0\r
+      2,2,web-02,2026-11-30T05:00:00.000000Z,2026-11-30T05:30:00.000000Z,Notes,web-02,Swift.Optional<Swift.String>,,0,2,0,0,0,0,0\r
 
       """,
     ]
@@ -141,7 +141,7 @@ struct BindiagJournalDirectoryTests {
 
       """,
       "json": #"""
-      {"schema":1,"events":10,"records":8,"malformed":0,"other":0,"lost":1,"duplicates":0,"first":"2026-11-30T03:00:00.000000Z","last":"2026-11-30T06:00:00.000000Z","group_by":["host","kind"],"groups":[{"key":{"host":"web-01","kind":"mapped-bool-set-true"},"events":3,"records":3,"first":"2026-11-30T04:00:00.000000Z","last":"2026-11-30T04:20:00.000000Z","processes":["Mail"],"hosts":["web-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":3},"histogram":[0,0,1,2,0,0,0,0]},{"key":{"host":"web-01","kind":"unwrapped-write-after-nil"},"events":3,"records":1,"first":"2026-11-30T04:30:00.000000Z","last":"2026-11-30T04:30:00.000000Z","processes":["Mail"],"hosts":["web-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"warning":3},"histogram":[0,0,0,0,3,0,0,0]},{"key":{"host":"web-02","kind":"mapped-bool-set-true"},"events":2,"records":2,"first":"2026-11-30T05:00:00.000000Z","last":"2026-11-30T05:30:00.000000Z","processes":["Notes"],"hosts":["web-02"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":2},"histogram":[0,0,0,0,0,1,1,0]},{"key":{"host":"db-01","kind":"mapped-bool-set-true"},"events":1,"records":1,"first":"2026-11-30T06:00:00.000000Z","last":"2026-11-30T06:00:00.000000Z","processes":["Mail"],"hosts":["db-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":1},"histogram":[0,0,0,0,0,0,0,1]},{"key":{"host":"db-01","kind":"unwrapped-read-after-nil"},"events":1,"records":1,"first":"2026-11-30T03:00:00.000000Z","last":"2026-11-30T03:00:00.000000Z","processes":["Mail"],"hosts":["db-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"warning":1},"histogram":[1,0,0,0,0,0,0,0]}],"lost_runs":[{"run":"c000000000000003","process":"Mail","lost":1}]}
+      {"schema":1,"events":10,"records":8,"malformed":0,"other":0,"lost":1,"duplicates":0,"first":"2026-11-30T03:00:00.000000Z","last":"2026-11-30T06:00:00.000000Z","group_by":["host","kind"],"groups":[{"key":{"host":"web-01","kind":"mapped-bool-set-true"},"events":3,"records":3,"first":"2026-11-30T04:00:00.000000Z","last":"2026-11-30T04:20:00.000000Z","processes":["Mail"],"hosts":["web-01"],"value_types":["Swift.Optional<Swift.String>"],"labels":[],"levels":{"error":3},"histogram":[0,0,1,2,0,0,0,0]},{"key":{"host":"web-01","kind":"unwrapped-write-after-nil"},"events":3,"records":1,"first":"2026-11-30T04:30:00.000000Z","last":"2026-11-30T04:30:00.000000Z","processes":["Mail"],"hosts":["web-01"],"value_types":["Swift.Optional<Swift.String>"],"labels":[],"levels":{"warning":3},"histogram":[0,0,0,0,3,0,0,0]},{"key":{"host":"web-02","kind":"mapped-bool-set-true"},"events":2,"records":2,"first":"2026-11-30T05:00:00.000000Z","last":"2026-11-30T05:30:00.000000Z","processes":["Notes"],"hosts":["web-02"],"value_types":["Swift.Optional<Swift.String>"],"labels":[],"levels":{"error":2},"histogram":[0,0,0,0,0,1,1,0]},{"key":{"host":"db-01","kind":"mapped-bool-set-true"},"events":1,"records":1,"first":"2026-11-30T06:00:00.000000Z","last":"2026-11-30T06:00:00.000000Z","processes":["Mail"],"hosts":["db-01"],"value_types":["Swift.Optional<Swift.String>"],"labels":[],"levels":{"error":1},"histogram":[0,0,0,0,0,0,0,1]},{"key":{"host":"db-01","kind":"unwrapped-read-after-nil"},"events":1,"records":1,"first":"2026-11-30T03:00:00.000000Z","last":"2026-11-30T03:00:00.000000Z","processes":["Mail"],"hosts":["db-01"],"value_types":["Swift.Optional<Swift.String>"],"labels":[],"levels":{"warning":1},"histogram":[1,0,0,0,0,0,0,0]}],"lost_runs":[{"run":"c000000000000003","process":"Mail","lost":1,"head":0}]}
 
       """#,
       "markdown": """
@@ -149,22 +149,22 @@ struct BindiagJournalDirectoryTests {
 
       **10** events in 8 records from 3 runs · lost records: 1 · duplicates: 0 · malformed lines: 0 · other lines: 0
 
-      | Events | Records | Host | Kind | First seen | Last seen | Processes |
-      | ---: | ---: | --- | --- | --- | --- | --- |
-      | 3 | 3 | `web-01` | `mapped-bool-set-true` | 2026-11-30T04:00:00Z | 2026-11-30T04:20:00Z | `Mail` |
-      | 3 | 1 | `web-01` | `unwrapped-write-after-nil` | 2026-11-30T04:30:00Z | 2026-11-30T04:30:00Z | `Mail` |
-      | 2 | 2 | `web-02` | `mapped-bool-set-true` | 2026-11-30T05:00:00Z | 2026-11-30T05:30:00Z | `Notes` |
-      | 1 | 1 | `db-01` | `mapped-bool-set-true` | 2026-11-30T06:00:00Z | 2026-11-30T06:00:00Z | `Mail` |
-      | 1 | 1 | `db-01` | `unwrapped-read-after-nil` | 2026-11-30T03:00:00Z | 2026-11-30T03:00:00Z | `Mail` |
+      | Events | Records | Host | Kind | First seen | Last seen | Processes | Labels |
+      | ---: | ---: | --- | --- | --- | --- | --- | --- |
+      | 3 | 3 | `web-01` | `mapped-bool-set-true` | 2026-11-30T04:00:00Z | 2026-11-30T04:20:00Z | `Mail` |  |
+      | 3 | 1 | `web-01` | `unwrapped-write-after-nil` | 2026-11-30T04:30:00Z | 2026-11-30T04:30:00Z | `Mail` |  |
+      | 2 | 2 | `web-02` | `mapped-bool-set-true` | 2026-11-30T05:00:00Z | 2026-11-30T05:30:00Z | `Notes` |  |
+      | 1 | 1 | `db-01` | `mapped-bool-set-true` | 2026-11-30T06:00:00Z | 2026-11-30T06:00:00Z | `Mail` |  |
+      | 1 | 1 | `db-01` | `unwrapped-read-after-nil` | 2026-11-30T03:00:00Z | 2026-11-30T03:00:00Z | `Mail` |  |
 
       """,
       "csv": """
-      events,records,host,kind,first,last,processes,hosts,value_types,critical,error,warning,notice,info,debug,trace\r
-      3,3,web-01,mapped-bool-set-true,2026-11-30T04:00:00.000000Z,2026-11-30T04:20:00.000000Z,Mail,web-01,Swift.Optional<Swift.String>,0,3,0,0,0,0,0\r
-      3,1,web-01,unwrapped-write-after-nil,2026-11-30T04:30:00.000000Z,2026-11-30T04:30:00.000000Z,Mail,web-01,Swift.Optional<Swift.String>,0,0,3,0,0,0,0\r
-      2,2,web-02,mapped-bool-set-true,2026-11-30T05:00:00.000000Z,2026-11-30T05:30:00.000000Z,Notes,web-02,Swift.Optional<Swift.String>,0,2,0,0,0,0,0\r
-      1,1,db-01,mapped-bool-set-true,2026-11-30T06:00:00.000000Z,2026-11-30T06:00:00.000000Z,Mail,db-01,Swift.Optional<Swift.String>,0,1,0,0,0,0,0\r
-      1,1,db-01,unwrapped-read-after-nil,2026-11-30T03:00:00.000000Z,2026-11-30T03:00:00.000000Z,Mail,db-01,Swift.Optional<Swift.String>,0,0,1,0,0,0,0\r
+      events,records,host,kind,first,last,processes,hosts,value_types,labels,critical,error,warning,notice,info,debug,trace\r
+      3,3,web-01,mapped-bool-set-true,2026-11-30T04:00:00.000000Z,2026-11-30T04:20:00.000000Z,Mail,web-01,Swift.Optional<Swift.String>,,0,3,0,0,0,0,0\r
+      3,1,web-01,unwrapped-write-after-nil,2026-11-30T04:30:00.000000Z,2026-11-30T04:30:00.000000Z,Mail,web-01,Swift.Optional<Swift.String>,,0,0,3,0,0,0,0\r
+      2,2,web-02,mapped-bool-set-true,2026-11-30T05:00:00.000000Z,2026-11-30T05:30:00.000000Z,Notes,web-02,Swift.Optional<Swift.String>,,0,2,0,0,0,0,0\r
+      1,1,db-01,mapped-bool-set-true,2026-11-30T06:00:00.000000Z,2026-11-30T06:00:00.000000Z,Mail,db-01,Swift.Optional<Swift.String>,,0,1,0,0,0,0,0\r
+      1,1,db-01,unwrapped-read-after-nil,2026-11-30T03:00:00.000000Z,2026-11-30T03:00:00.000000Z,Mail,db-01,Swift.Optional<Swift.String>,,0,0,1,0,0,0,0\r
 
       """,
     ]

@@ -87,7 +87,11 @@ struct BindiagJournalLostTests {
     ])
     let thresholds = command == "check" ? ["--max-events", "3"] : []
     let result = try summary([command, "--journal"] + thresholds, run: run, events: 3)
-    #expect(result.stderr == "")
+    #expect(
+      result.stderr
+        == (command == "check"
+          ? "check passed: 3 events at warning and above (--max-events 3), 0 lost records (--max-lost 0)\n"
+          : ""))
     #expect(result.status == 0)
     #expect(
       result.stdout.hasPrefix(

@@ -111,26 +111,26 @@ struct BindiagJournalMatchTests {
   static let cases: [([String], String, Int?)] = [
     (
       [],
-      #"{"schema":1,"events":7,"records":5,"malformed":1,"other":0,"lost":1,"duplicates":0,"first":"2026-11-30T03:56:00.000000Z","last":"2026-11-30T03:59:00.000000Z","group_by":["kind","file","line"],"groups":[{"key":{"kind":"mapped-bool-set-true","file":"App/ContentView.swift","line":42},"events":4,"records":4,"first":"2026-11-30T03:56:00.000000Z","last":"2026-11-30T03:59:00.000000Z","processes":["Mail","Notes"],"hosts":["app-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":4},"histogram":[1,1,0,0,0,0,1,1]},{"key":{"kind":"unwrapped-write-after-nil","file":"App/Detail.swift","line":7},"events":3,"records":1,"first":"2026-11-30T03:57:00.000000Z","last":"2026-11-30T03:57:00.000000Z","processes":["Mail"],"hosts":["app-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"warning":3},"histogram":[0,0,3,0,0,0,0,0]}],"lost_runs":[{"run":"a000000000000001","process":"Mail","lost":1}]}"#,
+      #"{"schema":1,"events":7,"records":5,"malformed":1,"other":0,"lost":1,"duplicates":0,"first":"2026-11-30T03:56:00.000000Z","last":"2026-11-30T03:59:00.000000Z","group_by":["kind","file","line"],"groups":[{"key":{"kind":"mapped-bool-set-true","file":"App/ContentView.swift","line":42},"events":4,"records":4,"first":"2026-11-30T03:56:00.000000Z","last":"2026-11-30T03:59:00.000000Z","processes":["Mail","Notes"],"hosts":["app-01"],"value_types":["Swift.Optional<Swift.String>"],"labels":[],"levels":{"error":4},"histogram":[1,1,0,0,0,0,1,1]},{"key":{"kind":"unwrapped-write-after-nil","file":"App/Detail.swift","line":7},"events":3,"records":1,"first":"2026-11-30T03:57:00.000000Z","last":"2026-11-30T03:57:00.000000Z","processes":["Mail"],"hosts":["app-01"],"value_types":["Swift.Optional<Swift.String>"],"labels":[],"levels":{"warning":3},"histogram":[0,0,3,0,0,0,0,0]}],"lost_runs":[{"run":"a000000000000001","process":"Mail","lost":1,"head":0}]}"#,
       4
     ),
     // A journal match too: Mail's malformed entry is not read.
     (
       ["--run", notes],
-      #"{"schema":1,"events":2,"records":2,"malformed":0,"other":0,"lost":0,"duplicates":0,"first":"2026-11-30T03:56:30.000000Z","last":"2026-11-30T03:58:30.000000Z","group_by":["kind","file","line"],"groups":[{"key":{"kind":"mapped-bool-set-true","file":"App/ContentView.swift","line":42},"events":2,"records":2,"first":"2026-11-30T03:56:30.000000Z","last":"2026-11-30T03:58:30.000000Z","processes":["Notes"],"hosts":["app-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":2},"histogram":[1,0,0,0,0,0,0,1]}],"lost_runs":[]}"#,
+      #"{"schema":1,"events":2,"records":2,"malformed":0,"other":0,"lost":0,"duplicates":0,"first":"2026-11-30T03:56:30.000000Z","last":"2026-11-30T03:58:30.000000Z","group_by":["kind","file","line"],"groups":[{"key":{"kind":"mapped-bool-set-true","file":"App/ContentView.swift","line":42},"events":2,"records":2,"first":"2026-11-30T03:56:30.000000Z","last":"2026-11-30T03:58:30.000000Z","processes":["Notes"],"hosts":["app-01"],"value_types":["Swift.Optional<Swift.String>"],"labels":[],"levels":{"error":2},"histogram":[1,0,0,0,0,0,0,1]}],"lost_runs":[]}"#,
       nil
     ),
     // Kinds are filtered after reading, so Mail's lost seq 3 is still found.
     (
       ["--kind", "unwrapped-write-after-nil"],
-      #"{"schema":1,"events":3,"records":1,"malformed":1,"other":0,"lost":1,"duplicates":0,"first":"2026-11-30T03:57:00.000000Z","last":"2026-11-30T03:57:00.000000Z","group_by":["kind","file","line"],"groups":[{"key":{"kind":"unwrapped-write-after-nil","file":"App/Detail.swift","line":7},"events":3,"records":1,"first":"2026-11-30T03:57:00.000000Z","last":"2026-11-30T03:57:00.000000Z","processes":["Mail"],"hosts":["app-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"warning":3},"histogram":[3,0,0,0,0,0,0,0]}],"lost_runs":[{"run":"a000000000000001","process":"Mail","lost":1}]}"#,
+      #"{"schema":1,"events":3,"records":1,"malformed":1,"other":0,"lost":1,"duplicates":0,"first":"2026-11-30T03:57:00.000000Z","last":"2026-11-30T03:57:00.000000Z","group_by":["kind","file","line"],"groups":[{"key":{"kind":"unwrapped-write-after-nil","file":"App/Detail.swift","line":7},"events":3,"records":1,"first":"2026-11-30T03:57:00.000000Z","last":"2026-11-30T03:57:00.000000Z","processes":["Mail"],"hosts":["app-01"],"value_types":["Swift.Optional<Swift.String>"],"labels":[],"levels":{"warning":3},"histogram":[3,0,0,0,0,0,0,0]}],"lost_runs":[{"run":"a000000000000001","process":"Mail","lost":1,"head":0}]}"#,
       4
     ),
     // From the malformed entry on (the first read); Mail's seq 1 and 2, read before it for
     // tracking only, make seq 3 lost.
     (
       ["--host", "app-01", "--since", "2026-11-30T03:58:00Z"],
-      #"{"schema":1,"events":2,"records":2,"malformed":1,"other":0,"lost":1,"duplicates":0,"first":"2026-11-30T03:58:30.000000Z","last":"2026-11-30T03:59:00.000000Z","group_by":["kind","file","line"],"groups":[{"key":{"kind":"mapped-bool-set-true","file":"App/ContentView.swift","line":42},"events":2,"records":2,"first":"2026-11-30T03:58:30.000000Z","last":"2026-11-30T03:59:00.000000Z","processes":["Mail","Notes"],"hosts":["app-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":2},"histogram":[1,0,0,0,0,0,0,1]}],"lost_runs":[{"run":"a000000000000001","process":"Mail","lost":1}]}"#,
+      #"{"schema":1,"events":2,"records":2,"malformed":1,"other":0,"lost":1,"duplicates":0,"first":"2026-11-30T03:58:30.000000Z","last":"2026-11-30T03:59:00.000000Z","group_by":["kind","file","line"],"groups":[{"key":{"kind":"mapped-bool-set-true","file":"App/ContentView.swift","line":42},"events":2,"records":2,"first":"2026-11-30T03:58:30.000000Z","last":"2026-11-30T03:59:00.000000Z","processes":["Mail","Notes"],"hosts":["app-01"],"value_types":["Swift.Optional<Swift.String>"],"labels":[],"levels":{"error":2},"histogram":[1,0,0,0,0,0,0,1]}],"lost_runs":[{"run":"a000000000000001","process":"Mail","lost":1,"head":0}]}"#,
       1
     ),
   ]

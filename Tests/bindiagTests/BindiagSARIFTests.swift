@@ -82,20 +82,56 @@ struct CISourceFixture {
         """)
   }
 
-  @Test func aSourceRootBelowTheWorkingDirectoryPrefixesThePaths() throws {
+  @Test func pathsAreRelativeToTheSourceRootHoweverItIsGiven() throws {
     let fixture = try CISourceFixture()
     let parent = URL(fileURLWithPath: fixture.root).deletingLastPathComponent().path
     let name = URL(fileURLWithPath: fixture.root).lastPathComponent
-    let result = try runProduct(
-      "bindiag",
-      [
-        "summary", "--format", "github", "--source-root", "./\(name)/", "--kind",
-        "unwrapped-read-after-nil", fixture.events,
-      ],
-      directory: parent)
-    #expect(result.status == 0)
-    #expect(result.stderr == "")
-    #expect(result.stdout.hasPrefix("::notice file=\(name)/Sources/App/Views/Detail.swift,line=7,"))
+    for root in ["./\(name)/", fixture.root, parent + "/./\(name)"] {
+      let result = try runProduct(
+        "bindiag",
+        [
+          "summary", "--format", "github", "--source-root", root, "--kind",
+          "unwrapped-read-after-nil", fixture.events,
+        ],
+        directory: parent)
+      #expect(result.status == 0)
+      #expect(result.stderr == "")
+      #expect(
+        result.stdout.hasPrefix("::notice file=Sources/App/Views/Detail.swift,line=7,"), "\(root)")
+    }
+  }
+
+  @Test func pathsLeadingOutsideTheSourceRootAreNeverWritten() throws {
+    let events = try writeFixture(
+      jsonLines([
+        fixtureEvent(seq: 1, file: "../../../../etc/passwd", line: 1),
+        fixtureEvent(seq: 2, file: "/etc/shadow", line: 2),
+        fixtureEvent(seq: 3, file: "App/../../x.swift", line: 3),
+      ]))
+    // A root holding files of those names, and the file system's root.
+    let root = try temporaryTree(["etc/passwd", "etc/shadow", "x.swift"])
+    let github = try bindiag("summary", "--format", "github", "--source-root", root, events)
+    #expect(github.status == 0)
+    #expect(
+      github.stderr == """
+        warning: ../../../../etc/passwd is not a #fileID (Module/File.swift); reported without a file
+        warning: /etc/shadow is not a #fileID (Module/File.swift); reported without a file
+        warning: App/../../x.swift is not a #fileID (Module/File.swift); reported without a file
+
+        """)
+    // No file: the annotations belong to the run, not to a path.
+    let lines = github.stdout.split(separator: "\n")
+    #expect(lines.count == 3)
+    for line in lines {
+      #expect(line.hasPrefix("::error title=mapped-bool-set-true (bindiag)::A Binding<Bool>"))
+    }
+    let atSlash = try bindiag("summary", "--format", "github", "--source-root", "/", events)
+    #expect(atSlash.stdout == github.stdout)
+    let sarif = try bindiag("summary", "--format", "sarif", "--source-root", root, events)
+    #expect(sarif.status == 0)
+    #expect(!sarif.stdout.contains("\"uri\": \"%2F"))
+    #expect(!sarif.stdout.contains("artifactLocation"))
+    #expect(sarif.stdout.contains("\"name\": \"../../../../etc/passwd\""))
   }
 
   @Test func sarifPointsEachResultAtItsResolvedFile() throws {

@@ -13,7 +13,7 @@ import Testing
     #expect(result.stderr == "")
     #expect(
       result.stdout
-        == #"{"schema":1,"events":12,"records":3,"malformed":0,"other":0,"lost":1,"duplicates":0,"first":"2026-11-30T04:12:33.123456Z","last":"2026-11-30T05:00:00.000000Z","group_by":["kind","file","line"],"groups":[{"key":{"kind":"mapped-bool-set-true","file":"App/ContentView.swift","line":42},"events":11,"records":2,"first":"2026-11-30T04:12:33.123456Z","last":"2026-11-30T04:12:33.123456Z","processes":["Demo","Other"],"hosts":["build-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"error":11},"histogram":[11,0,0,0,0,0,0,0]},{"key":{"kind":"unwrapped-read-after-nil","file":"App/Detail.swift","line":7},"events":1,"records":1,"first":"2026-11-30T05:00:00.000000Z","last":"2026-11-30T05:00:00.000000Z","processes":["Demo"],"hosts":["build-01"],"value_types":["Swift.Optional<Swift.String>"],"levels":{"info":1},"histogram":[0,0,0,0,0,0,0,1]}],"lost_runs":[{"run":"0123456789abcdef","process":"Demo","lost":1}]}"#
+        == #"{"schema":1,"events":12,"records":3,"malformed":0,"other":0,"lost":1,"duplicates":0,"first":"2026-11-30T04:12:33.123456Z","last":"2026-11-30T05:00:00.000000Z","group_by":["kind","file","line"],"groups":[{"key":{"kind":"mapped-bool-set-true","file":"App/ContentView.swift","line":42},"events":11,"records":2,"first":"2026-11-30T04:12:33.123456Z","last":"2026-11-30T04:12:33.123456Z","processes":["Demo","Other"],"hosts":["build-01"],"value_types":["Swift.Optional<Swift.String>"],"labels":[],"levels":{"error":11},"histogram":[11,0,0,0,0,0,0,0]},{"key":{"kind":"unwrapped-read-after-nil","file":"App/Detail.swift","line":7},"events":1,"records":1,"first":"2026-11-30T05:00:00.000000Z","last":"2026-11-30T05:00:00.000000Z","processes":["Demo"],"hosts":["build-01"],"value_types":["Swift.Optional<Swift.String>"],"labels":[],"levels":{"info":1},"histogram":[0,0,0,0,0,0,0,1]}],"lost_runs":[{"run":"0123456789abcdef","process":"Demo","lost":1,"head":0}]}"#
         + "\n")
   }
 
@@ -220,11 +220,14 @@ import Testing
     let failing = try bindiag("check", "--format", "json", path)
     #expect(failing.status == 3)
     #expect(
-      failing.stderr == "check failed: 12 events (--max-events 0), 1 lost record (--max-lost 0)\n")
+      failing.stderr == "check failed: 11 events (--max-events 0), 1 lost record (--max-lost 0)\n")
     let passing = try bindiag(
-      "check", "--max-events", "12", "--max-lost", "1", "--format", "json", path)
+      "check", "--max-events", "11", "--max-lost", "1", "--format", "json", path)
     #expect(passing.status == 0)
-    #expect(passing.stderr == "")
+    #expect(
+      passing.stderr
+        == "check passed: 11 events at warning and above (--max-events 11), 1 lost record (--max-lost 1)\n"
+    )
     let clean = try bindiag("check", stdin: "")
     #expect(clean.status == 0)
   }

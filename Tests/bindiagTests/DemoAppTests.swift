@@ -24,9 +24,8 @@ import Testing
     } matching: { issue in
       issue.sourceLocation?.fileID == "bindiag/DemoApp.swift" && issue.sourceLocation?.line == line
         && issue.sourceLocation?.filePath == path
-        && issue.comments.map(\.rawValue) == [
-          "Binding misuse mapped-bool-set-true at bindiag/DemoApp.swift:\(line), label \"save-confirmation\", value type Swift.Optional<Swift.String>: A Binding<Bool> mapped from an optional was set to true; the write had no effect."
-        ]
+        && issue.error.map { "\($0)" }
+          == "Binding misuse mapped-bool-set-true at bindiag/DemoApp.swift:\(line), label \"save-confirmation\", String?: A Binding<Bool> mapped from an optional was set to true; the write had no effect."
     }
   }
 
@@ -37,7 +36,7 @@ import Testing
       DemoApp.detailView(DemoApp.Model())
     } matching: { issue in
       issue.sourceLocation?.line == line
-        && issue.comments.first?.rawValue.hasPrefix(
+        && issue.error.map { "\($0)" }?.hasPrefix(
           "Binding misuse unwrapped-write-after-nil at bindiag/DemoApp.swift:\(line), label \"message-detail\""
         ) == true
     }

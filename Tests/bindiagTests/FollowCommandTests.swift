@@ -88,6 +88,17 @@ private final class RunningFollow: @unchecked Sendable {
     }
   }
 
+  /// Waits until standard error holds `text`, for at most `seconds`.
+  func waitForError(containing text: String, seconds: Double = 60) -> Bool {
+    let deadline = Date(timeIntervalSinceNow: seconds)
+    lock.lock()
+    defer { lock.unlock() }
+    while !String(decoding: stderr, as: UTF8.self).contains(text) {
+      guard lock.wait(until: deadline) else { return false }
+    }
+    return true
+  }
+
   /// Sends `signal` (if any) and waits for the process to end.
   func finish(sending signal: Int32? = nil) -> (stdout: String, stderr: String, status: Int32) {
     if let signal { kill(process.processIdentifier, signal) }
@@ -269,6 +280,61 @@ private let marker = jsonLines([fixtureEvent(seq: 1, run: "feedfacefeedface")])
       result.stderr
         == (change == .truncated
           ? "warning: \(path): file truncated; reading it from its start\n" : ""))
+  }
+
+  /// Issue 22.4: as `tail -F`, a file (or its folder) not there yet is waited for.
+  @Test(arguments: [false, true], [false, true])
+  func aFileThatDoesNotExistYetIsWaitedFor(polling: Bool, missingFolder: Bool) throws {
+    let directory = try temporaryDirectory() + (missingFolder ? "/logs" : "")
+    let path = directory + "/app.jsonl"
+    let follow = try RunningFollow(
+      ["--format", "json", "--count", "2", path],
+      environment: polling ? ["BINDIAG_FOLLOW_POLL": "1"] : [:])
+    #expect(follow.waitForError(containing: "waiting for it\n"))
+    if missingFolder {
+      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+    let first = jsonLines([fixtureEvent(seq: 1)])
+    try first.write(toFile: path, atomically: false, encoding: .utf8)
+    #expect(follow.waitForOutput(lines: 1))
+    // Then replaced by a new file, as a log shipper or an editor does.
+    let second = jsonLines([fixtureEvent(seq: 2)])
+    try second.write(toFile: path, atomically: true, encoding: .utf8)
+    let result = follow.finish()
+    #expect(result.status == 0)
+    #expect(result.stdout == first + second)
+    #expect(result.stderr == "bindiag: '\(path)' does not exist yet; waiting for it\n")
+  }
+
+  /// Issue 22.4: on a terminal each line fits its width, kinds whole, and the message follows
+  /// where there is room.
+  @Test func linesFitTheTerminalAndShowTheMessageWhereRoom() throws {
+    var labelled = fixtureEvent(
+      seq: 1, file: "Packages/Inbox/Sources/Inbox/Views/ContentView.swift", suppressed: 2)
+    labelled.label = "discard-draft-confirmation"
+    labelled.message =
+      "A Binding<Bool> mapped from an optional was set to true; the write had no effect."
+    let path = try writeFixture(jsonLines([labelled]))
+    func lines(_ columns: Int) throws -> String {
+      let session = try TerminalSession(
+        ["follow", "--utc", "--color=never", "--count", "1", "-n", "all", path], columns: columns)
+      #expect(session.finish() == 0)
+      for line in session.text.split(separator: "\n") {
+        #expect(line.count <= columns, "\(columns): \(line)")
+      }
+      return session.text
+    }
+    #expect(
+      try lines(200)
+        == "2026-11-30 04:12:33  error     mapped-bool-set-true       Packages/Inbox/Sources/Inbox/Views/ContentView.swift:42  Demo[4242]@build-01  label=discard-draft-confirmation  ×3  A Binding<Bool> mapped fr…\n"
+    )
+    #expect(
+      try lines(100)
+        == "2026-11-30 04:12:33  error  mapped-bool-set-true  …/Views/ContentView.swift:42  label=discard-d…  ×3\n"
+    )
+    #expect(
+      try lines(80)
+        == "2026-11-30 04:12:33  error  mapped-bool-set-true  ContentView.swift:42  ×3\n")
   }
 
   @Test func malformedLinesAreWarnedWithTheirLineNumber() throws {

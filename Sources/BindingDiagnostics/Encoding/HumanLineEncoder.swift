@@ -39,7 +39,7 @@ package struct HumanLineEncoder: Sendable {
   /// What happened, in a few words: the built-in kinds' own short sentences with the value's
   /// type named, else the event's message without its final full stop.
   static func text(_ event: MisuseEvent) -> String {
-    let optional = shortTypeName(event.valueType)
+    let optional = ShortTypeName.of(event.valueType)
     let wrapped = optional.hasSuffix("?") ? String(optional.dropLast()) : optional
     switch event.kind {
     case .mappedBoolSetTrue:
@@ -55,18 +55,6 @@ package struct HumanLineEncoder: Sendable {
     }
   }
 
-  /// A type name as a person writes it in Swift: module prefixes dropped, `Optional<T>` as `T?`,
-  /// `Array<T>` as `[T]`, `Dictionary<K, V>` as `[K: V]`. `Swift.Optional<InboxKit.Draft>`
-  /// becomes `Draft?`. The contract's `value_type` keeps the full name.
-  /// - Parameter name: A name as `String(reflecting:)` gives it.
-  package static func shortTypeName(_ name: String) -> String {
-    var parser = TypeNameParser(Substring(name))
-    let type = parser.parseList()
-    // Anything the small grammar below does not cover is shown as written.
-    guard parser.rest.isEmpty else { return name }
-    return type.map(\.written).joined(separator: ", ")
-  }
-
   /// Ends any colour: systemd's `ANSI_NORMAL`.
   package static let normal = "\u{1b}[0m"
 
@@ -80,66 +68,6 @@ package struct HumanLineEncoder: Sendable {
     case 5: "\u{1b}[0;1;39m"  // ANSI_HIGHLIGHT
     case 7...: "\u{1b}[0;38;5;245m"  // ANSI_GREY
     default: nil
-    }
-  }
-}
-
-extension HumanLineEncoder {
-  /// A type name: a dotted path with generic arguments, or a tuple or function type taken as
-  /// written.
-  fileprivate struct TypeName {
-    var path: [Substring]
-    var arguments: [TypeName]
-
-    /// The name without its module, sugared where Swift has sugar.
-    var written: String {
-      let name = path.count > 1 ? path.dropFirst().joined(separator: ".") : String(path[0])
-      let qualified = path.count > 1 && path[0] == "Swift"
-      switch (qualified || path.count == 1 ? name : "", arguments.count) {
-      case ("Optional", 1): return arguments[0].written + "?"
-      case ("Array", 1): return "[" + arguments[0].written + "]"
-      case ("Dictionary", 2): return "[" + arguments[0].written + ": " + arguments[1].written + "]"
-      default:
-        if arguments.isEmpty { return name }
-        return name + "<" + arguments.map(\.written).joined(separator: ", ") + ">"
-      }
-    }
-  }
-
-  /// A small recursive-descent parser of `A.B<C.D, E<F>>`.
-  fileprivate struct TypeNameParser {
-    var rest: Substring
-
-    init(_ text: Substring) { rest = text }
-
-    mutating func parseList() -> [TypeName] {
-      var list: [TypeName] = []
-      while let type = parseType() {
-        list.append(type)
-        guard rest.hasPrefix(", ") else { break }
-        rest = rest.dropFirst(2)
-      }
-      return list
-    }
-
-    mutating func parseType() -> TypeName? {
-      var path: [Substring] = []
-      while true {
-        let identifier = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
-        guard !identifier.isEmpty else { return nil }
-        path.append(identifier)
-        rest = rest.dropFirst(identifier.count)
-        guard rest.first == "." else { break }
-        rest = rest.dropFirst()
-      }
-      var arguments: [TypeName] = []
-      if rest.first == "<" {
-        rest = rest.dropFirst()
-        arguments = parseList()
-        guard rest.first == ">" else { return nil }
-        rest = rest.dropFirst()
-      }
-      return TypeName(path: path, arguments: arguments)
     }
   }
 }

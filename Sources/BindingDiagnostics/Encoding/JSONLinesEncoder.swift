@@ -1,5 +1,8 @@
 /// Encodes events as contract JSON Lines: keys in contract order, no spaces, `\n` at the end.
 ///
+/// Written out by hand, as the file sink's hot path; its keys and their order are checked
+/// against the contract table (`ContractField.all`) by the encoding tests.
+///
 /// Strings are escaped per RFC 8259 with every control character as `\u00XX`, so a record is
 /// always exactly one line.
 public struct JSONLinesEncoder: Sendable {
@@ -40,6 +43,7 @@ public struct JSONLinesEncoder: Sendable {
       + event.file.utf8.count + event.function.utf8.count + event.valueType.utf8.count
       + event.process.utf8.count + event.host.utf8.count + event.run.utf8.count
       + (event.value?.utf8.count ?? 0) + (event.label?.utf8.count ?? 0)
+      + (event.test?.utf8.count ?? 0)
     // Every string byte may become `\u00XX`; keys, numbers, quotes and the time fit in 400.
     return 400 + bytes * 6
   }
@@ -73,6 +77,10 @@ public struct JSONLinesEncoder: Sendable {
     if let label = event.label {
       out.literal(#","label":"#)
       out.jsonString(label)
+    }
+    if let test = event.test {
+      out.literal(#","test":"#)
+      out.jsonString(test)
     }
     out.literal(#","process":"#)
     out.jsonString(event.process)

@@ -1,14 +1,15 @@
 /// Encodes events as journald fields, in contract order, each `NAME=value` with raw bytes.
 ///
 /// `pid` and `host` are not sent: journald records its own trusted `_PID` and `_HOSTNAME`.
+/// `PRIORITY` (the syslog priority of the level) follows `BINDING_LEVEL`, and `MESSAGE` ends
+/// with the call site and label, ` (InboxKit/InboxModel.swift:29, save-alert)`, so that
+/// `journalctl` output tells sites apart; readers take that ending off again.
 public struct JournalFieldsEncoder: Sendable {
   /// The field names this encoder writes, in order.
-  public static let fieldNames = [
-    "BINDING_SCHEMA", "BINDING_TS", "BINDING_LEVEL", "PRIORITY", "BINDING_KIND", "MESSAGE_ID",
-    "MESSAGE", "CODE_FILE", "CODE_LINE", "CODE_FUNC", "BINDING_VALUE_TYPE",
-    "BINDING_VALUE_PRESENT", "BINDING_VALUE", "BINDING_LABEL", "SYSLOG_IDENTIFIER", "BINDING_RUN",
-    "BINDING_SEQ", "BINDING_SUPPRESSED",
-  ]
+  public static let fieldNames: [String] = ContractField.all.flatMap { field -> [String] in
+    guard let name = field.journalField else { return [] }
+    return field.id == .level ? [name, "PRIORITY"] : [name]
+  }
 
   /// An encoder; the contract fixes the form.
   public init() {}
@@ -16,27 +17,31 @@ public struct JournalFieldsEncoder: Sendable {
   /// The fields for `event`, as `(name, value)` pairs in contract order.
   /// - Parameter event: The event.
   public func fields(_ event: MisuseEvent) -> [(name: String, value: String)] {
-    var fields: [(name: String, value: String)] = [
-      ("BINDING_SCHEMA", String(event.schema)),
-      ("BINDING_TS", event.timestamp.rfc3339),
-      ("BINDING_LEVEL", event.level.rawValue),
-      ("PRIORITY", String(event.level.syslogPriority)),
-      ("BINDING_KIND", event.kind.code),
-      ("MESSAGE_ID", event.kind.messageID),
-      ("MESSAGE", event.message),
-      ("CODE_FILE", event.file),
-      ("CODE_LINE", String(event.line)),
-      ("CODE_FUNC", event.function),
-      ("BINDING_VALUE_TYPE", event.valueType),
-      ("BINDING_VALUE_PRESENT", event.valuePresent ? "1" : "0"),
-    ]
-    if let value = event.value { fields.append(("BINDING_VALUE", value)) }
-    if let label = event.label { fields.append(("BINDING_LABEL", label)) }
-    fields.append(("SYSLOG_IDENTIFIER", event.process))
-    fields.append(("BINDING_RUN", event.run))
-    fields.append(("BINDING_SEQ", String(event.seq)))
-    fields.append(("BINDING_SUPPRESSED", String(event.suppressed)))
+    var fields: [(name: String, value: String)] = []
+    fields.reserveCapacity(JournalFieldsEncoder.fieldNames.count)
+    for field in ContractField.all {
+      guard let name = field.journalField, let value = field.value(of: event) else { continue }
+      switch value {
+      case .integer(let number): fields.append((name, String(number)))
+      case .boolean(let flag): fields.append((name, flag ? "1" : "0"))
+      case .text(let text) where field.id == .message:
+        fields.append((name, text + JournalFieldsEncoder.messageSuffix(event)))
+      case .text(let text): fields.append((name, text))
+      }
+      if field.id == .level { fields.append(("PRIORITY", String(event.level.syslogPriority))) }
+    }
     return fields
+  }
+
+  /// What `MESSAGE` adds to the event's sentence: ` (FILE:LINE)` or ` (FILE:LINE, LABEL)`.
+  /// - Parameter event: The event.
+  package static func messageSuffix(_ event: MisuseEvent) -> String {
+    messageSuffix(file: event.file, line: event.line, label: event.label)
+  }
+
+  /// What `MESSAGE` adds to the sentence of an event of this call site and label.
+  package static func messageSuffix(file: String, line: Int, label: String?) -> String {
+    " (\(file):\(line)" + (label.map { ", " + $0 } ?? "") + ")"
   }
 
   /// Whether journald keeps a field of this name: `[A-Z0-9_]{1,64}`, not starting with `_` or

@@ -22,39 +22,20 @@ public struct LogfmtEncoder: Sendable {
   ///   - event: The event to encode.
   ///   - out: The buffer to append to.
   public func encode(_ event: MisuseEvent, into out: inout [UInt8]) {
-    out.append(contentsOf: "v=".utf8)
-    out.appendDecimal(event.schema)
-    out.append(contentsOf: " ts=".utf8)
-    event.timestamp.appendRFC3339(to: &out)
-    out.append(contentsOf: " level=".utf8)
-    out.append(contentsOf: event.level.rawValue.utf8)
-    field(" kind=", event.kind.code, &out)
-    field(" message_id=", event.kind.messageID, &out)
-    field(" msg=", event.message, &out)
-    field(" file=", event.file, &out)
-    out.append(contentsOf: " line=".utf8)
-    out.appendDecimal(event.line)
-    field(" function=", event.function, &out)
-    field(" value_type=", event.valueType, &out)
-    out.append(
-      contentsOf: (event.valuePresent ? " value_present=true" : " value_present=false").utf8)
-    if let value = event.value { field(" value=", value, &out) }
-    if let label = event.label { field(" label=", label, &out) }
-    field(" process=", event.process, &out)
-    out.append(contentsOf: " pid=".utf8)
-    out.appendDecimal(event.pid)
-    field(" host=", event.host, &out)
-    field(" run=", event.run, &out)
-    out.append(contentsOf: " seq=".utf8)
-    out.appendDecimal(event.seq)
-    out.append(contentsOf: " suppressed=".utf8)
-    out.appendDecimal(event.suppressed)
+    var first = true
+    for field in ContractField.all {
+      guard let value = field.value(of: event) else { continue }
+      if !first { out.append(UInt8(ascii: " ")) }
+      first = false
+      out.append(contentsOf: field.key.utf8)
+      out.append(UInt8(ascii: "="))
+      switch value {
+      case .integer(let number): out.appendDecimal(number)
+      case .boolean(let flag): out.append(contentsOf: (flag ? "true" : "false").utf8)
+      case .text(let text): out.appendLogfmtValue(text)
+      }
+    }
     out.append(UInt8(ascii: "\n"))
-  }
-
-  private func field(_ key: StaticString, _ value: String, _ out: inout [UInt8]) {
-    out.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-    out.appendLogfmtValue(value)
   }
 }
 
@@ -109,7 +90,7 @@ package enum LogfmtEscaping {
   /// `text` with every control character (``isControl(_:)``) and bidirectional control
   /// (``isBidiControl(_:)``) written as a `\uXXXX` escape, so it can neither break a line,
   /// nor reach a terminal as an escape sequence, nor reorder what is shown around it. For
-  /// human output only: the logfmt wire form escapes what the event contract says.
+  /// human output only: the logfmt wire form escapes what the contract says.
   package static func escapingControls(_ text: String) -> String {
     guard text.unicodeScalars.contains(where: { isControl($0) || isBidiControl($0) }) else {
       return text

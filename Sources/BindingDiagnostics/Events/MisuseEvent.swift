@@ -1,4 +1,5 @@
-/// One misuse report: every field of the event contract (<doc:EventContract>), as a value.
+/// One misuse report: every field of the event contract (the article "The event contract"; the
+/// fields' names in each wire form are in one table, `ContractField.all`), as a value.
 ///
 /// Sinks encode it (JSON Lines, logfmt, journal fields); readers decode it back.
 public struct MisuseEvent: Sendable, Hashable {
@@ -33,6 +34,8 @@ public struct MisuseEvent: Sendable, Hashable {
   public var value: String?
   /// A name the caller gave the mapping (`label`).
   public var label: String?
+  /// The test that was running and caught the misuse (`test`), or `nil` outside tests.
+  public var test: String?
   /// Process name (`process`).
   public var process: String
   /// Process id (`pid`).
@@ -56,13 +59,14 @@ extension MisuseEvent {
   public init(
     schema: Int = 1, timestamp: Timestamp, level: MisuseLevel, kind: MisuseKind, message: String,
     file: String, line: Int, function: String, valueType: String, valuePresent: Bool,
-    value: String? = nil, label: String? = nil, process: String, pid: Int, host: String,
-    run: String, seq: Int, suppressed: Int = 0
+    value: String? = nil, label: String? = nil, test: String? = nil, process: String, pid: Int,
+    host: String, run: String, seq: Int, suppressed: Int = 0
   ) {
     self.init(
       storedSchema: schema, timestamp: timestamp, level: level, kind: kind, message: message,
       file: file, line: line, function: function, valueType: valueType,
-      valuePresent: valuePresent, value: value, label: label, process: process, pid: pid,
+      valuePresent: valuePresent, value: value, label: label, test: test, process: process,
+      pid: pid,
       host: host, run: run, seq: seq, suppressed: suppressed)
   }
 }

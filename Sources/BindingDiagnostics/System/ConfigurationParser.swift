@@ -274,8 +274,9 @@ struct ConfigurationParser {
     guard let policy = MisusePolicy(rawValue: text) else {
       let hint = NameSuggestion.hint(for: text, in: MisusePolicy.allCases.map(\.rawValue))
       warnings.append(
-        "\(source): expected report, assert or fail-tests, got \"\(text)\"\(hint); using report")
-      specification.policy = .report
+        "\(source): expected automatic, report, assert, fail-tests or break, got \"\(text)\"\(hint); using automatic"
+      )
+      specification.policy = .automatic
       return
     }
     specification.policy = policy

@@ -22,8 +22,8 @@ public struct ConfigurationSpecification: Sendable, Hashable {
   public var rateLimit: RateLimit? = .default
   /// `trace` (everything) by default.
   public var minimumLevel: MisuseLevel = .trace
-  /// `report` by default.
-  public var policy: MisusePolicy = .report
+  /// `automatic` by default.
+  public var policy: MisusePolicy = .automatic
 
   /// The defaults.
   public init() {}

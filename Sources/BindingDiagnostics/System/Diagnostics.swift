@@ -68,9 +68,11 @@ public final class Diagnostics: Sendable {
     if acceptsEvents, level >= minimumLevel {
       deliver(
         kind, level: level, message: message, site: site, valueType: valueType(),
-        valuePresent: valuePresent, value: value(), label: label, thread: ThreadOrdinal.current())
+        valuePresent: valuePresent, value: value(), label: label,
+        test: MisusePolicy.testName(for: self), thread: ThreadOrdinal.current())
     }
-    applyPolicy(kind, message: message, label: label, valueType: valueType(), site: site)
+    applyPolicy(
+      kind, level: level, message: message, label: label, valueType: valueType(), site: site)
   }
 
   /// The report path of the mappings and of ``DiagnosticsSystem/report(_:message:valueType:valuePresent:value:level:label:fileID:line:function:)``.
@@ -86,40 +88,40 @@ public final class Diagnostics: Sendable {
   ) {
     let level = level ?? kind.defaultLevel
     let wanted = acceptsEvents && level >= minimumLevel
-    guard wanted || policy != .report else { return }
+    guard wanted || policy.actsOnMisuse else { return }
     let thread = ThreadOrdinal.current()
     let entry = SiteTable.entry(
       fileID: fileID, line: line, function: function, valueType: valueType, thread: thread)
     if wanted {
       deliver(
         kind, level: level, message: message, site: entry.site, valueType: entry.valueType,
-        valuePresent: valuePresent, value: value(), label: label, thread: thread)
+        valuePresent: valuePresent, value: value(), label: label,
+        test: MisusePolicy.testName(for: self), thread: thread)
     }
-    applyPolicy(kind, message: message, label: label, valueType: entry.valueType, site: entry.site)
+    applyPolicy(
+      kind, level: level, message: message, label: label, valueType: entry.valueType,
+      site: entry.site)
   }
 
-  /// After the report: flush and assert, or fail the running test, as the policy says.
+  /// After the report: a runtime warning, then what the policy says (see
+  /// ``MisusePolicy/respond(to:level:message:label:valueType:site:pipeline:flush:)``).
   private func applyPolicy(
-    _ kind: MisuseKind, message: String, label: String?, valueType: @autoclosure () -> String,
+    _ kind: MisuseKind, level: MisuseLevel, message: String, label: String?,
+    valueType: @autoclosure () -> String,
     site: @autoclosure () -> CallSite
   ) {
-    switch policy {
-    case .report: return
-    case .assert:
-      sink.flush()
-      let site = site()
-      assertionFailure("Binding misuse \(kind.code) at \(site.fileID):\(site.line)")
-    case .failTests:
-      MisusePolicy.testFailureReporter?.failCurrentTest(
-        kind: kind, message: message, label: label, valueType: valueType(), site: site())
-    }
+    guard policy.actsOnMisuse else { return }
+    policy.respond(
+      to: kind, level: level, message: message, label: label, valueType: valueType(),
+      site: site(),
+      pipeline: self, flush: { sink.flush() })
   }
 
   /// Rate limiting, the value under the privacy setting, then the record.
   private func deliver(
     _ kind: MisuseKind, level: MisuseLevel, message: String, site: CallSite,
     valueType: @autoclosure () -> String, valuePresent: Bool, value: @autoclosure () -> Any?,
-    label: String?, thread: Int
+    label: String?, test: String?, thread: Int
   ) {
     var suppressed = 0
     if let limiter {
@@ -144,7 +146,7 @@ public final class Diagnostics: Sendable {
     }
     emit(
       kind: kind, level: level, message: message, site: site, valueType: valueType(),
-      valuePresent: valuePresent, value: rendered, label: label, suppressed: suppressed,
+      valuePresent: valuePresent, value: rendered, label: label, test: test, suppressed: suppressed,
       identity: identities[thread])
   }
 
@@ -156,6 +158,22 @@ public final class Diagnostics: Sendable {
     sink.flush()
   }
 
+  /// Writes `event`'s misuse as a record of this pipeline (its run, `seq`, privacy and rate
+  /// limit), naming the test that caught it; no policy step follows. How a test's own pipeline
+  /// hands what it caught to the process's sinks.
+  /// - Parameters:
+  ///   - event: A record of another pipeline; its `value`, if any, is rendered again under this
+  ///     pipeline's privacy.
+  ///   - test: The test's name, for the record's `test` field.
+  package func relay(_ event: MisuseEvent, test: String?) {
+    guard acceptsEvents, event.level >= minimumLevel else { return }
+    deliver(
+      event.kind, level: event.level, message: event.message,
+      site: CallSite(file: event.file, line: event.line, function: event.function),
+      valueType: event.valueType, valuePresent: event.valuePresent, value: event.value,
+      label: event.label, test: test, thread: ThreadOrdinal.current())
+  }
+
   /// Writes a record for every rate-limited event still pending.
   private func drainFoldedEvents() {
     guard let limiter else { return }
@@ -163,7 +181,7 @@ public final class Diagnostics: Sendable {
       emit(
         kind: pending.kind, level: pending.level, message: pending.message, site: pending.site,
         valueType: pending.valueType, valuePresent: pending.valuePresent, value: nil,
-        label: pending.label, suppressed: count - 1, identity: identity)
+        label: pending.label, test: nil, suppressed: count - 1, identity: identity)
     }
   }
 
@@ -178,7 +196,7 @@ public final class Diagnostics: Sendable {
 
   private func emit(
     kind: MisuseKind, level: MisuseLevel, message: String, site: CallSite, valueType: String,
-    valuePresent: Bool, value: String?, label: String?, suppressed: Int,
+    valuePresent: Bool, value: String?, label: String?, test: String?, suppressed: Int,
     identity: ProcessIdentity
   ) {
     let seq = sequence.increment()
@@ -188,7 +206,8 @@ public final class Diagnostics: Sendable {
       MisuseEvent(
         timestamp: .now(), level: level, kind: kind, message: message, file: site.fileID,
         line: site.line, function: site.function, valueType: valueType,
-        valuePresent: valuePresent, value: value, label: label, process: identity.process,
+        valuePresent: valuePresent, value: value, label: label, test: test,
+        process: identity.process,
         pid: identity.pid, host: identity.host, run: identity.run, seq: seq,
         suppressed: suppressed))
   }

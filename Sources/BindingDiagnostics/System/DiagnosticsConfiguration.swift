@@ -1,4 +1,5 @@
-/// Everything a ``Diagnostics`` pipeline needs: the sink, privacy, rate limit, level and policy.
+/// Everything a ``Diagnostics`` pipeline needs: the sink, privacy, rate limit, level, policy and
+/// runtime warnings.
 public struct DiagnosticsConfiguration: Sendable {
   /// Where events go.
   public var sink: any DiagnosticsSink
@@ -10,6 +11,9 @@ public struct DiagnosticsConfiguration: Sendable {
   public var minimumLevel: MisuseLevel
   /// What happens after a report.
   public var policy: MisusePolicy
+  /// Whether a misuse also raises Xcode's runtime issue (debug builds on Apple platforms only;
+  /// see `RuntimeWarning`); `true` by default.
+  public var runtimeWarnings: Bool
 
   /// The sink used when none is named: the unified log (`OSLogSink`) on Apple platforms,
   /// standard error elsewhere.
@@ -27,17 +31,19 @@ public struct DiagnosticsConfiguration: Sendable {
   ///   - privacy: `.private` by default.
   ///   - rateLimit: `.default` (10 per second per site) by default; `nil` turns it off.
   ///   - minimumLevel: `.trace` (everything) by default.
-  ///   - policy: `.report` by default.
+  ///   - policy: `.automatic` by default.
+  ///   - runtimeWarnings: `true` by default; `false` turns Xcode's runtime issues off.
   public init(
     sink: any DiagnosticsSink = DiagnosticsConfiguration.defaultSink,
     privacy: ValuePrivacy = .private,
     rateLimit: RateLimit? = .default, minimumLevel: MisuseLevel = .trace,
-    policy: MisusePolicy = .report
+    policy: MisusePolicy = .automatic, runtimeWarnings: Bool = true
   ) {
     self.sink = sink
     self.privacy = privacy
     self.rateLimit = rateLimit
     self.minimumLevel = minimumLevel
     self.policy = policy
+    self.runtimeWarnings = runtimeWarnings
   }
 }

@@ -126,6 +126,13 @@ public enum DiagnosticsSystem {
       level: level, label: label, fileID: fileID, line: line, function: function)
   }
 
+  /// Whether `diagnostics` is the process-wide pipeline (not one installed on a task).
+  /// - Parameter diagnostics: A pipeline.
+  /// - Returns: `true` for the bootstrapped or environment-made pipeline.
+  package static func isProcessPipeline(_ diagnostics: Diagnostics) -> Bool {
+    global.withLock { $0.diagnostics === diagnostics }
+  }
+
   /// Flushes ``current``: pending rate-limited events are written and the sink flushed.
   public static func flush() {
     current.flush()

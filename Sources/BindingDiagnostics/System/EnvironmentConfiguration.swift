@@ -12,7 +12,7 @@ import Foundation
 /// - `BINDING_DIAGNOSTICS_RATE_LIMIT`: `off` or `BURST/SECONDS`;
 /// - `BINDING_DIAGNOSTICS_MIN_LEVEL`: a level name, or as journalctl takes one (`warn`, `err`,
 ///   `crit`, `0`–`7`);
-/// - `BINDING_DIAGNOSTICS_POLICY`: `report`, `assert` or `fail-tests`.
+/// - `BINDING_DIAGNOSTICS_POLICY`: `automatic`, `report`, `assert`, `fail-tests` or `break`.
 ///
 /// Configuration is read in two steps: ``specification(environment:readFile:)`` parses the
 /// variables and the file into a ``ConfigurationSpecification`` (data, no I/O but the file's

@@ -2,21 +2,101 @@ import Foundation
 
 /// What happens after a misuse is reported.
 public enum MisusePolicy: String, Sendable, Hashable, CaseIterable {
-  /// Report and go on. The default.
+  /// Report; in a test process, a misuse reaching the process-wide pipeline also fails the
+  /// running test. The default.
+  ///
+  /// "A test process" is one that links `BindingDiagnosticsTesting` and runs a Swift Testing
+  /// test on the misusing task. Kinds below ``MisuseLevel/warning`` (such as
+  /// ``MisuseKind/unwrappedReadAfterNil``) are recorded as test warnings, not failures. A pipeline
+  /// a test installs itself with ``DiagnosticsSystem/withDiagnostics(_:operation:)`` only reports:
+  /// the test collects those misuses on purpose. Elsewhere (an app, a test runner's own threads)
+  /// the same as ``report``.
+  case automatic
+  /// Report and go on, never failing a test: turns ``automatic``'s test failures off.
   case report
   /// Report, flush, then `assertionFailure` (debug builds stop in the debugger; release builds go on).
   case assert
-  /// Report, and fail the Swift Testing test running on the misusing task at the mapping's call
-  /// site. Needs `BindingDiagnosticsTesting` linked into the process; outside a test, or without
-  /// that library, the same as ``report``.
+  /// Report, and fail the Swift Testing test running on the misusing task, from any pipeline
+  /// (also one a test installed). Needs `BindingDiagnosticsTesting` linked into the process;
+  /// outside a test, or without that library, the same as ``report``.
   case failTests = "fail-tests"
+  /// Report, flush, then stop in the debugger when one is attached (`SIGTRAP`; continuing goes on
+  /// as if nothing happened); with none attached, only report.
+  ///
+  /// A debugger is attached when `/proc/self/status` names a `TracerPid` (Linux) or the kernel
+  /// flags the process `P_TRACED` (Darwin `sysctl`).
+  case `break`
 }
 
 extension MisusePolicy {
-  /// The reporter `BindingDiagnosticsTesting` provides for ``failTests``, made from its class,
+  /// The reporter `BindingDiagnosticsTesting` provides for test failures, made from its class,
   /// found by name the first time it is needed: the core never imports a test framework. `nil`
   /// when that library is not linked.
   static let testFailureReporter: (any TestFailureReporter)? =
     (NSClassFromString("BindingDiagnosticsTesting.PolicyFailureReporter")
     as? any TestFailureReporter.Type)?.init()
+
+  /// Whether a misuse needs its call site resolved even when no sink takes the event.
+  var actsOnMisuse: Bool {
+    switch self {
+    case .report: RuntimeWarning.isActive
+    case .automatic: MisusePolicy.testFailureReporter != nil || RuntimeWarning.isActive
+    case .assert, .failTests, .break: true
+    }
+  }
+
+  /// What follows the report of one misuse by `pipeline`: a runtime warning in Xcode, then the
+  /// policy's own step (a test failure, an assertion, a debugger stop).
+  /// - Parameters:
+  ///   - kind: What went wrong.
+  ///   - level: The report's level.
+  ///   - message: The report's sentence.
+  ///   - label: The mapping's label.
+  ///   - valueType: The optional's type.
+  ///   - site: Where the mapping was created.
+  ///   - pipeline: The pipeline that reported it.
+  ///   - flush: Flushes that pipeline's sink, before a stop.
+  func respond(
+    to kind: MisuseKind, level: MisuseLevel, message: String, label: String?, valueType: String,
+    site: CallSite,
+    pipeline: Diagnostics, flush: () -> Void
+  ) {
+    if pipeline.configuration.runtimeWarnings, RuntimeWarning.isActive {
+      RuntimeWarning.raise(
+        kind: kind, message: message, label: label, valueType: valueType, site: site,
+        interval: pipeline.configuration.rateLimit?.interval ?? RateLimit.default.interval)
+    }
+    switch self {
+    case .report:
+      return
+    case .automatic:
+      guard let reporter = MisusePolicy.testFailureReporter,
+        DiagnosticsSystem.isProcessPipeline(pipeline)
+      else { return }
+      reporter.failCurrentTest(
+        kind: kind, level: level, message: message, label: label, valueType: valueType,
+        site: site, failsBelowWarning: false)
+    case .failTests:
+      MisusePolicy.testFailureReporter?.failCurrentTest(
+        kind: kind, level: level, message: message, label: label, valueType: valueType,
+        site: site, failsBelowWarning: true)
+    case .assert:
+      flush()
+      assertionFailure("Binding misuse \(kind.code) at \(site.fileID):\(site.line)")
+    case .break:
+      guard Debugger.isAttached else { return }
+      flush()
+      Debugger.stop()
+    }
+  }
+
+  /// The name of the test running on this task, for the event's `test` field: only for a
+  /// misuse reaching the process-wide pipeline in a test process.
+  /// - Parameter pipeline: The pipeline reporting.
+  /// - Returns: The test's name, or `nil`.
+  static func testName(for pipeline: Diagnostics) -> String? {
+    guard let reporter = testFailureReporter, DiagnosticsSystem.isProcessPipeline(pipeline)
+    else { return nil }
+    return reporter.currentTestName()
+  }
 }

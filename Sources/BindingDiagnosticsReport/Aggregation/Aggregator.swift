@@ -19,6 +19,7 @@ public struct Aggregator {
     var hosts = IDSet()
     var valueTypes = IDSet()
     var labels = IDSet()
+    var functions = IDSet()
     var levels = [Int](repeating: 0, count: MisuseLevel.allCases.count)
     var histogram = TimeHistogram()
 
@@ -110,6 +111,9 @@ public struct Aggregator {
   private let filterKinds: Set<UInt32>
   /// Per string id, whether a file passes the filter's substring: 0 unknown, 1 yes, 2 no.
   private var fileVerdicts: [UInt8] = []
+  /// With a kind filter, per string id, whether a record of that kind was seen (filtered or
+  /// not), so a kind asked for and never seen can be told apart from a typo.
+  private var kindSeen: [Bool] = []
   private(set) var events = 0
   private(set) var records = 0
   private(set) var duplicates = 0
@@ -234,11 +238,25 @@ public struct Aggregator {
     {
       runs[index].selected = true
     }
+    if !filterKinds.isEmpty { see(kind: record.kind) }
     guard !filters || accepts(record) else { return }
     events += record.events
     records += 1
     let group = group(of: record)
     apply(record, to: group)
+  }
+
+  private mutating func see(kind: UInt32) {
+    if kindSeen.count <= Int(kind) {
+      kindSeen.append(contentsOf: repeatElement(false, count: Int(kind) + 1 - kindSeen.count))
+    }
+    kindSeen[Int(kind)] = true
+  }
+
+  /// With a kind filter, the kinds of the records seen in the runs selected, whether the
+  /// filter kept them or not, sorted; empty without a kind filter.
+  package var kindsSeen: [String] {
+    kindSeen.indices.filter { kindSeen[$0] }.map { strings.string(UInt32($0)) }.sorted()
   }
 
   /// ``EventFilter/accepts(_:)`` on ids.
@@ -290,6 +308,7 @@ public struct Aggregator {
     if record.label != InternedRecord.none {
       groups[index].labels.insert(record.label, strings: strings)
     }
+    groups[index].functions.insert(record.function, strings: strings)
     groups[index].levels[record.level.rank] += events
     groups[index].histogram.add(record.timestamp, count: events)
   }
@@ -340,14 +359,18 @@ public struct Aggregator {
     case .valueType: Int64(record.valueType)
     case .process: Int64(record.process)
     case .host: Int64(record.host)
+    case .label: Int64(record.label)
     }
   }
 
   /// The key a group shows: text for string ids, a number for the line.
   private func key(of state: GroupState) -> [GroupKeyPart] {
     groupBy.enumerated().map { position, field in
-      field == .line
-        ? .number(Int(state.key[position])) : .text(strings.string(UInt32(state.key[position])))
+      switch field {
+      case .line: .number(Int(state.key[position]))
+      case .label where UInt32(state.key[position]) == InternedRecord.none: .text("")
+      default: .text(strings.string(UInt32(state.key[position])))
+      }
     }
   }
 
@@ -368,6 +391,7 @@ public struct Aggregator {
         last: Timestamp(microsecondsSinceEpoch: state.last),
         processes: state.processes.strings(strings), hosts: state.hosts.strings(strings),
         valueTypes: state.valueTypes.strings(strings), labels: state.labels.strings(strings),
+        functions: state.functions.strings(strings),
         levels: Dictionary(
           uniqueKeysWithValues: MisuseLevel.allCases.compactMap { level in
             state.levels[level.rank] > 0 ? (level, state.levels[level.rank]) : nil
@@ -392,7 +416,7 @@ public struct Aggregator {
         lostRuns.append(
           Summary.LostRun(
             run: strings.string(runIDs[index]), process: strings.string(state.process),
-            lost: missing))
+            lost: missing, head: state.seqs.head))
       }
     }
     lostRuns.sort { $0.lost != $1.lost ? $0.lost > $1.lost : $0.run < $1.run }

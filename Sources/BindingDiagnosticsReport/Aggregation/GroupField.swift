@@ -17,9 +17,12 @@ public enum GroupField: String, Sendable, Hashable, CaseIterable {
   case process
   /// The host name.
   case host
+  /// The label the caller gave the mapping (`--group-by label`); events without one share the
+  /// empty label.
+  case label
 
   /// Parses a `--group-by` list: `site` (kind, file, line), `kind`, `type`, `process`, `host`,
-  /// `function`, `file`, `line`, joined by commas; repeated fields are kept once.
+  /// `function`, `label`, `file`, `line`, joined by commas; repeated fields are kept once.
   /// - Parameter text: The option's value.
   /// - Returns: The fields in order, or the first unknown name.
   public static func parseList(_ text: String) -> Result<[GroupField], MalformedReason> {
@@ -32,7 +35,7 @@ public enum GroupField: String, Sendable, Hashable, CaseIterable {
       case let other:
         guard let field = GroupField(rawValue: other) else {
           return .failure(
-            "unknown group field \"\(other)\" (expected site, kind, type, process, host, function, file or line)"
+            "unknown group field \"\(other)\" (expected site, kind, type, process, host, function, label, file or line)"
           )
         }
         expanded = [field]
@@ -65,21 +68,6 @@ public enum GroupKeyPart: Sendable, Hashable, Comparable, CustomStringConvertibl
     switch self {
     case .text(let text): text
     case .number(let number): String(number)
-    }
-  }
-}
-
-extension GroupField {
-  /// This field's part of `event`'s key.
-  func part(of event: MisuseEvent) -> GroupKeyPart {
-    switch self {
-    case .kind: .text(event.kind.code)
-    case .file: .text(event.file)
-    case .line: .number(event.line)
-    case .function: .text(event.function)
-    case .valueType: .text(event.valueType)
-    case .process: .text(event.process)
-    case .host: .text(event.host)
     }
   }
 }

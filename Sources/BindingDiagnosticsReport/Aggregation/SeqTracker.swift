@@ -50,6 +50,10 @@ struct SeqTracker {
   /// Whether `seq` 1 was seen.
   var hasFirst: Bool { ranges.first?.lowerBound == 1 }
 
+  /// Records missing before the lowest `seq` seen (a head lost: rotated away, or in a file
+  /// not read), part of ``lost``.
+  var head: Int { (ranges.first?.lowerBound ?? 1) - 1 }
+
   /// Records missing up to the highest `seq` seen: a run starts at 1, so the ones below the
   /// lowest seen count too (a first record glued to a torn one is lost, not absent).
   var lost: Int {

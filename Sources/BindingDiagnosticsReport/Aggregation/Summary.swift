@@ -23,6 +23,8 @@ public struct Summary: Sendable {
     public var valueTypes: [String]
     /// Distinct labels the callers gave their mappings, sorted (at most 64).
     public var labels: [String]
+    /// Distinct functions of the call sites, sorted (at most 64): one for a site.
+    public var functions: [String]
     /// Events per level.
     public var levels: [MisuseLevel: Int]
     /// Events per bin over the summary's whole time span (``Summary/histogramBins`` bins).
@@ -37,6 +39,9 @@ public struct Summary: Sendable {
     public var process: String
     /// Records missing from `seq` 1 to its highest `seq`.
     public var lost: Int
+    /// Of ``lost``, those before the lowest `seq` seen: the run's head, rotated away or in a
+    /// file not read, rather than gaps between records seen.
+    public var head: Int
   }
 
   /// Bins of every group's histogram.
@@ -54,6 +59,10 @@ public struct Summary: Sendable {
   public var other: Int
   /// Lost records in all runs.
   public var lost: Int
+  /// Of ``lost``, those before each run's lowest `seq` seen (``LostRun/head``).
+  public var lostHead: Int {
+    lostRuns.reduce(0) { $0.addingReportingOverflow($1.head).overflow ? Int.max : $0 + $1.head }
+  }
   /// Duplicated records (same run and seq), counted once.
   public var duplicates: Int
   /// Earliest counted event.

@@ -15,12 +15,16 @@ public enum BaselineFile {
     case unreadable(SystemError)
     /// The file is not a baseline.
     case invalid(MalformedReason)
+    /// The path names no regular file (a FIFO, a device, a directory), which could block or
+    /// never end.
+    case notARegularFile
 
     /// The reason, for `Error: cannot use baseline 'FILE': …`.
     public var description: String {
       switch self {
       case .unreadable(let error): error.message
       case .invalid(let reason): reason.text
+      case .notARegularFile: "not a regular file (a baseline is a file --write-baseline wrote)"
       }
     }
   }
@@ -29,12 +33,18 @@ public enum BaselineFile {
   /// device or a hostile file cannot exhaust memory.
   public static let maxBytes = 64 << 20
 
-  /// Reads the baseline at `path` (`open(2)`, `read(2)`), at most ``maxBytes``.
+  /// Reads the baseline at `path` (`open(2)` without blocking, `fstat(2)`, `read(2)`), at most
+  /// ``maxBytes``; anything but a regular file is refused before it is read.
   /// - Parameter path: The file.
   public static func read(path: String) -> Result<Baseline, Failure> {
-    let fd = retrying { open(path, O_RDONLY | O_CLOEXEC) }
+    let fd = retrying { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
     guard fd >= 0 else { return .failure(.unreadable(SystemError("open", code: errno))) }
     defer { close(fd) }
+    var status = stat()
+    guard fstat(fd, &status) == 0 else {
+      return .failure(.unreadable(SystemError("fstat", code: errno)))
+    }
+    guard status.st_mode & S_IFMT == S_IFREG else { return .failure(.notARegularFile) }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 64 << 10)
     while true {

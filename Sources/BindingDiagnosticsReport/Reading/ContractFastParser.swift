@@ -37,6 +37,7 @@ struct ContractFastParser: Sendable {
     var valuePresent: Bool
     var value: Text?
     var label: Text?
+    var test: Text?
     var process: Text
     var pid: Int
     var host: Text
@@ -53,6 +54,7 @@ struct ContractFastParser: Sendable {
   private var valueType = StringCache()
   private var value = StringCache()
   private var label = StringCache()
+  private var test = StringCache()
   private var process = StringCache()
   private var host = StringCache()
   private var run = StringCache()
@@ -67,6 +69,7 @@ struct ContractFastParser: Sendable {
     var cursor = Cursor(bytes: line)
     var value: Text?
     var label: Text?
+    var test: Text?
     guard cursor.literal(#"{"v":"#), let schema = cursor.integer(), cursor.literal(#","ts":""#),
       let timestamp = cursor.timestamp(&day), cursor.literal(#"","level":""#),
       let level = cursor.level(),
@@ -87,6 +90,10 @@ struct ContractFastParser: Sendable {
       guard let text = cursor.text() else { return nil }
       label = text
     }
+    if cursor.literal(#","test":"#) {
+      guard let text = cursor.text() else { return nil }
+      test = text
+    }
     guard cursor.literal(#","process":"#), let process = cursor.text(),
       cursor.literal(#","pid":"#), let pid = cursor.integer(),
       cursor.literal(#","host":"#), let host = cursor.text(),
@@ -104,8 +111,8 @@ struct ContractFastParser: Sendable {
     return Fields(
       timestamp: timestamp, level: level, kind: kind, messageID: messageID, message: message,
       file: file, line: lineNumber, function: function, valueType: valueType,
-      valuePresent: valuePresent, value: value, label: label, process: process, pid: pid,
-      host: host, run: run, seq: seq, suppressed: suppressed)
+      valuePresent: valuePresent, value: value, label: label, test: test, process: process,
+      pid: pid, host: host, run: run, seq: seq, suppressed: suppressed)
   }
 
   /// The event on `line`, or `nil` to defer to the exact parser (including for lines the exact
@@ -132,6 +139,11 @@ struct ContractFastParser: Sendable {
       guard let decoded = self.label.string(text, in: line) else { return nil }
       label = decoded
     }
+    var test: String?
+    if let text = fields.test {
+      guard let decoded = self.test.string(text, in: line) else { return nil }
+      test = decoded
+    }
     // Formats are checked once per distinct string; the caches remember the verdict.
     if !(self.kind.checked && self.messageID.checked && self.run.checked) {
       guard MisuseKind.isKebabCase(kind), Hex.isLowercase(messageID, count: 32),
@@ -153,7 +165,7 @@ struct ContractFastParser: Sendable {
       schema: 1, timestamp: fields.timestamp, level: fields.level, kind: resolved,
       message: message, file: file, line: fields.line, function: function,
       valueType: valueType, valuePresent: fields.valuePresent, value: value, label: label,
-      process: process, pid: fields.pid, host: host, run: run, seq: fields.seq,
+      test: test, process: process, pid: fields.pid, host: host, run: run, seq: fields.seq,
       suppressed: fields.suppressed)
   }
 

@@ -48,6 +48,7 @@ struct ContractRecordParser: Sendable {
     guard let fields = ContractFastParser.scan(line, day: &day),
       fields.message.ascii || ContractRecordParser.isUTF8(fields.message.bytes(in: line)),
       fields.value.map({ $0.ascii || ContractRecordParser.isUTF8($0.bytes(in: line)) }) ?? true,
+      fields.test.map({ $0.ascii || ContractRecordParser.isUTF8($0.bytes(in: line)) }) ?? true,
       ContractRecordParser.intern(
         fields.messageID, in: line, format: .messageID, table: &messageIDs,
         formats: &messageIDFormats) != nil,

@@ -5,31 +5,28 @@ import BindingDiagnostics
 /// Every reader funnels through ``validate(_:)``, so JSON Lines, logfmt and journal entries
 /// obey the same rules; a failure is a one-phrase reason for the malformed-line report.
 enum EventDecoder {
-  /// Contract fields as read, before validation.
+  /// Contract fields as read, before validation: one value per row of `ContractField.all`.
   struct RawFields {
-    var schema: Int?
-    var ts: String?
+    var values = [ContractField.Value?](repeating: nil, count: ContractField.all.count)
     /// The time, when the reader already parsed `ts` from bytes.
     var timestamp: Timestamp?
     /// Whether the reader already checked the formats of `kind`, `message_id` and `run`.
     var formatsChecked = false
-    var level: String?
-    var kind: String?
-    var messageID: String?
-    var message: String?
-    var file: String?
-    var line: Int?
-    var function: String?
-    var valueType: String?
-    var valuePresent: Bool?
-    var value: String?
-    var label: String?
-    var process: String?
-    var pid: Int?
-    var host: String?
-    var run: String?
-    var seq: Int?
-    var suppressed: Int?
+
+    subscript(_ id: ContractField.ID) -> ContractField.Value? {
+      get { values[ContractField.index(of: id)] }
+      set { values[ContractField.index(of: id)] = newValue }
+    }
+
+    func text(_ id: ContractField.ID) -> String? {
+      if case .text(let text) = self[id] { return text }
+      return nil
+    }
+
+    func integer(_ id: ContractField.ID) -> Int? {
+      if case .integer(let number) = self[id] { return number }
+      return nil
+    }
   }
 
   /// The largest `line` and `seq` accepted: 2^53 - 1, the integers every JSON reader (jq,
@@ -38,59 +35,67 @@ enum EventDecoder {
   /// The most events one record may fold (2^32 - 1), so sums over many records cannot overflow.
   static let maxSuppressed = (1 << 32) - 1
 
-  /// Checks presence, ranges and formats, and builds the event.
+  /// Checks presence, ranges and formats field by field in contract order (the first problem
+  /// is the reason), and builds the event.
   static func validate(_ raw: RawFields) -> Result<MisuseEvent, MalformedReason> {
-    guard let schema = raw.schema else { return .failure(#"missing key "v""#) }
-    guard schema == 1 else { return .failure("unsupported schema version \(schema)") }
-    guard let tsText = raw.ts else { return .failure(#"missing key "ts""#) }
-    guard let timestamp = raw.timestamp ?? Timestamp(rfc3339: tsText) else {
-      return .failure(#""ts" is not an RFC 3339 time"#)
+    for (index, field) in ContractField.all.enumerated() {
+      guard let value = raw.values[index] else {
+        if field.required { return .failure(#"missing key "\#(field.key)""#) }
+        continue
+      }
+      if let reason = check(field.id, value, raw) { return .failure(reason) }
     }
-    guard let levelText = raw.level else { return .failure(#"missing key "level""#) }
-    guard let level = level(named: levelText) else {
-      return .failure(#"unknown level "\#(levelText)""#)
-    }
-    guard let code = raw.kind else { return .failure(#"missing key "kind""#) }
-    guard raw.formatsChecked || MisuseKind.isKebabCase(code) else {
-      return .failure(#""kind" is not kebab-case"#)
-    }
-    guard let messageID = raw.messageID else { return .failure(#"missing key "message_id""#) }
-    guard raw.formatsChecked || Hex.isLowercase(messageID, count: 32) else {
-      return .failure(#""message_id" must be 32 lowercase hex digits"#)
-    }
-    guard let message = raw.message else { return .failure(#"missing key "msg""#) }
-    guard let file = raw.file else { return .failure(#"missing key "file""#) }
-    guard let line = raw.line else { return .failure(#"missing key "line""#) }
-    guard line >= 0 else { return .failure(#""line" must not be negative"#) }
-    guard line <= EventDecoder.maxInteger else { return .failure(#""line" is too large"#) }
-    guard let function = raw.function else { return .failure(#"missing key "function""#) }
-    guard let valueType = raw.valueType else { return .failure(#"missing key "value_type""#) }
-    guard let valuePresent = raw.valuePresent else {
-      return .failure(#"missing key "value_present""#)
-    }
-    guard let process = raw.process else { return .failure(#"missing key "process""#) }
-    guard let pid = raw.pid else { return .failure(#"missing key "pid""#) }
-    guard let host = raw.host else { return .failure(#"missing key "host""#) }
-    guard let run = raw.run else { return .failure(#"missing key "run""#) }
-    guard raw.formatsChecked || Hex.isLowercase(run, count: 16) else {
-      return .failure(#""run" must be 16 lowercase hex digits"#)
-    }
-    guard let seq = raw.seq else { return .failure(#"missing key "seq""#) }
-    guard seq >= 1 else { return .failure(#""seq" must be at least 1"#) }
-    guard seq <= EventDecoder.maxInteger else { return .failure(#""seq" is too large"#) }
-    guard let suppressed = raw.suppressed else { return .failure(#"missing key "suppressed""#) }
-    guard suppressed >= 0 else { return .failure(#""suppressed" must not be negative"#) }
-    guard suppressed <= EventDecoder.maxSuppressed else {
-      return .failure(#""suppressed" is too large"#)
-    }
-    let kind = MisuseKind(code: code, messageID: messageID, defaultLevel: defaultLevel(of: code))
+    // Every required field is present and of its type: the checks above made sure.
+    let code = raw.text(.kind)!
+    let kind = MisuseKind(
+      code: code, messageID: raw.text(.messageID)!, defaultLevel: defaultLevel(of: code))
+    var valuePresent = false
+    if case .boolean(let flag) = raw[.valuePresent] { valuePresent = flag }
     return .success(
       MisuseEvent(
-        schema: schema, timestamp: timestamp, level: level,
-        kind: kind,
-        message: message, file: file, line: line, function: function, valueType: valueType,
-        valuePresent: valuePresent, value: raw.value, label: raw.label, process: process, pid: pid,
-        host: host, run: run, seq: seq, suppressed: suppressed))
+        schema: raw.integer(.schema)!,
+        timestamp: raw.timestamp ?? Timestamp(rfc3339: raw.text(.timestamp)!)!,
+        level: level(named: raw.text(.level)!)!, kind: kind, message: raw.text(.message)!,
+        file: raw.text(.file)!, line: raw.integer(.line)!, function: raw.text(.function)!,
+        valueType: raw.text(.valueType)!, valuePresent: valuePresent, value: raw.text(.value),
+        label: raw.text(.label), test: raw.text(.test), process: raw.text(.process)!,
+        pid: raw.integer(.pid)!, host: raw.text(.host)!, run: raw.text(.run)!,
+        seq: raw.integer(.seq)!, suppressed: raw.integer(.suppressed)!))
+  }
+
+  /// Why a present field's value is not valid, or `nil` when it is.
+  private static func check(
+    _ id: ContractField.ID, _ value: ContractField.Value, _ raw: RawFields
+  ) -> MalformedReason? {
+    switch (id, value) {
+    case (.schema, .integer(let schema)):
+      return schema == 1 ? nil : "unsupported schema version \(schema)"
+    case (.timestamp, .text(let text)):
+      return raw.timestamp != nil || Timestamp(rfc3339: text) != nil
+        ? nil : #""ts" is not an RFC 3339 time"#
+    case (.level, .text(let text)):
+      return level(named: text) != nil ? nil : #"unknown level "\#(text)""#
+    case (.kind, .text(let code)):
+      return raw.formatsChecked || MisuseKind.isKebabCase(code)
+        ? nil : #""kind" is not kebab-case"#
+    case (.messageID, .text(let messageID)):
+      return raw.formatsChecked || Hex.isLowercase(messageID, count: 32)
+        ? nil : #""message_id" must be 32 lowercase hex digits"#
+    case (.line, .integer(let line)):
+      if line < 0 { return #""line" must not be negative"# }
+      return line <= maxInteger ? nil : #""line" is too large"#
+    case (.run, .text(let run)):
+      return raw.formatsChecked || Hex.isLowercase(run, count: 16)
+        ? nil : #""run" must be 16 lowercase hex digits"#
+    case (.seq, .integer(let seq)):
+      if seq < 1 { return #""seq" must be at least 1"# }
+      return seq <= maxInteger ? nil : #""seq" is too large"#
+    case (.suppressed, .integer(let suppressed)):
+      if suppressed < 0 { return #""suppressed" must not be negative"# }
+      return suppressed <= maxSuppressed ? nil : #""suppressed" is too large"#
+    default:
+      return nil
+    }
   }
 
   /// A level by its contract name; the common ones are recognised by length and first byte
@@ -132,19 +137,9 @@ enum EventDecoder {
     return validate(raw)
   }
 
-  /// The contract's text fields and where they go.
-  // nonisolated(unsafe): an immutable dictionary of key paths to stored properties, never
-  // mutated after initialisation; key paths themselves carry no mutable state.
-  nonisolated(unsafe) static let textKeys: [String: WritableKeyPath<RawFields, String?>] = [
-    "ts": \.ts, "level": \.level, "kind": \.kind, "message_id": \.messageID, "msg": \.message,
-    "file": \.file, "function": \.function, "value_type": \.valueType, "value": \.value,
-    "label": \.label, "process": \.process, "host": \.host, "run": \.run,
-  ]
-
-  /// The contract's integer fields and where they go (immutable, as ``textKeys``).
-  nonisolated(unsafe) static let integerKeys: [String: WritableKeyPath<RawFields, Int?>] = [
-    "v": \.schema, "line": \.line, "pid": \.pid, "seq": \.seq, "suppressed": \.suppressed,
-  ]
+  /// The contract's rows by JSON (and logfmt) key.
+  static let fieldsByKey: [String: ContractField] = Dictionary(
+    uniqueKeysWithValues: ContractField.all.map { ($0.key, $0) })
 
   /// A contract field's value as its wire form gave it.
   enum FieldValue {
@@ -179,84 +174,72 @@ enum EventDecoder {
       default: return nil
       }
     }
-    if let path = EventDecoder.textKeys[key] {
+    guard let field = fieldsByKey[key] else { return nil }
+    switch field.type {
+    case .text:
       guard let text = text() else { return #""\#(key)" must be a string"# }
-      raw[keyPath: path] = text
-    } else if let path = EventDecoder.integerKeys[key] {
+      raw[field.id] = .text(text)
+    case .integer:
       guard let number = integer() else { return #""\#(key)" must be an integer"# }
-      raw[keyPath: path] = number
-    } else if key == "value_present" {
+      raw[field.id] = .integer(number)
+    case .boolean:
       guard let flag = boolean() else {
-        return textual
-          ? #""value_present" must be true or false"# : #""value_present" must be a boolean"#
+        return textual ? #""\#(key)" must be true or false"# : #""\#(key)" must be a boolean"#
       }
-      raw.valuePresent = flag
+      raw[field.id] = .boolean(flag)
     }
     return nil
   }
 
-  /// The journal fields an event is read from, in the order ``decodeJournal(_:realtime:)``
-  /// takes their values.
-  static let journalFields = [
-    "BINDING_SCHEMA", "BINDING_TS", "BINDING_LEVEL", "BINDING_KIND", "MESSAGE_ID", "MESSAGE",
-    "CODE_FILE", "CODE_LINE", "CODE_FUNC", "BINDING_VALUE_TYPE", "BINDING_VALUE_PRESENT",
-    "BINDING_VALUE", "BINDING_LABEL", "SYSLOG_IDENTIFIER", "_PID", "_HOSTNAME", "BINDING_RUN",
-    "BINDING_SEQ", "BINDING_SUPPRESSED",
-  ]
+  /// The journal fields an event is read from, in contract order: the journald sink's fields,
+  /// and journald's own `_PID` and `_HOSTNAME` for `pid` and `host`.
+  static let journalFields = ContractField.all.map(\.journalReadField)
 
-  /// Journal field values in ``journalFields`` order, with journald's own `_PID`, `_HOSTNAME`
-  /// and, when `BINDING_TS` is missing, the entry's realtime (µs). `formatsChecked` says the
-  /// caller already checked `kind`, `message_id` and `run`.
+  /// Journal field values in ``journalFields`` order, with, when `BINDING_TS` is missing, the
+  /// entry's realtime (µs). `formatsChecked` says the caller already checked `kind`,
+  /// `message_id` and `run`. `MESSAGE` loses the call site and label the sink added.
   static func decodeJournal(
     text: (Int) -> String?, integer: (Int) -> Int??, timestamp: Timestamp?, realtime: Int64?,
     formatsChecked: Bool = false
   ) -> Result<MisuseEvent, MalformedReason> {
     var raw = RawFields()
     raw.formatsChecked = formatsChecked
-    /// The number at `index`: `nil` when absent, a failure when not an integer.
-    func number(_ index: Int) -> Result<Int?, MalformedReason> {
-      switch integer(index) {
-      case .none: .success(nil)
-      case .some(.none): .failure("\(journalFields[index]) must be an integer")
-      case .some(.some(let value)): .success(value)
+    raw.timestamp = timestamp
+    for (index, field) in ContractField.all.enumerated() {
+      switch field.type {
+      case .integer:
+        switch integer(index) {
+        case .none: break
+        case .some(.none): return .failure("\(field.journalReadField) must be an integer")
+        case .some(.some(let value)): raw.values[index] = .integer(value)
+        }
+      case .boolean:
+        switch text(index) {
+        case "1": raw.values[index] = .boolean(true)
+        case "0": raw.values[index] = .boolean(false)
+        case nil: break
+        default: return .failure("\(field.journalReadField) must be 1 or 0")
+        }
+      case .text:
+        raw.values[index] = text(index).map(ContractField.Value.text)
       }
     }
-    do {
-      raw.schema = try number(0).get()
-      raw.line = try number(7).get()
-      raw.pid = try number(14).get()
-      raw.seq = try number(17).get()
-      raw.suppressed = try number(18).get()
-    } catch {
-      return .failure(error)
+    if timestamp != nil {
+      raw[.timestamp] = .text("")
+    } else if raw[.timestamp] == nil, let realtime {
+      raw[.timestamp] = .text(Timestamp(microsecondsSinceEpoch: realtime).rfc3339)
     }
-    if let timestamp {
-      raw.ts = ""
-      raw.timestamp = timestamp
-    } else {
-      raw.ts = text(1)
+    if let message = raw.text(.message), let file = raw.text(.file), let line = raw.integer(.line) {
+      let suffix = JournalFieldsEncoder.messageSuffix(
+        file: file, line: line, label: raw.text(.label))
+      // Byte for byte: `hasSuffix` would compare canonically equivalent text as equal.
+      if message.utf8.count >= suffix.utf8.count,
+        message.utf8.suffix(suffix.utf8.count).elementsEqual(suffix.utf8)
+      {
+        raw[.message] = .text(
+          String(decoding: message.utf8.dropLast(suffix.utf8.count), as: UTF8.self))
+      }
     }
-    if raw.ts == nil, let realtime {
-      raw.ts = Timestamp(microsecondsSinceEpoch: realtime).rfc3339
-    }
-    raw.level = text(2)
-    raw.kind = text(3)
-    raw.messageID = text(4)
-    raw.message = text(5)
-    raw.file = text(6)
-    raw.function = text(8)
-    raw.valueType = text(9)
-    switch text(10) {
-    case "1": raw.valuePresent = true
-    case "0": raw.valuePresent = false
-    case nil: break
-    default: return .failure("BINDING_VALUE_PRESENT must be 1 or 0")
-    }
-    raw.value = text(11)
-    raw.label = text(12)
-    raw.process = text(13)
-    raw.host = text(15)
-    raw.run = text(16)
     return validate(raw)
   }
 

@@ -9,16 +9,13 @@ struct JournalEntryDecoder {
   /// The current entry's text fields; kept between entries so no array is made per entry.
   private var texts = [String?](repeating: nil, count: EventDecoder.journalFields.count)
 
-  /// Whether ``EventDecoder/journalFields`` holds a number at `index` (schema, line, pid,
-  /// seq, suppressed).
-  private static func isInteger(_ index: Int) -> Bool {
-    switch index {
-    case 0, 7, 14, 17, 18: true
-    default: false
-    }
-  }
+  /// Whether ``EventDecoder/journalFields`` holds a number at `index`.
+  private static let isInteger = ContractField.all.map { $0.type == .integer }
+  /// Where `BINDING_TS` is: the time is parsed from bytes, not cached as text.
+  private static let timestampIndex = ContractField.index(of: .timestamp)
   /// kind, message_id and run: their formats are checked once per distinct value.
-  private static let formatFields = [3, 4, 16]
+  private static let formatFields = [ContractField.ID.kind, .messageID, .run].map(
+    ContractField.index(of:))
 
   /// The entry as an event, or why it is not one. Text that is not valid UTF-8 is read with
   /// replacement characters: the journal stores bytes.
@@ -26,18 +23,20 @@ struct JournalEntryDecoder {
     let values = entry.values
     for index in texts.indices { texts[index] = nil }
     for (index, bytes) in values.enumerated()
-    where !JournalEntryDecoder.isInteger(index) {
+    where !JournalEntryDecoder.isInteger[index] {
       // The time is parsed from bytes below; the cache would only ever miss on it.
-      guard let bytes, index != 1 else { continue }
+      guard let bytes, index != JournalEntryDecoder.timestampIndex else { continue }
       let slice = bytes.assumingMemoryBound(to: UInt8.self)
       texts[index] =
         caches[index].string(slice, ascii: false) ?? String(decoding: slice, as: UTF8.self)
     }
     var timestamp: Timestamp?
-    if let bytes = values[1] {
+    if let bytes = values[JournalEntryDecoder.timestampIndex] {
       let slice = bytes.assumingMemoryBound(to: UInt8.self)
       timestamp = Timestamp(contractBytes: slice)
-      if timestamp == nil { texts[1] = String(decoding: slice, as: UTF8.self) }
+      if timestamp == nil {
+        texts[JournalEntryDecoder.timestampIndex] = String(decoding: slice, as: UTF8.self)
+      }
     }
     let checked = JournalEntryDecoder.formatFields.allSatisfy {
       values[$0] != nil && caches[$0].checked

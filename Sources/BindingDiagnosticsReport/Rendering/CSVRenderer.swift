@@ -18,7 +18,7 @@ public struct CSVRenderer: Sendable {
     var rows: [[String]] = []
     rows.append(
       ["events", "records"] + summary.groupBy.map(\.rawValue)
-        + ["first", "last", "processes", "hosts", "value_types"]
+        + ["first", "last", "processes", "hosts", "value_types", "labels"]
         + MisuseLevel.allCases.reversed().map(\.rawValue))
     for group in summary.groups.prefix(top ?? Int.max) {
       var row = [String(group.events), String(group.records)]
@@ -26,6 +26,7 @@ public struct CSVRenderer: Sendable {
       row += [
         group.first.rfc3339, group.last.rfc3339, group.processes.joined(separator: ";"),
         group.hosts.joined(separator: ";"), group.valueTypes.joined(separator: ";"),
+        group.labels.joined(separator: ";"),
       ]
       row += MisuseLevel.allCases.reversed().map { String(group.levels[$0] ?? 0) }
       rows.append(row)

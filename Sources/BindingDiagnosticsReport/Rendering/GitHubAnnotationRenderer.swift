@@ -10,8 +10,9 @@ import BindingDiagnostics
 public struct GitHubAnnotationRenderer: Sendable {
   /// At most this many annotations (all when `nil`).
   public var top: Int?
-  /// The path to annotate for each `#fileID` (relative to the repository root); a `#fileID`
-  /// not in it is written as it is.
+  /// The path to annotate for each `#fileID`, relative to the source root; a `#fileID` not in
+  /// it is written as it is when it is a plain relative path
+  /// (``SourceRootResolver/relativePath(_:)``), and the annotation has no file otherwise.
   public var paths: [String: String]
 
   /// A renderer.
@@ -30,8 +31,11 @@ public struct GitHubAnnotationRenderer: Sendable {
     var out = ""
     for group in summary.groups.prefix(top ?? Int.max) {
       guard let site = summary.site(of: group) else { continue }
-      var properties = [("file", paths[site.file] ?? site.file)]
-      if site.line >= 1 { properties.append(("line", String(site.line))) }
+      var properties: [(String, String)] = []
+      if let file = SourceRootResolver.relativePath(paths[site.file] ?? site.file) {
+        properties.append(("file", file))
+        if site.line >= 1 { properties.append(("line", String(site.line))) }
+      }
       properties.append(("title", "\(site.kind) (bindiag)"))
       out += "::" + GitHubAnnotationRenderer.command(group.mostSevereLevel ?? .warning) + " "
       out += properties.map { "\($0.0)=\(GitHubAnnotationRenderer.escapeProperty($0.1))" }

@@ -25,8 +25,10 @@ extension HTMLRenderer {
     #groups { font-size: 13px; }
     th, td { text-align: left; padding: 4px 6px; border-bottom: 1px solid var(--line);
       vertical-align: middle; white-space: nowrap; }
-    td.list, td.key { white-space: normal; }
-    td.list span, td.key span { white-space: nowrap; display: inline-block; }
+    td.list, td.key { white-space: normal; min-width: 6em; }
+    td.list span, td.key span { display: inline-block; max-width: 24em; overflow-wrap: anywhere; }
+    .lost table { table-layout: fixed; width: 100%; max-width: 60em; }
+    .lost td { white-space: normal; overflow-wrap: anywhere; }
     th[data-sort] { cursor: pointer; user-select: none; }
     th[aria-sort="ascending"]::after { content: " \\25B2"; }
     th[aria-sort="descending"]::after { content: " \\25BC"; }

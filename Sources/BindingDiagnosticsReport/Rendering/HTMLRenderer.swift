@@ -117,7 +117,7 @@ public struct HTMLRenderer: Sendable {
       """
     for run in summary.lostRuns {
       html +=
-        "<tr><td>\(HTMLRenderer.escape(run.process))</td><td><code>\(HTMLRenderer.escape(run.run))</code></td>"
+        "<tr><td>\(HTMLRenderer.escape(TextFitting.keepingStart(run.process, HTMLRenderer.cellLimit)))</td><td><code>\(HTMLRenderer.escape(run.run))</code></td>"
         + "<td class=\"num\">\(HumanText.number(run.lost))</td></tr>\n"
     }
     return html + "</tbody></table>\n</section>\n"
@@ -194,10 +194,14 @@ public struct HTMLRenderer: Sendable {
       html +=
         "<td class=\"num\" data-value=\"\(group.records)\">\(HumanText.number(group.records))</td>"
       for key in keys {
-        let text = key.value(group)
+        let isPath = key.field == nil || key.field == .file
+        let text =
+          isPath
+          ? TextFitting.keepingPathEnd(key.value(group), HTMLRenderer.cellLimit)
+          : TextFitting.keepingStart(key.value(group), HTMLRenderer.cellLimit)
         let name = key.field?.rawValue ?? "site"
-        // Long paths may wrap, but only after a `/`: each part is a span that does not.
-        let parts = key.field == nil || key.field == .file ? HTMLRenderer.pathParts(text) : [text]
+        // Long paths wrap after a `/`: each part is a span, cut inside only when wider than a cell.
+        let parts = isPath ? HTMLRenderer.pathParts(text) : [text]
         let value = parts.map { "<span>\(HTMLRenderer.escape($0))</span>" }.joined()
         let kind = key.field == .kind ? " level-\(level.rawValue)" : ""
         html += "<td class=\"key \(name)\(kind)\"><code>\(value)</code></td>"
@@ -282,10 +286,15 @@ public struct HTMLRenderer: Sendable {
     return parts
   }
 
-  /// Names as spans that do not break inside (each but the last with its comma).
+  /// The most characters a cell shows of one value from the input (the JSON keeps it whole):
+  /// one hostile value must not make a page of megabytes.
+  static let cellLimit = 500
+
+  /// Names as spans, each but the last with its comma.
   static func items(_ values: [String]) -> String {
     values.enumerated().map { index, value in
-      "<span>\(escape(value))\(index < values.count - 1 ? "," : "")</span>"
+      let shown = escape(TextFitting.keepingStart(value, cellLimit))
+      return "<span>\(shown)\(index < values.count - 1 ? "," : "")</span>"
     }.joined(separator: " ")
   }
 

@@ -1,7 +1,8 @@
 import BindingDiagnostics
 
-/// The `--format json` summary of `bindiag`: one object, stable key names. Each
-/// group also has `histogram`: its events (folded ones included) in ``Summary/histogramBins``
+/// The `--format json` summary of bindiag's contract: one object, stable key names. Each group
+/// lists its `labels` like its `processes`; each of `lost_runs` says how many of its lost
+/// records are its `head` (before the lowest `seq` seen); each group has `histogram`: its events (folded ones included) in ``Summary/histogramBins``
 /// equal bins spanning the summary's `first` to `last`.
 public struct JSONRenderer: Sendable {
   /// At most this many groups (all when `nil`).
@@ -62,6 +63,7 @@ public struct JSONRenderer: Sendable {
       appendStrings("processes", group.processes, &out)
       appendStrings("hosts", group.hosts, &out)
       appendStrings("value_types", group.valueTypes, &out)
+      appendStrings("labels", group.labels, &out)
       out.append(contentsOf: #","levels":{"#.utf8)
       var firstLevel = true
       for level in MisuseLevel.allCases.reversed() {
@@ -89,6 +91,8 @@ public struct JSONRenderer: Sendable {
       out.appendJSONString(run.process)
       out.append(contentsOf: #","lost":"#.utf8)
       out.appendDecimal(run.lost)
+      out.append(contentsOf: #","head":"#.utf8)
+      out.appendDecimal(run.head)
       out.append(UInt8(ascii: "}"))
     }
     out.append(contentsOf: "]}\n".utf8)

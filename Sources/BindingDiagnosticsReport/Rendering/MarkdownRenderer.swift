@@ -20,6 +20,8 @@ public struct MarkdownRenderer: Sendable {
       "**\(HumanText.number(summary.events))** \(summary.events == 1 ? "event" : "events") in "
         + "\(HumanText.count(summary.records, "record")) from \(HumanText.count(summary.runs, "run")) "
         + "· lost records: \(HumanText.number(summary.lost)) "
+        + (summary.lostHead > 0
+          ? "(\(HumanText.number(summary.lostHead)) before the oldest record seen) " : "")
         + "· duplicates: \(HumanText.number(summary.duplicates)) "
         + "· malformed lines: \(HumanText.number(summary.malformed)) "
         + "· other lines: \(HumanText.number(summary.other))")
@@ -31,7 +33,7 @@ public struct MarkdownRenderer: Sendable {
     let columns = TableRenderer.keyColumns(summary.groupBy)
     let header =
       ["Events", "Records"] + columns.map { $0.title.capitalized } + [
-        "First seen", "Last seen", "Processes",
+        "First seen", "Last seen", "Processes", "Labels",
       ]
     lines.append("| " + header.joined(separator: " | ") + " |")
     lines.append(
@@ -44,6 +46,8 @@ public struct MarkdownRenderer: Sendable {
       cells += [
         MarkdownRenderer.iso8601(group.first), MarkdownRenderer.iso8601(group.last),
         "`" + MarkdownRenderer.escape(group.processes.joined(separator: ", ")) + "`",
+        group.labels.isEmpty
+          ? "" : "`" + MarkdownRenderer.escape(group.labels.joined(separator: ", ")) + "`",
       ]
       lines.append("| " + cells.joined(separator: " | ") + " |")
     }

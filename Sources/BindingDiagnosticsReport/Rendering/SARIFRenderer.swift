@@ -7,8 +7,10 @@ public struct SARIFRenderer: Sendable {
   /// The schema the log names in `$schema`: the OASIS SARIF 2.1.0 schema with errata 01.
   public static let schemaURI =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
-  /// The `partialFingerprints` key; its value is `kind:fileID:line`, the same in every run.
-  public static let fingerprintKey = "bindiagSite/v1"
+  /// The `partialFingerprints` key; its value is the site's ``SiteIdentity/fingerprint(source:)``
+  /// (kind, `#fileID`, function, label and, with a source root, the source line's hash), the
+  /// same in every run and after edits above the site.
+  public static let fingerprintKey = "bindiagSite/v2"
   /// The base id the result URIs are relative to.
   public static let sourceRootBaseID = "%SRCROOT%"
 
@@ -16,12 +18,16 @@ public struct SARIFRenderer: Sendable {
   public var toolVersion: String
   /// At most this many results (all when `nil`).
   public var top: Int?
-  /// Each `#fileID`'s path relative to the source root; a `#fileID` not in it is written as it is.
+  /// Each `#fileID`'s path relative to the source root; a `#fileID` not in it is written as it
+  /// is when it is a plain relative path (``SourceRootResolver/relativePath(_:)``), and as a
+  /// logical location (no file) otherwise.
   public var paths: [String: String]
   /// The source root as an absolute directory path, written as where `%SRCROOT%` was.
   public var sourceRoot: String?
   /// Whether every input could be read (`invocations[0].executionSuccessful`).
   public var executionSuccessful: Bool
+  /// The source line hashes by site (``SourceLineHash``), when a source root was given.
+  public var sources: [SiteKey: String]
 
   /// A renderer.
   /// - Parameters:
@@ -30,10 +36,12 @@ public struct SARIFRenderer: Sendable {
   ///   - paths: Resolved paths by `#fileID` (see ``SourceRootResolver``).
   ///   - sourceRoot: The source root's absolute path, or `nil` when none was given.
   ///   - executionSuccessful: Whether every input could be read.
+  ///   - sources: Source line hashes by site, for the fingerprints.
   public init(
     toolVersion: String, top: Int? = nil, paths: [String: String] = [:],
-    sourceRoot: String? = nil, executionSuccessful: Bool = true
+    sourceRoot: String? = nil, executionSuccessful: Bool = true, sources: [SiteKey: String] = [:]
   ) {
+    self.sources = sources
     self.toolVersion = toolVersion
     self.top = top
     self.paths = paths
@@ -138,16 +146,26 @@ public struct SARIFRenderer: Sendable {
   }
 
   private func result(_ group: Summary.Group, site: SiteKey, ruleIndex: Int) -> JSONValue {
-    var physical: [(String, JSONValue)] = [
-      (
-        "artifactLocation",
-        .object([
-          ("uri", .string(SARIFRenderer.uriReference(paths[site.file] ?? site.file))),
-          ("uriBaseId", .string(SARIFRenderer.sourceRootBaseID)),
-        ])
-      )
-    ]
-    if site.line >= 1 { physical.append(("region", .object([("startLine", .decimal(site.line))]))) }
+    let location: JSONValue
+    if let path = SourceRootResolver.relativePath(paths[site.file] ?? site.file) {
+      var physical: [(String, JSONValue)] = [
+        (
+          "artifactLocation",
+          .object([
+            ("uri", .string(SARIFRenderer.uriReference(path))),
+            ("uriBaseId", .string(SARIFRenderer.sourceRootBaseID)),
+          ])
+        )
+      ]
+      if site.line >= 1 {
+        physical.append(("region", .object([("startLine", .decimal(site.line))])))
+      }
+      location = .object([("physicalLocation", .object(physical))])
+    } else {
+      location = .object([
+        ("logicalLocations", .array([.object([("name", .string(site.file))])]))
+      ])
+    }
     var properties: [(String, JSONValue)] = [
       ("fileID", .string(site.file)),
       ("events", .decimal(group.events)),
@@ -163,10 +181,15 @@ public struct SARIFRenderer: Sendable {
       ("ruleIndex", .decimal(ruleIndex)),
       ("level", .string(SARIFRenderer.level(group.mostSevereLevel ?? .warning))),
       ("message", .object([("text", .string(SiteMessage.text(group, kind: site.kind)))])),
-      ("locations", .array([.object([("physicalLocation", .object(physical))])])),
+      ("locations", .array([location])),
       (
         "partialFingerprints",
-        .object([(SARIFRenderer.fingerprintKey, .string("\(site.kind):\(site.file):\(site.line)"))])
+        .object([
+          (
+            SARIFRenderer.fingerprintKey,
+            .string(SiteIdentity(site, group: group).fingerprint(source: sources[site]))
+          )
+        ])
       ),
       ("occurrenceCount", .decimal(max(1, group.events))),
       ("properties", .object(properties)),

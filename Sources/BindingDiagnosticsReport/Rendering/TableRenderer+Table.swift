@@ -5,14 +5,12 @@ extension TableRenderer {
   struct Table {
     /// How a column's cells may be shortened.
     enum Shortening {
-      /// Never.
+      /// Never (kinds, numbers, times).
       case none
-      /// From the left, keeping the end (paths, sites).
-      case keepingEnd
+      /// At slashes from the left, keeping whole components and the file name (paths, sites).
+      case path
       /// From the right, keeping the start (names, labels, lists).
       case keepingStart
-      /// Word by word (kebab-case kinds).
-      case kind
     }
 
     /// What a column is, for the fitting plan.
@@ -44,34 +42,21 @@ extension TableRenderer {
         width = natural
       }
 
-      /// The cells cut to this column's width its own way. Kinds are abbreviated alike: every
-      /// word of every kind is cut to the longest length that lets them all fit.
+      /// The cells cut to this column's width its own way.
       func fittedCells() -> [String] {
         guard natural > width else { return cells }
         switch shortening {
-        case .keepingEnd: return cells.map { TextFitting.keepingEnd($0, width) }
-        case .keepingStart, .none: return cells.map { TextFitting.keepingStart($0, width) }
-        case .kind:
-          let longest = cells.flatMap { $0.split(separator: "-") }.map(\.count).max() ?? 3
-          let letters =
-            stride(from: longest, through: 3, by: -1).first { letters in
-              cells.allSatisfy {
-                TextFitting.width(TextFitting.cuttingWords($0, to: letters)) <= width
-              }
-            } ?? 3
-          return cells.map {
-            TextFitting.keepingStart(TextFitting.cuttingWords($0, to: letters), width)
-          }
+        case .path: return cells.map { TextFitting.keepingPathEnd($0, width) }
+        case .keepingStart: return cells.map { TextFitting.keepingStart($0, width) }
+        case .none: return cells
         }
       }
 
-      /// The narrowest this column gets by shortening paths to their last component:
-      /// `…ContentView.swift:42`.
+      /// The narrowest a path column gets while its file names and lines stay whole.
       var fileNameWidth: Int {
-        guard shortening == .keepingEnd else { return width }
+        guard shortening == .path else { return width }
         return cells.map { cell in
-          let name = cell.split(separator: "/").last.map(String.init) ?? cell
-          return TextFitting.width(name) + (name == cell ? 0 : 1)
+          TextFitting.width(String(cell.split(separator: "/").last ?? Substring(cell)))
         }.max() ?? width
       }
     }
@@ -82,7 +67,10 @@ extension TableRenderer {
     /// Each row's most severe level, for colour.
     let levels: [MisuseLevel]
 
-    init(summary: Summary, groups: [Summary.Group], timeZone: DisplayTimeZone) {
+    /// - Parameter cellLimit: The most columns any cell of text from the input takes, or `nil`.
+    init(
+      summary: Summary, groups: [Summary.Group], timeZone: DisplayTimeZone, cellLimit: Int?
+    ) {
       levels = groups.map(TableRenderer.worstLevel)
       var columns = [
         Column(.level, "LEVEL", levels.map(\.rawValue)),
@@ -92,22 +80,30 @@ extension TableRenderer {
       ]
       let fields = summary.groupBy
       for key in TableRenderer.keyColumns(fields) {
-        let cells = groups.map { DisplayText.escapingControls(key.value($0)) }
+        let text = groups.map { DisplayText.escapingControls(key.value($0)) }
+        // Kinds stay whole under any cap a person sets; only a hostile one is cut.
+        let limit =
+          key.field == .kind
+          ? cellLimit.map { max($0, TableRenderer.defaultCellLimit) } : cellLimit
+        let cells = Table.capped(text, limit, path: key.field == nil || key.field == .file)
         switch key.field {
         case nil, .file:
-          columns.append(Column(.key, key.title, cells, shortening: .keepingEnd))
+          columns.append(Column(.key, key.title, cells, shortening: .path))
         case .kind:
-          columns.append(Column(.kind, key.title, cells, shortening: .kind))
+          columns.append(Column(.kind, key.title, cells))
         case .line:
           columns.append(Column(.key, key.title, cells, rightAligned: true))
+        case .label:
+          columns.append(Column(.label, key.title, cells, shortening: .keepingStart))
         case .valueType, .function, .process, .host:
           columns.append(Column(.key, key.title, cells, shortening: .keepingStart))
         }
       }
       func list(_ values: [String]) -> String {
-        DisplayText.escapingControls(values.joined(separator: ", "))
+        let text = DisplayText.escapingControls(values.joined(separator: ", "))
+        return Table.capped([text], cellLimit, path: false)[0]
       }
-      if groups.contains(where: { !$0.labels.isEmpty }) {
+      if !fields.contains(.label), groups.contains(where: { !$0.labels.isEmpty }) {
         columns.append(
           Column(.label, "LABEL", groups.map { list($0.labels) }, shortening: .keepingStart))
       }
@@ -126,6 +122,15 @@ extension TableRenderer {
       columns.append(
         Column(.timeline, "TIMELINE", groups.map { TableRenderer.sparkline($0.histogram) }))
       self.columns = columns
+    }
+
+    /// `cells` cut to at most `limit` columns each (paths at their slashes), whatever the
+    /// width: one hostile value must not make a line of a megabyte.
+    static func capped(_ cells: [String], _ limit: Int?, path: Bool) -> [String] {
+      guard let limit else { return cells }
+      return cells.map {
+        path ? TextFitting.keepingPathEnd($0, limit) : TextFitting.keepingStart($0, limit)
+      }
     }
 
     /// Times as short as the summary's span allows: `04:12:33` within one day (the headline
@@ -161,21 +166,21 @@ extension TableRenderer {
       case drop(Role)
     }
 
-    /// The plan, applied until the table fits: shorten long paths and names a little, drop
-    /// the columns least needed for triage, shorten more, and abbreviate kinds only when
-    /// nothing else is left.
+    /// The plan, applied until the table fits: shorten long paths and labels a little, drop
+    /// the columns least needed for triage (timeline, records, times, process counts), shorten
+    /// paths down to their file names and labels down to a few letters, and only then drop
+    /// what is left to drop. Kinds are never shortened, nor file names and lines but as a last
+    /// resort.
     static let plan: [Step] = [
       .shrink([.key], to: 40), .shrink([.label, .hosts], to: 20),
-      .drop(.records), .drop(.firstSeen), .drop(.processes),
-      .shrink([.key], to: 28), .shrink([.label, .hosts], to: 14),
-      .drop(.hosts), .drop(.label),
-      .shrinkToFileNames, .shrink([.key], to: 20), .shrink([.kind], to: 16),
-      .shrink([.key], to: 14), .shrink([.kind], to: 12), .drop(.level),
-      .shrink([.key], to: 8), .shrink([.kind], to: 8),
+      .drop(.timeline), .drop(.records), .drop(.firstSeen), .drop(.processes), .drop(.lastSeen),
+      .shrink([.label, .hosts], to: 14), .shrinkToFileNames, .drop(.hosts),
+      .shrink([.label], to: 8), .drop(.level), .drop(.label),
+      .shrink([.key], to: 12), .shrink([.key], to: 6),
     ]
 
     /// Shortens and drops columns until the table is at most `limit` wide (or the plan is
-    /// exhausted), then gives any room left back to what was shortened, kinds first.
+    /// exhausted), then gives any room left back to what was shortened, labels first.
     mutating func fit(_ limit: Int) {
       self.limit = limit
       for step in Table.plan where totalWidth > limit {
@@ -194,18 +199,19 @@ extension TableRenderer {
           }
         }
       }
-      // Abbreviated kinds may not use all their width: keep only what they use.
+      // Paths cut at slashes may not use all their width: keep only what they use.
       func trim(_ index: Int) {
+        guard columns[index].shortening == .path else { return }
         let used = columns[index].fittedCells().map(TextFitting.width).max() ?? 0
         columns[index].width = max(used, TextFitting.width(columns[index].title))
       }
-      for index in columns.indices where columns[index].role == .kind { trim(index) }
-      for role in [Role.kind, .key, .label, .hosts] {
+      for index in columns.indices { trim(index) }
+      for role in [Role.label, .key, .hosts] {
         for index in columns.indices where columns[index].role == role && !columns[index].dropped {
           let room = limit - totalWidth
           guard room > 0 else { return }
           columns[index].width += min(room, columns[index].natural - columns[index].width)
-          if role == .kind { trim(index) }
+          trim(index)
         }
       }
     }

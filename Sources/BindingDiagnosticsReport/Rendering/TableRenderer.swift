@@ -2,8 +2,9 @@ import BindingDiagnostics
 
 /// The human summary for a terminal: a headline, an aligned table of groups (level, events,
 /// key, label, hosts when several, times, a small histogram), then lost, duplicated, malformed
-/// and other lines called out. Fits a width by shortening, then dropping, the least useful
-/// columns; colours levels with journalctl's palette when asked.
+/// and other lines called out. Fits a width by dropping the least useful columns and
+/// shortening paths (at slashes) and labels (with `…`), never kinds; caps every cell of text
+/// from the input (``cellLimit``); colours levels with journalctl's palette when asked.
 public struct TableRenderer: Sendable {
   /// At most this many groups (all when `nil`).
   public var top: Int?
@@ -13,6 +14,12 @@ public struct TableRenderer: Sendable {
   public var color: Bool
   /// The zone times are shown in.
   public var timeZone: DisplayTimeZone
+  /// The most columns one cell of text from the input (path, label, host, name) takes, or
+  /// `nil` for no cap: paths are cut at slashes, other text with `…`.
+  public var cellLimit: Int?
+
+  /// The cell cap `bindiag` uses off a terminal when `--max-columns` is not given.
+  public static let defaultCellLimit = 100
 
   /// A renderer.
   /// - Parameters:
@@ -20,13 +27,16 @@ public struct TableRenderer: Sendable {
   ///   - width: The width to fit, or `nil` for none.
   ///   - color: Whether to write colours.
   ///   - timeZone: The zone for times, UTC by default.
+  ///   - cellLimit: The most columns a cell of text from the input takes, or `nil` for no cap.
   public init(
-    top: Int? = 20, width: Int? = nil, color: Bool = false, timeZone: DisplayTimeZone = .utc
+    top: Int? = 20, width: Int? = nil, color: Bool = false, timeZone: DisplayTimeZone = .utc,
+    cellLimit: Int? = nil
   ) {
     self.top = top
     self.width = width
     self.color = color
     self.timeZone = timeZone
+    self.cellLimit = cellLimit
   }
 
   /// The table and notes, ending in a newline.
@@ -40,7 +50,8 @@ public struct TableRenderer: Sendable {
       lines.append("No misuse events found.")
     } else {
       let shown = Array(summary.groups.prefix(top ?? Int.max))
-      var table = Table(summary: summary, groups: shown, timeZone: timeZone)
+      var table = Table(
+        summary: summary, groups: shown, timeZone: timeZone, cellLimit: cellLimit)
       table.fit(limit)
       lines += table.lines(paint)
       if summary.groups.count > shown.count {
@@ -72,7 +83,9 @@ public struct TableRenderer: Sendable {
     var lines: [String] = []
     if summary.lost > 0 {
       let runs = summary.lostRuns.map {
-        "\(DisplayText.escapingControls($0.process)) run \($0.run): \(HumanText.number($0.lost))"
+        let process = DisplayText.escapingControls($0.process)
+        let shown = cellLimit.map { TextFitting.keepingStart(process, $0) } ?? process
+        return "\(shown) run \(DisplayText.escapingControls($0.run)): \(HumanText.number($0.lost))"
       }
       let head =
         "Lost records: \(HumanText.number(summary.lost)) in "
@@ -85,6 +98,11 @@ public struct TableRenderer: Sendable {
         lines.append(paint.paint(head + ":", .error))
         for run in runs.prefix(5) { lines.append("  " + TextFitting.keepingStart(run, limit - 2)) }
         if runs.count > 5 { lines.append("  …") }
+      }
+      if summary.lostHead > 0 {
+        lines.append(
+          "  of them \(HumanText.number(summary.lostHead)) before the first record seen "
+            + "(rotated away, or not read)")
       }
     } else {
       lines.append("Lost records: 0")

@@ -1,6 +1,6 @@
 /// Measuring and shortening terminal text so a table fits its width: display columns (wide East
-/// Asian characters and emoji take two), paths shortened from the left, names from the right,
-/// kebab-case kinds abbreviated word by word.
+/// Asian characters and emoji take two), paths shortened from the left by whole components,
+/// names and labels from the right. Kinds are never shortened: they are what people search for.
 package enum TextFitting {
   /// The columns `text` takes on a terminal.
   /// - Parameter text: Text without escape sequences or control characters.
@@ -42,6 +42,22 @@ package enum TextFitting {
     return "…" + kept
   }
 
+  /// A path (with any `:LINE`) cut to at most `columns` at its slashes, keeping whole
+  /// components from the end: `…/Views/InboxModel.swift:29`, then the bare `InboxModel.swift:29`;
+  /// only a file name wider than `columns` itself is cut inside, keeping its end.
+  /// - Parameters:
+  ///   - path: The path.
+  ///   - columns: The most columns, at least 1.
+  package static func keepingPathEnd(_ path: String, _ columns: Int) -> String {
+    guard width(path) > columns else { return path }
+    let components = path.split(separator: "/", omittingEmptySubsequences: false)
+    for start in components.indices.dropFirst() {
+      let kept = "…/" + components[start...].joined(separator: "/")
+      if width(kept) <= columns { return kept }
+    }
+    return keepingEnd(String(components.last ?? Substring(path)), columns)
+  }
+
   /// `text` cut to at most `columns`, keeping its start: `feed-error-ban…`.
   /// - Parameters:
   ///   - text: The text.
@@ -57,15 +73,5 @@ package enum TextFitting {
       used += next
     }
     return kept + "…"
-  }
-
-  /// A kebab-case kind with every word cut to at most `letters`:
-  /// `unwrapped-write-after-nil` → `unwr-writ-afte-nil` for 4.
-  /// - Parameters:
-  ///   - kind: The kind's code.
-  ///   - letters: The most letters a word keeps.
-  package static func cuttingWords(_ kind: String, to letters: Int) -> String {
-    kind.split(separator: "-", omittingEmptySubsequences: false).map { $0.prefix(letters) }
-      .joined(separator: "-")
   }
 }

@@ -12,6 +12,8 @@ public struct SourceRootResolver: Sendable {
     case resolved(String)
     /// No file of that name under the root.
     case missing
+    /// Not a `#fileID` (`Module/File.swift`): absolute, or with a `..`, `.` or empty component.
+    case invalid
     /// Several files of that name, and not exactly one inside a folder named after the module;
     /// the candidates' paths relative to the root, sorted.
     case ambiguous([String])
@@ -31,14 +33,52 @@ public struct SourceRootResolver: Sendable {
   /// - Returns: A resolution for each distinct `#fileID`.
   public func resolve(_ fileIDs: some Sequence<String>) -> [String: Resolution] {
     let wanted = Set(fileIDs)
-    let candidates = files(named: Set(wanted.map(SourceRootResolver.fileName)))
+    let candidates = files(
+      named: Set(
+        wanted.filter { SourceRootResolver.relativePath($0) != nil }.map(
+          SourceRootResolver.fileName)))
     var resolutions: [String: Resolution] = [:]
     for fileID in wanted {
+      guard SourceRootResolver.relativePath(fileID) != nil else {
+        resolutions[fileID] = .invalid
+        continue
+      }
       let found = candidates[SourceRootResolver.fileName(of: fileID)] ?? []
       resolutions[fileID] = SourceRootResolver.choose(
         found, module: SourceRootResolver.module(of: fileID))
     }
     return resolutions
+  }
+
+  /// `path` when it is a plain relative path that stays inside the directory it is relative
+  /// to (no leading `/`, no `..`, `.` or empty component, no backslash); else `nil`. CI
+  /// reports write no other path, so a hostile `#fileID` such as `../../../../etc/passwd`
+  /// never becomes one.
+  /// - Parameter path: A path from the input or the resolver.
+  public static func relativePath(_ path: String) -> String? {
+    guard !path.isEmpty, !path.contains("\\") else { return nil }
+    for component in path.split(separator: "/", omittingEmptySubsequences: false) {
+      if component.isEmpty || component == "." || component == ".." { return nil }
+    }
+    return path
+  }
+
+  /// The `#fileID`s among `fileIDs` that are not regular files relative to `directory`: what
+  /// a CI report without `--source-root` cannot point at.
+  /// - Parameters:
+  ///   - fileIDs: `#fileID`s of call sites.
+  ///   - directory: The directory they would be relative to, the working one by default.
+  /// - Returns: The distinct ones that are not files, sorted.
+  public static func notFiles(_ fileIDs: some Sequence<String>, in directory: String = ".")
+    -> [String]
+  {
+    Set(fileIDs).filter { fileID in
+      guard let path = relativePath(fileID) else { return true }
+      var isDirectory: ObjCBool = false
+      return !FileManager.default.fileExists(
+        atPath: directory + "/" + path, isDirectory: &isDirectory)
+        || isDirectory.boolValue
+    }.sorted { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }
   }
 
   /// The chosen candidate: the only one, or the only one with a folder named `module` above it.

@@ -1,0 +1,54 @@
+import BindingDiagnostics
+
+/// `--format gcc`: one line per call site in the shape compilers print and editors parse
+/// (vim's quickfix, Emacs' compilation mode, VS Code's problem matchers):
+///
+///     Sources/App/ContentView.swift:42:1: error: A Binding<Bool> mapped … [mapped-bool-set-true]
+///
+/// The severity comes from the site's most severe level: `error` for error and critical,
+/// `warning`, else `note`. Column 1 stands for "the line" (events carry none). A site whose
+/// file is not a plain relative path is written as `bindiag: SEVERITY: …`, as compilers write
+/// what has no file. Text from the input has its control characters escaped: one site, one line.
+public struct GCCRenderer: Sendable {
+  /// At most this many sites (all when `nil`).
+  public var top: Int?
+  /// The path for each `#fileID`, relative to the source root; a `#fileID` not in it is
+  /// written as it is when it is a plain relative path.
+  public var paths: [String: String]
+
+  /// A renderer.
+  /// - Parameters:
+  ///   - top: The site limit, or `nil` for all.
+  ///   - paths: Paths by `#fileID` (see ``SourceRootResolver``).
+  public init(top: Int? = nil, paths: [String: String] = [:]) {
+    self.top = top
+    self.paths = paths
+  }
+
+  /// One line per call site. Groups must be keyed by site (kind, file, line); other groups
+  /// are left out.
+  /// - Parameter summary: The summary.
+  public func render(_ summary: Summary) -> String {
+    var out = ""
+    for group in summary.groups.prefix(top ?? Int.max) {
+      guard let site = summary.site(of: group) else { continue }
+      var line = "bindiag: "
+      if let path = SourceRootResolver.relativePath(paths[site.file] ?? site.file) {
+        line = path + (site.line >= 1 ? ":\(site.line):1" : "") + ": "
+      }
+      line += GCCRenderer.severity(group.mostSevereLevel ?? .warning) + ": "
+      line += SiteMessage.text(group, kind: site.kind) + " [\(site.kind)]"
+      out += DisplayText.escapingControls(line) + "\n"
+    }
+    return out
+  }
+
+  /// `error` for error and critical, `warning`, else `note`.
+  static func severity(_ level: MisuseLevel) -> String {
+    switch level {
+    case .critical, .error: "error"
+    case .warning: "warning"
+    case .notice, .info, .debug, .trace: "note"
+    }
+  }
+}

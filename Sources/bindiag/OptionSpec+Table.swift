@@ -1,0 +1,168 @@
+import BindingDiagnostics
+import BindingDiagnosticsReport
+
+extension OptionSpec {
+  /// Every option of every command, in the order help lists them.
+  static let all: [OptionSpec] = [
+    // Inputs.
+    OptionSpec(
+      .journal, "--journal", commands: reading, section: .inputs,
+      help: "Read the system journal (BINDING_SCHEMA=1 entries)."),
+    OptionSpec(
+      .journalDirectory, "--journal-dir", value: "dir", valueKind: .directory, repeatable: true,
+      commands: [.summary, .check], section: .inputs,
+      help:
+        "Read the journal files of a directory instead; repeatable (systemd-journal-remote's output)."
+    ),
+    OptionSpec(
+      .journalDirectory, "--journal-dir", value: "dir", valueKind: .directory,
+      commands: [.follow], section: .inputs,
+      help: "Read the journal files of a directory instead (systemd-journal-remote's output)."),
+    // Filters.
+    OptionSpec(
+      .since, "--since", value: "time", choices: ["today", "yesterday", "tomorrow", "now"],
+      commands: reading, section: .filters,
+      help:
+        "Events at or after <time>: RFC 3339, -30s, -30m, -1h, -7d, now, or today, yesterday and tomorrow (midnight in local time, as journalctl reads them)."
+    ),
+    OptionSpec(
+      .until, "--until", value: "time", choices: ["today", "yesterday", "tomorrow", "now"],
+      commands: reading, section: .filters, help: "Events at or before <time>."),
+    OptionSpec(
+      .kind, "--kind", value: "kind", choices: MisuseKind.builtIn.map(\.code), repeatable: true,
+      commands: reading, section: .filters,
+      help:
+        "Only this kind (repeatable): a kebab-case code, built in or an app's own."
+    ),
+    OptionSpec(
+      .file, "--file", value: "substring", commands: reading, section: .filters,
+      help: "Only call sites whose file contains <substring>."),
+    OptionSpec(
+      .process, "--process", value: "name", commands: reading, section: .filters,
+      help: "Only this process."),
+    OptionSpec(
+      .host, "--host", value: "name", commands: reading, section: .filters,
+      help: "Only this host."),
+    OptionSpec(
+      .run, "--run", value: "id", commands: reading, section: .filters,
+      help: "Only this run (one process start, 16 hex digits)."),
+    OptionSpec(
+      .level, "-p", "--level", value: "level", choices: LevelArgument.names,
+      commands: [.summary, .follow], section: .filters,
+      help:
+        "Only this level or more severe: trace, debug, info, notice, warning, error, critical, or journalctl's priorities (emerg, alert, crit, err, warning, notice, info, debug, or 0 to 7)."
+    ),
+    OptionSpec(
+      .level, "-p", "--level", value: "level", choices: LevelArgument.names,
+      commands: [.check], section: .filters,
+      help:
+        "Only this level or more severe (default for check: warning): trace, debug, info, notice, warning, error, critical, or journalctl's priorities (emerg, alert, crit, err, warning, notice, info, debug, or 0 to 7)."
+    ),
+    // Output.
+    OptionSpec(
+      .lines, "-n", "--lines", value: "n", choices: ["all"], commands: [.follow],
+      section: .output,
+      help:
+        "Show the last <n> events first (default 10; 0 for none, all for everything); with --since and no -n, all since then. On the journal, entries matching --kind, --process, --host and --run are counted. Standard input is shown as it arrives."
+    ),
+    OptionSpec(
+      .format, "-f", "--format", value: "format",
+      choices: ReportOptions.Format.allCases.map(\.rawValue), commands: [.summary, .check],
+      section: .output,
+      help:
+        "table (default), json, markdown, csv, sarif (SARIF 2.1.0 for code scanning), github (workflow-command annotations), html (one self-contained page), gcc (FILE:LINE: lines for editors) or junit (JUnit XML for CI test reports). -f is --format, not tail's -f."
+    ),
+    OptionSpec(
+      .format, "-f", "--format", value: "format",
+      choices: ReportOptions.Format.follow.map(\.rawValue), commands: [.follow],
+      section: .output,
+      help:
+        "table (default: aligned columns) or json (one contract JSON object per line, written as soon as it is read). -f is --format: follow always follows."
+    ),
+    OptionSpec(
+      .groupBy, "--group-by", value: "fields", choices: GroupByArgument.names,
+      commands: [.summary, .check], section: .output,
+      help:
+        "site (default: kind,file,line), \(Suggestion.list(Array(GroupByArgument.names.dropFirst()))); several joined by commas."
+    ),
+    OptionSpec(
+      .top, "--top", value: "n", commands: [.summary, .check], section: .output,
+      help: "Groups shown (default 20 in table and markdown, all in the other formats; 0 for all)."
+    ),
+    OptionSpec(
+      .count, "--count", value: "n", commands: [.follow], section: .output,
+      help: "Stop after <n> events."),
+    OptionSpec(
+      .maxLineBytes, "--max-line-bytes", value: "n", commands: reading, section: .output,
+      help: "Longer lines are malformed (default 1048576, at most 1073741824)."),
+    OptionSpec(
+      .threads, "--threads", value: "n", commands: [.summary, .check], section: .output,
+      help:
+        "Threads reading a file (default: one per processor; 1\u{A0}to\u{A0}1024, at most 32 used). The result is the same for any number."
+    ),
+    OptionSpec(
+      .strict, "--strict", commands: [.summary, .check], section: .output,
+      help: "Exit 65 when any line is malformed."),
+    OptionSpec(
+      .sourceRoot, "--source-root", value: "dir", valueKind: .directory,
+      commands: [.summary, .check], section: .output,
+      help:
+        "With sarif or github: find each call site's Module/File.swift under <dir>, preferring a folder named Module; unresolved ones are named on standard error and keep the file ID."
+    ),
+    // Terminal.
+    OptionSpec(
+      .color, "--color", value: "when", choices: ReportOptions.ColorChoice.allCases.map(\.rawValue),
+      commands: reading, section: .terminal,
+      help:
+        "Colour levels as journalctl does: auto (default: when standard output is a terminal and NO_COLOR is not set), always or never."
+    ),
+    OptionSpec(
+      .utc, "--utc", commands: [.summary, .check], section: .terminal,
+      help: "Show times in UTC (default: local time; json and csv always write RFC 3339 UTC)."),
+    OptionSpec(
+      .utc, "--utc", commands: [.follow], section: .terminal,
+      help: "Show times in UTC (default: local time; json always writes RFC 3339 UTC)."),
+    OptionSpec(
+      .maxColumns, "--max-columns", value: "n", commands: reading, section: .terminal,
+      help:
+        "Cut every cell of text from the input (path, label, host, name) to <n> columns (default: 100 off a terminal, none on one; 0 for no cap)."
+    ),
+    OptionSpec(
+      .noPager, "--no-pager", commands: [.summary, .check], section: .terminal,
+      help: "Do not page long output through $PAGER (default 'less\u{A0}-FRX') on a terminal."),
+    // Thresholds and baselines.
+    OptionSpec(
+      .maxEvents, "--max-events", value: "n", commands: [.check], section: .thresholds,
+      help:
+        "Most events allowed (default 0), counting those at warning and above unless --level says otherwise; with --baseline, most events at sites not in the baseline."
+    ),
+    OptionSpec(
+      .maxLost, "--max-lost", value: "n", commands: [.check], section: .thresholds,
+      help: "Most lost records allowed (default 0)."),
+    OptionSpec(
+      .writeBaseline, "--write-baseline", value: "file", valueKind: .file, commands: [.check],
+      section: .baseline,
+      help:
+        "Record the call sites and their events in <file> (sorted JSON) and exit 0 without applying the thresholds."
+    ),
+    OptionSpec(
+      .baseline, "--baseline", value: "file", valueKind: .file, commands: [.check],
+      section: .baseline, help: "Fail only on call sites not in <file>, naming each one."),
+    OptionSpec(
+      .baselineMaxGrowth, "--baseline-max-growth", value: "n", commands: [.check],
+      section: .baseline,
+      help: "Also fail on known sites whose events grew more than <n> times (2, 1.5)."),
+    // Demo.
+    OptionSpec(
+      .directory, "--dir", value: "dir", valueKind: .directory, commands: [.demo],
+      section: .options,
+      help: "Where to write events.jsonl (default: a new temporary directory)."),
+    // Every command.
+    OptionSpec(
+      .help, "-h", "--help", commands: Set(Command.allCases), section: .options,
+      help: "Show help information."),
+  ]
+
+  /// The commands that read events.
+  static let reading: Set<Command> = [.summary, .check, .follow]
+}
