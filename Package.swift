@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 let package = Package(
@@ -69,13 +69,16 @@ let package = Package(
   swiftLanguageModes: [.v6]
 )
 
-// Strict settings for every target, as swift-log does.
+// Strict settings for every target, as swift-log does. Warnings are errors here, so `swift run`
+// and `swift test` build with the same flags and share one build; SwiftPM ignores this setting
+// when the package is a dependency, so it never breaks an app's build.
 for target in package.targets {
   var settings = target.swiftSettings ?? []
   settings.append(contentsOf: [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
     .enableUpcomingFeature("InternalImportsByDefault"),
+    .treatAllWarnings(as: .error),
   ])
   target.swiftSettings = settings
 }

@@ -38,7 +38,7 @@ enum DemoCommand {
       return ExitCode.failure
     }
     var sinks: [any DiagnosticsSink] = [
-      StandardErrorSink(format: .logfmt, fileDescriptor: 1), file,
+      StandardErrorSink(fileDescriptor: 1), file,
     ]
     let journalReason = JournaldSink.unavailability()
     if journalReason == nil { sinks.append(JournaldSink()) }

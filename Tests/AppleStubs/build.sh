@@ -2,7 +2,8 @@
 # The Apple-platform paths, compiled here on Linux against interface stubs of SwiftUI and os
 # (SwiftUI.swiftinterface, os.swiftinterface: declarations only, modelled on the current SDK), so
 # `canImport(SwiftUI)` and `canImport(os)` are true. Compile-only: nothing links or runs. What
-# this proves and what only a Mac can is in the README ("Apple platforms").
+# this proves and what only a Mac can is in the DocC article "Apple platforms"
+# (Sources/BindingDiagnostics/BindingDiagnostics.docc/ApplePlatforms.md).
 #
 #   Tests/AppleStubs/build.sh [OUT_DIR]        (.ci/run calls it after the tests)
 #

@@ -66,7 +66,7 @@ import Testing
   @Test(arguments: [
     (
       ["BINDING_DIAGNOSTICS": "syslog"],
-      #"BINDING_DIAGNOSTICS: unknown sink "syslog" (expected stderr, stderr:json, jsonl:PATH, journald, oslog or none); using stderr"#
+      #"BINDING_DIAGNOSTICS: unknown sink "syslog" (expected stderr, stderr:human, stderr:logfmt, stderr:json, jsonl:PATH, journald, oslog or none); using stderr"#
     ),
     (
       ["BINDING_DIAGNOSTICS": "jsonl:"],
@@ -82,7 +82,7 @@ import Testing
     ),
     (
       ["BINDING_DIAGNOSTICS_MIN_LEVEL": "loud"],
-      #"BINDING_DIAGNOSTICS_MIN_LEVEL: expected one of trace, debug, info, notice, warning, error, critical, got "loud"; using trace"#
+      #"BINDING_DIAGNOSTICS_MIN_LEVEL: expected one of trace, debug, info, notice, warning, error, critical (or as journalctl: emerg, alert, crit, err, warn, 0-7), got "loud"; using trace"#
     ),
     (
       ["BINDING_DIAGNOSTICS_POLICY": "crash"],
@@ -116,7 +116,7 @@ import Testing
     loaded = EnvironmentConfiguration.load(
       from: [
         "BINDING_DIAGNOSTICS_CONFIG": path, "BINDING_DIAGNOSTICS_PRIVACY": "private",
-        "BINDING_DIAGNOSTICS": "stderr",
+        "BINDING_DIAGNOSTICS": "stderr:logfmt",
       ], warn: false)
     #expect(loaded.configuration.privacy == .private)
     #expect((loaded.configuration.sink as? StandardErrorSink)?.format == .logfmt)
@@ -126,7 +126,9 @@ import Testing
     let notJSON = try temporaryFile("{not json")
     #expect(
       EnvironmentConfiguration.load(from: ["BINDING_DIAGNOSTICS_CONFIG": notJSON], warn: false)
-        .warnings == ["BINDING_DIAGNOSTICS_CONFIG=\(notJSON): not valid JSON; using defaults"])
+        .warnings == [
+          "BINDING_DIAGNOSTICS_CONFIG=\(notJSON): not valid JSON at line 1, column 2; using defaults"
+        ])
 
     let missing = "/nonexistent/binding.json"
     #expect(
@@ -141,7 +143,7 @@ import Testing
       loaded.warnings == [
         "\(badKeys): key \"colour\": unknown key; ignored",
         "\(badKeys): key \"privacy\": expected a string; ignored",
-        "\(badKeys): key \"sinks\"[0]: unknown sink \"kafka\" (expected stderr, stderr:json, jsonl:PATH, journald, oslog or none); using stderr",
+        "\(badKeys): key \"sinks\"[0]: unknown sink \"kafka\" (expected stderr, stderr:human, stderr:logfmt, stderr:json, jsonl:PATH, journald, oslog or none); using stderr",
       ])
     #expect(loaded.configuration.sink is StandardErrorSink)
   }
@@ -157,7 +159,7 @@ import Testing
     #expect(lines.count == 3)
     #expect(
       lines.first
-        == #"binding-diagnostics: BINDING_DIAGNOSTICS: unknown sink "x\u000abinding-diagnostics: forged\u001b[2J" (expected stderr, stderr:json, jsonl:PATH, journald, oslog or none); using stderr"#
+        == #"binding-diagnostics: BINDING_DIAGNOSTICS: unknown sink "x\u000abinding-diagnostics: forged\u001b[2J" (expected stderr, stderr:human, stderr:logfmt, stderr:json, jsonl:PATH, journald, oslog or none); using stderr"#
     )
     #expect(lines.dropFirst().first?.hasPrefix("v=1 ts=") == true)
   }

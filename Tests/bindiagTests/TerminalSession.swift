@@ -14,16 +14,17 @@ final class TerminalSession: @unchecked Sendable {
   private let reader = DispatchGroup()
   private let started = Date()
 
-  /// Starts `bindiag arguments` on a `columns`×`rows` terminal. `redirections` are shell
+  /// Starts `bindiag arguments` (or another `product` of the package) on a `columns`×`rows`
+  /// terminal. `redirections` are shell
   /// redirections added to the command (`< fifo`, `> out.json`) for the streams that must not
   /// be the terminal. The environment is the tests' own less anything that changes how
   /// `bindiag` writes (`COLUMNS`, `LINES`, `NO_COLOR`, `PAGER`, `LESS`), with `TERM` set and
   /// times in UTC; `environment` adds to it.
   init(
     _ arguments: [String], columns: Int = 80, rows: Int = 24, redirections: String = "",
-    environment: [String: String] = [:]
+    environment: [String: String] = [:], product: String = "bindiag"
   ) throws {
-    let binary = productsDirectory().appendingPathComponent("bindiag").path
+    let binary = productsDirectory().appendingPathComponent(product).path
     let command =
       "stty cols \(columns) rows \(rows) && exec "
       + ([binary] + arguments).map(TerminalSession.quote).joined(separator: " ")

@@ -1,5 +1,19 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Writes each event as one line to standard error (or another descriptor), with one `write(2)`.
 /// A line is at most 64 KiB: longer fields are cut as the JSON Lines file sink cuts them.
+///
+/// Unless a format is named, a person reading a terminal gets one short line per event in a
+/// compiler's shape, its level coloured as `bindiag` colours it (not under `NO_COLOR`):
+///
+///     App/InboxView.swift:31: error: a Binding<Bool> mapped from String? was set to true; no effect [mapped-bool-set-true, save-alert]
+///
+/// and anything else (a pipe, a file, a log collector) gets the contract's logfmt, which
+/// `bindiag` reads back.
 ///
 /// When the descriptor is a pipe whose reader has gone (`app 2>&1 | head`), the write fails
 /// with `EPIPE` and is counted in ``failedWrites``; `SIGPIPE` never kills the app.
@@ -10,10 +24,15 @@ public struct StandardErrorSink: DiagnosticsSink {
     case logfmt
     /// Contract JSON Lines.
     case jsonLines = "json"
+    /// One short line in a compiler's shape for a person (`FILE:LINE: LEVEL: what [KIND,
+    /// LABEL] (+N folded)`); not a wire form, `bindiag` does not read it back.
+    case human
   }
 
-  /// The form lines are written in.
+  /// The form lines are written in: the one asked for, or the one chosen for the descriptor.
   public let format: Format
+  /// Whether ``Format/human`` lines colour their level.
+  let colors: Bool
   /// The descriptor written to; 2 unless injected.
   public let fileDescriptor: Int32
   private let isPipe: Bool
@@ -26,12 +45,26 @@ public struct StandardErrorSink: DiagnosticsSink {
 
   /// A sink writing `format` lines to `fileDescriptor`.
   /// - Parameters:
-  ///   - format: `.logfmt` (default) or `.jsonLines`.
+  ///   - format: `.logfmt`, `.jsonLines` or `.human`; when `nil` (the default), `.human` if
+  ///     `fileDescriptor` is a terminal (`isatty(3)`) and `.logfmt` otherwise.
   ///   - fileDescriptor: The descriptor to write to; standard error by default.
-  public init(format: Format = .logfmt, fileDescriptor: Int32 = 2) {
+  public init(format: Format? = nil, fileDescriptor: Int32 = 2) {
+    self.init(format: format, fileDescriptor: fileDescriptor, environment: Self.environment)
+  }
+
+  /// A sink as ``init(format:fileDescriptor:)`` makes it, reading `NO_COLOR` and `TERM` from
+  /// `environment` instead of the process's.
+  package init(format: Format?, fileDescriptor: Int32, environment: (String) -> String?) {
+    let terminal = Self.isTerminal(fileDescriptor)
+    let format = format ?? (terminal ? .human : .logfmt)
     self.format = format
     self.fileDescriptor = fileDescriptor
     self.isPipe = FileDescriptorIO.isPipeOrSocket(fileDescriptor)
+    // no-color.org: set and not empty turns colours off; a terminal without a TERM, or a
+    // dumb one, gets none either (as `bindiag`'s own output).
+    let noColor = environment("NO_COLOR").map { !$0.isEmpty } ?? false
+    let term = environment("TERM") ?? ""
+    self.colors = format == .human && terminal && !noColor && !term.isEmpty && term != "dumb"
   }
 
   /// Where lines go: two sinks with the same destination print the same lines.
@@ -64,16 +97,27 @@ extension StandardErrorSink {
     switch format {
     case .logfmt: LogfmtEncoder().encode(event)
     case .jsonLines: JSONLinesEncoder().encode(event)
+    case .human: HumanLineEncoder(colors: colors).encode(event)
     }
+  }
+
+  /// Whether `fd` is a terminal: `isatty(3)`.
+  fileprivate static func isTerminal(_ fd: Int32) -> Bool {
+    isatty(fd) == 1
+  }
+
+  /// A variable of the process's environment: `getenv(3)`.
+  fileprivate static func environment(_ name: String) -> String? {
+    getenv(name).map { String(cString: $0) }
   }
 }
 
 extension DiagnosticsSink where Self == StandardErrorSink {
-  /// Contract logfmt lines on standard error.
+  /// Standard error: short human lines on a terminal, contract logfmt anywhere else.
   public static var standardError: StandardErrorSink { StandardErrorSink() }
 
   /// Lines in `format` on standard error.
-  /// - Parameter format: `.logfmt` or `.jsonLines`.
+  /// - Parameter format: `.logfmt`, `.jsonLines` or `.human`.
   public static func standardError(format: StandardErrorSink.Format) -> StandardErrorSink {
     StandardErrorSink(format: format)
   }

@@ -2,8 +2,8 @@ import Dispatch
 
 /// A misuse pipeline: configuration, a run id, the `seq` counter and the rate limiter.
 ///
-/// The process has one, made by ``DiagnosticsSystem/bootstrap(_:)`` or from the environment;
-/// tests and scoped work make their own and install it with
+/// The process has one, made by ``DiagnosticsSystem/bootstrap(_:fileID:line:)`` or from the
+/// environment; tests and scoped work make their own and install it with
 /// ``DiagnosticsSystem/withDiagnostics(_:operation:)``. Each pipeline is one `run`:
 /// its `seq` starts at 1 and has no gap and no repeat across threads.
 public final class Diagnostics: Sendable {
@@ -199,13 +199,16 @@ public final class Diagnostics: Sendable {
     valuePresent: Bool, value: String?, label: String?, test: String?, suppressed: Int,
     identity: ProcessIdentity
   ) {
+    let seq = sequence.increment()
+    // Once per pipeline: a late bootstrap names the site of the process pipeline's first record.
+    if seq == 1 { DiagnosticsSystem.noteFirstRecord(of: self, at: site) }
     sink.receive(
       MisuseEvent(
         timestamp: .now(), level: level, kind: kind, message: message, file: site.fileID,
         line: site.line, function: site.function, valueType: valueType,
         valuePresent: valuePresent, value: value, label: label, test: test,
         process: identity.process,
-        pid: identity.pid, host: identity.host, run: identity.run, seq: sequence.increment(),
+        pid: identity.pid, host: identity.host, run: identity.run, seq: seq,
         suppressed: suppressed))
   }
 }

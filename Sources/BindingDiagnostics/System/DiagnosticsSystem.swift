@@ -7,12 +7,14 @@
 /// The process-wide entry point: one bootstrap, a task-local override, and `report`.
 ///
 /// With no bootstrap, the first misuse configures the process from the environment
-/// (`BINDING_DIAGNOSTICS`, `BINDING_DIAGNOSTICS_CONFIG`, …; see the README). Tests never touch
+/// (`BINDING_DIAGNOSTICS`, `BINDING_DIAGNOSTICS_CONFIG`, …; see ``EnvironmentConfiguration``). Tests never touch
 /// the global pipeline: they install their own with `withDiagnostics`.
 public enum DiagnosticsSystem {
   private struct GlobalState {
     var diagnostics: Diagnostics?
     var bootstrapped = false
+    /// How the process pipeline was set up, for the warning a late bootstrap gives.
+    var origin = ""
   }
 
   private static let global = Lock(GlobalState())
@@ -23,20 +25,38 @@ public enum DiagnosticsSystem {
   /// Installs the process-wide configuration. Call it once, early in `main`.
   ///
   /// A second call is ignored and says so on standard error, as does a call after the first
-  /// misuse already configured the process from the environment.
-  /// - Parameter configuration: The configuration every misuse outside an override uses.
-  public static func bootstrap(_ configuration: DiagnosticsConfiguration) {
-    let accepted = global.withLock { state -> Diagnostics? in
-      guard !state.bootstrapped, state.diagnostics == nil else { return nil }
+  /// misuse already configured the process from the environment; the line names where the
+  /// pipeline was set up (the first bootstrap's call site).
+  /// - Parameters:
+  ///   - configuration: The configuration every misuse outside an override uses.
+  ///   - fileID: The caller's file, captured by default.
+  ///   - line: The caller's line, captured by default.
+  public static func bootstrap(
+    _ configuration: DiagnosticsConfiguration, fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) {
+    let (accepted, origin) = global.withLock { state -> (Diagnostics?, String) in
+      guard !state.bootstrapped, state.diagnostics == nil else { return (nil, state.origin) }
       state.bootstrapped = true
       state.diagnostics = Diagnostics(configuration: configuration)
-      return state.diagnostics
+      state.origin = "by the bootstrap at \(fileID):\(line)"
+      return (state.diagnostics, "")
     }
     if let accepted {
       ProcessFlush.install(accepted)
     } else {
       ConfigurationWarning.emit(
-        "DiagnosticsSystem.bootstrap called after the pipeline was set up; call ignored")
+        "DiagnosticsSystem.bootstrap at \(fileID):\(line) called after the pipeline was set up \(origin); call ignored"
+      )
+    }
+  }
+
+  /// Completes what a late bootstrap says about a pipeline made from the environment: the call
+  /// site of its first record. Called once per pipeline, with its first record.
+  static func noteFirstRecord(of diagnostics: Diagnostics, at site: CallSite) {
+    global.withLock { state in
+      guard state.diagnostics === diagnostics, !state.bootstrapped else { return }
+      state.origin += ", at \(site.fileID):\(site.line)"
     }
   }
 
@@ -127,6 +147,7 @@ public enum DiagnosticsSystem {
       if let diagnostics = state.diagnostics { return (diagnostics, false) }
       let diagnostics = Diagnostics(configuration: EnvironmentConfiguration.load().configuration)
       state.diagnostics = diagnostics
+      state.origin = "from the environment by the first misuse"
       return (diagnostics, true)
     }
     if created { ProcessFlush.install(diagnostics) }

@@ -12,7 +12,7 @@ public enum LineClass: Sendable, Equatable {
   case blank
 }
 
-/// Recognises events line by line in a mixed stream, as `shared/spec/cli.md` says:
+/// Recognises events line by line in a mixed stream (the DocC article *The bindiag command line*):
 /// a line starting (after blanks) with `{` is JSON (the contract's, journalctl's or the unified
 /// log's), a line with `v=` and `kind=` keys is logfmt, anything else is `other`.
 public struct LineClassifier: Sendable {

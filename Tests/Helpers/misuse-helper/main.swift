@@ -11,6 +11,8 @@
 //     --then-sleep             after COUNT, print "done" and sleep until a signal ends it
 //     --exit-on-sigterm        install a SIGTERM handler that calls exit(0), as many apps do
 //     --stats                  print the JSON Lines sink's statistics before exiting
+//     --early-bootstrap        bootstrap (logfmt on standard error) before misusing
+//     --late-bootstrap         bootstrap after the misuses (ignored, with a warning)
 import BindingDiagnostics
 import Foundation
 
@@ -48,6 +50,8 @@ let forever = flag("--forever")
 let thenSleep = flag("--then-sleep")
 let exitOnSigterm = flag("--exit-on-sigterm")
 let stats = flag("--stats")
+let earlyBootstrap = flag("--early-bootstrap")
+let lateBootstrap = flag("--late-bootstrap")
 guard arguments.count >= 1, let count = Int(arguments[0]), count >= 0 else {
   print("usage: misuse-helper COUNT [LABEL] [options]")
   exit(64)
@@ -57,6 +61,9 @@ let label = arguments.count >= 2 ? arguments[1] : nil
 final class Model: @unchecked Sendable {
   // Unsynchronised on purpose: the flag never changes it (writing `true` is the misuse).
   var alert: String? = "Disk almost full"
+}
+if earlyBootstrap {
+  DiagnosticsSystem.bootstrap(DiagnosticsConfiguration(sink: StandardErrorSink(format: .logfmt)))
 }
 let model = Model()
 let alert = Binding<String?>(get: { model.alert }, set: { model.alert = $0 })
@@ -82,6 +89,9 @@ func misuse(_ times: Int) {
 }
 
 misuse(count)
+if lateBootstrap {
+  DiagnosticsSystem.bootstrap(DiagnosticsConfiguration(sink: StandardErrorSink(format: .logfmt)))
+}
 if let pausePath {
   DiagnosticsSystem.flush()
   say("paused")
