@@ -148,6 +148,12 @@ public final class JSONLinesFileSink: DiagnosticsSink {
   public var statistics: Statistics { writer.statistics }
 }
 
+extension JSONLinesFileSink: RenewableAfterFork {
+  func renewedAfterFork() -> any DiagnosticsSink {
+    JSONLinesFileSink(path: path, options: options)
+  }
+}
+
 extension DiagnosticsSink where Self == JSONLinesFileSink {
   /// A JSON Lines file sink for `path`; see ``JSONLinesFileSink``.
   /// - Parameters:

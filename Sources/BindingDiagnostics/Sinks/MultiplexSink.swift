@@ -69,6 +69,12 @@ protocol FallbackSink: DiagnosticsSink {
   func receive(_ event: MisuseEvent, deliveringFallback: Bool)
 }
 
+extension MultiplexSink: RenewableAfterFork {
+  func renewedAfterFork() -> any DiagnosticsSink {
+    MultiplexSink(sinks.map(DiagnosticsConfiguration.renewedAfterFork))
+  }
+}
+
 extension DiagnosticsSink where Self == MultiplexSink {
   /// A fan-out over `sinks`.
   /// - Parameter sinks: The sinks, each receiving every event.

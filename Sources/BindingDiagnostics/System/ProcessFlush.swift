@@ -30,10 +30,17 @@ enum ProcessFlush {
   nonisolated(unsafe) private static var requestWrite: Int32 = -1
   nonisolated(unsafe) private static var doneRead: Int32 = -1
   nonisolated(unsafe) fileprivate static var stopping: Int32 = 0
+  /// The pipes' other ends (the flushing thread's), closed in a forked child.
+  nonisolated(unsafe) private static var requestRead: Int32 = -1
+  nonisolated(unsafe) private static var doneWrite: Int32 = -1
+  /// Whether the exit hook and the signal handlers are in place; a forked child inherits both.
+  nonisolated(unsafe) private static var hooksInstalled = false
 
   /// Starts the flushing thread for `diagnostics`, registers the exit hook and, unless
-  /// `BINDING_DIAGNOSTICS_SIGNALS=off`, the signal handlers. Called once per process.
+  /// `BINDING_DIAGNOSTICS_SIGNALS=off`, the signal handlers. Called once per process, and once
+  /// more in a forked child for its own pipeline (the hooks, inherited, are not added again).
   static func install(_ diagnostics: Diagnostics) {
+    ProcessFork.register()
     guard case .success(let request) = FileDescriptorIO.makePipe(),
       case .success(let done) = FileDescriptorIO.makePipe()
     else {
@@ -47,6 +54,8 @@ enum ProcessFlush {
     FileDescriptorIO.setNonBlocking(done.write)
     requestWrite = request.write
     doneRead = done.read
+    requestRead = request.read
+    doneWrite = done.write
     let thread = Thread {
       blockStopSignals()
       var byte: UInt8 = 0
@@ -64,6 +73,8 @@ enum ProcessFlush {
     }
     thread.name = "binding-diagnostics.flush"
     thread.start()
+    guard !hooksInstalled else { return }
+    hooksInstalled = true
     atexit {
       if !ProcessFlush.requestExitFlushAndWait() {
         ConfigurationWarning.emit(
@@ -79,6 +90,22 @@ enum ProcessFlush {
         "BINDING_DIAGNOSTICS_SIGNALS: unknown value \"\(other)\" (expected on or off); using on")
       installHandlers()
     }
+  }
+
+  /// In a forked child (async-signal-safe): closes the child's copies of the flush pipes, whose
+  /// flushing thread is the parent's, so that neither a stop signal nor `exit` in the child asks
+  /// the parent to flush and end. Until the child makes its own pipeline, a stop signal ends it
+  /// as the default disposition would.
+  static func detachAfterFork() {
+    func detach(_ fd: inout Int32) {
+      if fd >= 0 { _ = close(fd) }
+      fd = -1
+    }
+    detach(&requestWrite)
+    detach(&doneRead)
+    detach(&requestRead)
+    detach(&doneWrite)
+    stopping = 0
   }
 
   /// Blocks the stop signals on the calling thread: the library's own threads never take them.

@@ -11,6 +11,12 @@
 //     --then-sleep             after COUNT, print "done" and sleep until a signal ends it
 //     --exit-on-sigterm        install a SIGTERM handler that calls exit(0), as many apps do
 //     --stats                  print the JSON Lines sink's statistics before exiting
+//     --fork N                 after COUNT, fork() without exec: the child misuses N times and
+//                              exits(0) (or, with --child-sleeps, prints "child ready" and
+//                              sleeps until a signal ends it); the parent prints "child PID",
+//                              waits for it, prints "child exited S" or "child signaled S",
+//                              then misuses N times itself
+//     --child-sleeps           see --fork
 import BindingDiagnostics
 import Foundation
 
@@ -48,6 +54,8 @@ let forever = flag("--forever")
 let thenSleep = flag("--then-sleep")
 let exitOnSigterm = flag("--exit-on-sigterm")
 let stats = flag("--stats")
+let forkCount = option("--fork").flatMap(Int.init)
+let childSleeps = flag("--child-sleeps")
 guard arguments.count >= 1, let count = Int(arguments[0]), count >= 0 else {
   print("usage: misuse-helper COUNT [LABEL] [options]")
   exit(64)
@@ -82,6 +90,24 @@ func misuse(_ times: Int) {
 }
 
 misuse(count)
+if let forkCount {
+  let child = fork()
+  if child == 0 {
+    misuse(forkCount)
+    if childSleeps {
+      say("child ready")
+      while true { sleep(1000) }
+    }
+    exit(0)
+  }
+  say("child \(child)")
+  var status: Int32 = 0
+  while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+  // WIFSIGNALED / WTERMSIG / WEXITSTATUS, which Swift does not import.
+  let signal = status & 0x7f
+  say(signal == 0 ? "child exited \((status >> 8) & 0xff)" : "child signaled \(signal)")
+  misuse(forkCount)
+}
 if let pausePath {
   DiagnosticsSystem.flush()
   say("paused")
