@@ -120,6 +120,35 @@ enum FileDescriptorIO {
     return .success(())
   }
 
+  /// `ftruncate(2)` to `size` bytes.
+  static func truncate(_ fd: Int32, to size: Int) -> Result<Void, SystemError> {
+    while ftruncate(fd, off_t(size)) != 0 {
+      if errno == EINTR { continue }
+      return .failure(SystemError("ftruncate", code: errno))
+    }
+    return .success(())
+  }
+
+  /// `unlink(2)`.
+  static func unlinkFile(_ path: String) -> Result<Void, SystemError> {
+    guard unlink(path) == 0 else { return .failure(SystemError("unlink", code: errno)) }
+    return .success(())
+  }
+
+  /// The names in directory `path` (`opendir(3)`, `readdir(3)`), `.` and `..` left out.
+  static func directoryEntries(_ path: String) -> Result<[String], SystemError> {
+    guard let directory = opendir(path) else { return .failure(SystemError("opendir", code: errno)) }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if name != "." && name != ".." { names.append(name) }
+    }
+    return .success(names)
+  }
+
   /// `close(2)`; errors are not actionable after the descriptor is gone.
   static func closeFile(_ fd: Int32) {
     _ = close(fd)

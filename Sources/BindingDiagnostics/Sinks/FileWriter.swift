@@ -79,10 +79,10 @@ final class FileWriter: @unchecked Sendable {
     var batch = Batch()
     /// Records dropped because this queue was full.
     var dropped = 0
+    /// Records appended.
+    var accepted = 0
     /// Drops because this queue was full, said when they start and when they stop.
     var notice = DropNotice()
-    /// Set by ``FileWriter/stop()``: later records are dropped.
-    var closed = false
     /// Keeps the next queue's state off this one's cache line.
     private let padding = CacheLinePadding()
   }
@@ -98,14 +98,27 @@ final class FileWriter: @unchecked Sendable {
   private var flushCompleted: UInt64 = 0
   private var stopping = false
   private var running = false
+  /// Above 0 once ``stop(within:)`` closed the queues: later records are dropped.
+  private let closed = Counter()
+  /// Records dropped because the queues were closed.
+  private let droppedClosed = Counter()
   /// A caller found its queue empty and appended: the writer has a batch to take.
   private var pending = false
   private var stats = JSONLinesFileSink.Statistics()
+
+  /// Held by the writer for each `write(2)`, so that the end of the process can wait until no
+  /// write is under way and keep any more from starting (``finish(within:)``).
+  private let writeGate = NSLock()
+  /// Set under `writeGate` as the process ends: the writer writes no more.
+  private var halted = false
+  /// Records written, counted under `writeGate` as each write returns.
+  private var writtenThroughGate = 0
 
   // Owned by the writer (the thread, or the caller under `condition` in synchronous mode).
   /// What the writer swaps each queue's batch with, one per queue.
   private var spares = (0..<FileWriter.shardCount).map { _ in Batch() }
   private var file: LogFile?
+  private var rotation: LogRotation
   /// Whether anything was written to `file` since it was opened.
   private var wroteToFile = false
   /// Whether the writer is writing without the file's lock (said once per episode).
@@ -119,7 +132,7 @@ final class FileWriter: @unchecked Sendable {
 
   /// Bytes written by one `write(2)` at the most (always whole records).
   private static let chunkBytes = 1 << 20
-  /// The longest ``flush()`` and ``stop()`` wait for the writer (a hung filesystem).
+  /// The longest ``flush()`` and ``stop(within:)`` wait for the writer (a hung filesystem).
   private static let waitSeconds = 5.0
   /// How long the writer waits for another process's lock on the file before writing
   /// without it (a writer stopped with SIGSTOP, or another user's `flock`, must not stop us);
@@ -134,14 +147,11 @@ final class FileWriter: @unchecked Sendable {
     shards.deallocate()
   }
 
-  init(path: String, options: JSONLinesFileSink.Options, file: LogFile?) {
+  init(path: String, options: JSONLinesFileSink.Options, file: LogFile) {
     self.path = path
     self.options = options
     self.file = file
-    if file == nil {
-      failing = true
-      nextRetry = RateLimiter.monotonicNanoseconds() &+ backoff
-    }
+    self.rotation = LogRotation(path: path, keep: options.keep)
   }
 
   func start() {
@@ -159,6 +169,11 @@ final class FileWriter: @unchecked Sendable {
   func submit(_ event: MisuseEvent) {
     if options.synchronous {
       condition.lock()
+      if stopping {
+        stats.dropped += 1
+        condition.unlock()
+        return
+      }
       let batch = spares[0]
       batch.removeAll()
       batch.append(event)
@@ -167,13 +182,20 @@ final class FileWriter: @unchecked Sendable {
       condition.unlock()
       return
     }
+    // Ending (the process goes, or the sink): counted, without waiting for the queue's lock
+    // (misusing threads would keep the writer and the ending thread from it).
+    if closed.value != 0 {
+      droppedClosed.increment()
+      return
+    }
     let shard = shards[ThreadOrdinal.current()]
     let change: DropNotice.Change?
     var wake = false
     shard.lock.lock()
-    if shard.batch.count < options.queueCapacity, !shard.closed {
+    if shard.batch.count < options.queueCapacity {
       wake = shard.batch.count == 0
       shard.batch.append(event)
+      shard.accepted += 1
       change = shard.notice.accepted(now: RateLimiter.monotonicNanoseconds())
     } else {
       shard.dropped += 1
@@ -218,42 +240,73 @@ final class FileWriter: @unchecked Sendable {
     }
   }
 
-  /// Drains the queues, then ends the writer thread.
-  func stop() {
-    for shard in shards.all {
-      shard.lock.lock()
-      shard.closed = true
-      shard.lock.unlock()
-    }
+  /// Drains the queues, then ends the writer thread; records received later are dropped and
+  /// counted.
+  /// - Parameter seconds: How long to wait for the writer.
+  /// - Returns: Whether the writer is still running (stuck, or slower than `seconds`).
+  @discardableResult
+  func stop(within seconds: Double = FileWriter.waitSeconds) -> Bool {
+    closed.increment()
     condition.lock()
+    defer { condition.unlock() }
     stopping = true
     condition.broadcast()
-    let deadline = Date(timeIntervalSinceNow: FileWriter.waitSeconds)
+    let deadline = Date(timeIntervalSinceNow: seconds)
     while running {
       if !condition.wait(until: deadline) { break }
     }
+    guard !running else { return true }
+    if options.fsync != .never, let file { _ = FileDescriptorIO.sync(file.fd) }
     file?.close()
     file = nil
-    condition.unlock()
+    return false
+  }
+
+  /// Ends the writer as the process ends (`exit`, a stop signal), so that no `write(2)` is under
+  /// way when the process goes: the kernel cuts a write to a regular file short when the process
+  /// is killed, tearing a record. The queues are closed (later records are dropped and counted)
+  /// and written out for two thirds of `seconds`; a writer still at work by then is halted once
+  /// its current write returns. Then, if any record was left unwritten at the end, one line
+  /// gives the account: records written, and every other record received, dropped.
+  /// - Parameter seconds: How long the process may wait.
+  func finish(within seconds: Double) {
+    let stuck = stop(within: seconds * 2 / 3)
+    if stuck {
+      guard writeGate.lock(before: Date(timeIntervalSinceNow: seconds / 3)) else {
+        FileWriter.say(
+          path: path, error: nil,
+          action: "a write is stuck as the process ends; queued records lost")
+        return
+      }
+      halted = true
+      writeGate.unlock()
+    }
+    var received = droppedClosed.value
+    for shard in shards.all {
+      shard.lock.lock()
+      received += shard.accepted + shard.dropped
+      shard.lock.unlock()
+    }
+    guard stuck || droppedClosed.value > 0 else { return }
+    writeGate.lock()
+    let written = writtenThroughGate
+    writeGate.unlock()
+    FileWriter.say(
+      path: path, error: nil, action: "process ending; the rest dropped", written: written,
+      dropped: received - written)
   }
 
   var statistics: JSONLinesFileSink.Statistics {
     condition.lock()
     var total = stats
     condition.unlock()
+    total.dropped += droppedClosed.value
     for shard in shards.all {
       shard.lock.lock()
       total.dropped += shard.dropped
       shard.lock.unlock()
     }
     return total
-  }
-
-  func reportFailure(_ error: SystemError) {
-    condition.lock()
-    defer { condition.unlock() }
-    stats.failed += 1
-    FileWriter.say(path: path, error: error, action: "dropping records and retrying")
   }
 
   /// Swaps queue `index`'s batch with its spare. Only the writer calls it.
@@ -367,7 +420,7 @@ final class FileWriter: @unchecked Sendable {
       }
       let start = index == 0 ? 0 : batch.ends[index - 1]
       let first = batch.ends[index] - start
-      let locked = current.isRegular && lock(current)
+      let locked = lock(current)
       if checkIdentity && !current.isStillAt(path) {
         // Moved or deleted by an outside tool, or rotated by another process.
         current.close()
@@ -390,19 +443,31 @@ final class FileWriter: @unchecked Sendable {
       var last = index
       while last + 1 < batch.count && batch.ends[last + 1] - start <= room { last += 1 }
       let end = batch.ends[last]
+      writeGate.lock()
+      if halted {
+        writeGate.unlock()
+        if locked { _ = FileDescriptorIO.lock(current.fd, LOCK_UN) }
+        outcome.dropped += batch.count - index
+        break
+      }
       var result = Result<Void, SystemError>.success(())
+      // Under the lock, where the chunk starts: a write the disk cuts short is cut back to it.
+      var base: Int? = locked ? current.size() : nil
       if current.needsNewlineBeforeAppend(firstWrite: !wroteToFile) {
         result = FileDescriptorIO.writeAll(current.fd, [UInt8(ascii: "\n")])
+        base = base.map { $0 + 1 }
       }
       var reached = 0
       if case .success = result {
         result = FileDescriptorIO.writeAll(
           current.fd, batch.bytes(from: start, to: end), written: &reached)
       }
-      if locked { _ = FileDescriptorIO.lock(current.fd, LOCK_UN) }
       wroteToFile = true
       switch result {
       case .success:
+        writtenThroughGate += last - index + 1
+        writeGate.unlock()
+        if locked { _ = FileDescriptorIO.lock(current.fd, LOCK_UN) }
         outcome.written += last - index + 1
         index = last + 1
         if failing {
@@ -412,16 +477,37 @@ final class FileWriter: @unchecked Sendable {
           droppedWhileFailing = 0
         }
       case .failure(let error):
-        // Records written before the disk filled are in the file (one that lacks only its
-        // `\n` is whole: the next append adds it); the one cut short and the rest are dropped.
-        while index < batch.count && batch.ends[index] - 1 - start <= reached {
-          outcome.written += 1
-          index += 1
+        // Records written whole before the disk filled stay; a record cut short is cut back
+        // off the file (under the lock no other process appended meanwhile), so no fragment
+        // stays behind. Without the lock it stays, and the next append starts a new line.
+        let before = index
+        defer { writeGate.unlock() }
+        var cut = false
+        if let base {
+          var whole = start
+          while index < batch.count && batch.ends[index] <= start + reached {
+            whole = batch.ends[index]
+            outcome.written += 1
+            index += 1
+          }
+          if whole - start < reached,
+            case .success = FileDescriptorIO.truncate(current.fd, to: base + whole - start)
+          {
+            cut = true
+          }
+        } else {
+          // One that lacks only its `\n` is whole: the next append adds it.
+          while index < batch.count && batch.ends[index] - 1 - start <= reached {
+            outcome.written += 1
+            index += 1
+          }
         }
+        writtenThroughGate += index - before
+        if locked { _ = FileDescriptorIO.lock(current.fd, LOCK_UN) }
         outcome.failed += 1
         outcome.dropped += batch.count - index
         droppedWhileFailing += batch.count - index
-        enterFailure(error)
+        enterFailure(error, cut: cut)
         index = batch.count
       }
     }
@@ -461,9 +547,16 @@ final class FileWriter: @unchecked Sendable {
     }
   }
 
-  private func enterFailure(_ error: SystemError) {
+  /// Says the failure (once per episode of failures) and schedules the next try.
+  /// - Parameters:
+  ///   - error: What failed.
+  ///   - cut: Whether a record the failure cut short was cut back off the file.
+  private func enterFailure(_ error: SystemError, cut: Bool = false) {
     if !failing {
-      FileWriter.say(path: path, error: error, action: "dropping records and retrying")
+      let action =
+        cut
+        ? "partial record cut off; dropping records and retrying" : "dropping records and retrying"
+      FileWriter.say(path: path, error: error, action: action)
     }
     failing = true
     nextRetry = RateLimiter.monotonicNanoseconds() &+ backoff
@@ -482,33 +575,27 @@ final class FileWriter: @unchecked Sendable {
     }
   }
 
-  /// Size rotation; the caller holds the exclusive `flock` on `current`, so exactly one
-  /// process rotates a given file. Renames only the generations that exist (`PATH.1` …
-  /// up to the first missing one), so the cost does not grow with `keep`.
+  /// Size rotation (``LogRotation``); the caller holds the exclusive `flock` on `current`, so
+  /// exactly one process rotates a given file.
   private func rotate(_ current: LogFile, outcome: inout Outcome) {
     defer {
       _ = FileDescriptorIO.lock(current.fd, LOCK_UN)
       current.close()
     }
     file = nil
-    let keep = options.keep
-    var highest = 0
-    while highest < keep, case .success = FileDescriptorIO.linkStatus("\(path).\(highest + 1)") {
-      highest += 1
+    switch rotation.rotate() {
+    case .success: outcome.rotations += 1
+    case .failure(let error):
+      // The next batch reopens the path and tries again; say it once per episode.
+      outcome.failed += 1
+      enterFailure(error)
     }
-    if highest == keep {
-      _ = unlink("\(path).\(keep)")
-      highest = keep - 1
-    }
-    for generation in stride(from: highest, through: 1, by: -1) {
-      _ = FileDescriptorIO.renameFile("\(path).\(generation)", "\(path).\(generation + 1)")
-    }
-    _ = FileDescriptorIO.renameFile(path, "\(path).1")
-    outcome.rotations += 1
   }
 
   /// One logfmt line on standard error about the sink's state.
-  static func say(path: String, error: SystemError?, action: String, dropped: Int? = nil) {
+  static func say(
+    path: String, error: SystemError?, action: String, written: Int? = nil, dropped: Int? = nil
+  ) {
     var line = Array("binding-diagnostics: sink=jsonl path=".utf8)
     line.appendLogfmtValue(path)
     if let error {
@@ -516,6 +603,10 @@ final class FileWriter: @unchecked Sendable {
       line.appendLogfmtValue(error.description)
       line.append(contentsOf: " errno=".utf8)
       line.appendDecimal(Int(error.code))
+    }
+    if let written {
+      line.append(contentsOf: " written=".utf8)
+      line.appendDecimal(written)
     }
     if let dropped {
       line.append(contentsOf: " dropped=".utf8)

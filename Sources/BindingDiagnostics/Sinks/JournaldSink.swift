@@ -134,11 +134,16 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
   }
 }
 
-extension JournaldSink: RenewableAfterFork {
+extension JournaldSink: ProcessBoundSink {
   func renewedAfterFork() -> any DiagnosticsSink {
     JournaldSink(
       socketPath: socketPath, fallback: DiagnosticsConfiguration.renewedAfterFork(fallback),
       queueCapacity: queueCapacity, flushTimeout: flushTimeout)
+  }
+
+  func finishAtProcessEnd(within seconds: Double) {
+    sender?.stop(timeout: min(seconds, flushTimeout))
+    fallback.finishOrFlushAtProcessEnd(within: seconds)
   }
 }
 

@@ -69,9 +69,13 @@ protocol FallbackSink: DiagnosticsSink {
   func receive(_ event: MisuseEvent, deliveringFallback: Bool)
 }
 
-extension MultiplexSink: RenewableAfterFork {
+extension MultiplexSink: ProcessBoundSink {
   func renewedAfterFork() -> any DiagnosticsSink {
     MultiplexSink(sinks.map(DiagnosticsConfiguration.renewedAfterFork))
+  }
+
+  func finishAtProcessEnd(within seconds: Double) {
+    for sink in sinks { sink.finishOrFlushAtProcessEnd(within: seconds) }
   }
 }
 

@@ -156,6 +156,15 @@ public final class Diagnostics: Sendable {
     sink.flush()
   }
 
+  /// As the process ends (`exit`, a stop signal): writes a record for every rate-limited event
+  /// still pending, then has the sink write what is queued and end its threads, so that no
+  /// write is cut short when the process goes. Later misuses are dropped and counted.
+  /// - Parameter seconds: How long to wait for the sink.
+  func finishAtProcessEnd(within seconds: Double) {
+    drainFoldedEvents()
+    sink.finishOrFlushAtProcessEnd(within: seconds)
+  }
+
   /// Writes a record for every rate-limited event still pending.
   private func drainFoldedEvents() {
     guard let limiter else { return }

@@ -18,12 +18,19 @@ import Foundation
 /// status and core-dump behaviour unchanged); the first stop signal decides. The `atexit` hook
 /// asks the same thread and waits the same bound, so an exit from any thread (an app's own
 /// handler calling `exit(0)` while another thread misuses included) never re-locks a lock its
-/// caller holds and never hangs. `BINDING_DIAGNOSTICS_SIGNALS=off` leaves signals alone.
+/// caller holds and never hangs. Either way the sinks then write what is queued and end their
+/// threads (``Diagnostics/finishAtProcessEnd(within:)``): a write still under way when the
+/// process goes would be cut short, tearing a record. Records made meanwhile by threads still
+/// running are dropped, counted and said in one line. `BINDING_DIAGNOSTICS_SIGNALS=off` leaves
+/// signals alone.
 enum ProcessFlush {
   /// The stop signals handled.
   static let signals: [Int32] = [SIGTERM, SIGINT, SIGHUP]
   /// How long a stop signal or `exit` waits for the flush.
   static let timeoutMilliseconds: Int32 = 1000
+  /// How long the sinks get to write what is queued, within ``timeoutMilliseconds``, so that
+  /// their line about records dropped meanwhile is said before the process goes.
+  private static let finishSeconds = 0.9
 
   // Written once by `install` before any handler or atexit hook can read them: plain integers a
   // signal handler may read. `stopping` is the first stop signal seen (0 before).
@@ -64,7 +71,7 @@ enum ProcessFlush {
         if count < 0 && errno == EINTR { continue }
         guard count == 1 else { return }
         if byte == 0 {
-          diagnostics.flush()
+          diagnostics.finishAtProcessEnd(within: finishSeconds)
           _ = write(done.write, &byte, 1)
         } else {
           flushThenEnd(by: Int32(byte), diagnostics)
@@ -143,7 +150,7 @@ enum ProcessFlush {
   private static func flushThenEnd(by signal: Int32, _ diagnostics: Diagnostics) {
     let finished = DispatchSemaphore(value: 0)
     DispatchQueue.global().async {
-      diagnostics.flush()
+      diagnostics.finishAtProcessEnd(within: finishSeconds)
       finished.signal()
     }
     if finished.wait(timeout: .now() + .milliseconds(Int(timeoutMilliseconds))) == .timedOut {

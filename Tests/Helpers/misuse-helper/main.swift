@@ -11,12 +11,16 @@
 //     --then-sleep             after COUNT, print "done" and sleep until a signal ends it
 //     --exit-on-sigterm        install a SIGTERM handler that calls exit(0), as many apps do
 //     --stats                  print the JSON Lines sink's statistics before exiting
+//     --exit-while-misusing MS after COUNT, start --threads threads that misuse without end,
+//                              print "misusing", and call exit(0) MS milliseconds later
 //     --fork N                 after COUNT, fork() without exec: the child misuses N times and
 //                              exits(0) (or, with --child-sleeps, prints "child ready" and
 //                              sleeps until a signal ends it); the parent prints "child PID",
 //                              waits for it, prints "child exited S" or "child signaled S",
 //                              then misuses N times itself
 //     --child-sleeps           see --fork
+//     --code-jsonl PATH        bootstrap with `.jsonLines(path: PATH)` made in code (rate limit
+//                              off) instead of configuring from the environment
 import BindingDiagnostics
 import Foundation
 
@@ -54,8 +58,12 @@ let forever = flag("--forever")
 let thenSleep = flag("--then-sleep")
 let exitOnSigterm = flag("--exit-on-sigterm")
 let stats = flag("--stats")
+let exitWhileMisusing = option("--exit-while-misusing").flatMap(Int.init)
 let forkCount = option("--fork").flatMap(Int.init)
 let childSleeps = flag("--child-sleeps")
+if let path = option("--code-jsonl") {
+  DiagnosticsSystem.bootstrap(DiagnosticsConfiguration(sink: .jsonLines(path: path), rateLimit: nil))
+}
 guard arguments.count >= 1, let count = Int(arguments[0]), count >= 0 else {
   print("usage: misuse-helper COUNT [LABEL] [options]")
   exit(64)
@@ -115,6 +123,14 @@ if let pausePath {
   // Past the sink's first retry delay (100 ms), so the next write is tried at once.
   usleep(300_000)
   misuse(more)
+}
+if let exitWhileMisusing {
+  for _ in 0..<threads {
+    Thread { while true { isPresented.wrappedValue = true } }.start()
+  }
+  say("misusing")
+  usleep(UInt32(exitWhileMisusing) * 1000)
+  exit(0)
 }
 if thenSleep {
   say("done")
