@@ -105,4 +105,40 @@ import Testing
     #expect(
       try counts([path]) == ["records": 7, "events": 7, "lost": 0, "duplicates": 0, "malformed": 0])
   }
+
+  /// Rotated generations are named by time, so a shell glob lists them oldest first: `bindiag`
+  /// reads every record once, none lost, in the order they were written.
+  @Test func aShellGlobOfTheGenerationsReadsEveryRecordInAgeOrder() throws {
+    let directory = try temporaryDirectory()
+    let path = directory + "/app.jsonl"
+    let config = try temporaryFile(
+      #"{"sinks":[{"type":"jsonl","path":"\#(path)","max_bytes":20000,"keep":1000}],"rate_limit":"off"}"#
+    )
+    let writer = try runProduct(
+      "misuse-helper", ["3000"], environment: ["BINDING_DIAGNOSTICS_CONFIG": config])
+    #expect(writer.status == 0)
+    #expect(writer.stderr == "")
+    let files = try globbed(path)
+    #expect(files.count > 20)
+    #expect(files.last == path)
+    #expect(
+      try counts(files)
+        == ["records": 3000, "events": 3000, "lost": 0, "duplicates": 0, "malformed": 0])
+    // In the glob's order, seq only goes up.
+    var seqs: [Int] = []
+    for file in files {
+      seqs += try lines(ofFile: file).map { line in
+        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        return object?["seq"] as? Int ?? -1
+      }
+    }
+    #expect(seqs == Array(1...3000))
+  }
+
+  /// What `/bin/sh` expands `PATH.2* PATH` to.
+  func globbed(_ path: String) throws -> [String] {
+    let result = try runProduct(
+      "/bin/sh", ["-c", #"for f in "$0".2* "$0"; do echo "$f"; done"#, path])
+    return result.stdout.split(separator: "\n").map(String.init)
+  }
 }

@@ -6,7 +6,7 @@
 
 /// The POSIX calls the sinks make, each retrying `EINTR`, looping on partial writes and
 /// returning failures as ``SystemError`` values.
-enum FileDescriptorIO {
+package enum FileDescriptorIO {
   /// Writes all of `bytes` to `fd` (`write(2)`): one call unless the kernel takes less.
   static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Result<Void, SystemError> {
     var offset = 0
@@ -136,8 +136,12 @@ enum FileDescriptorIO {
   }
 
   /// The names in directory `path` (`opendir(3)`, `readdir(3)`), `.` and `..` left out.
-  static func directoryEntries(_ path: String) -> Result<[String], SystemError> {
-    guard let directory = opendir(path) else { return .failure(SystemError("opendir", code: errno)) }
+  /// - Parameter path: The directory.
+  /// - Returns: The names, in the directory's order, or the failure of `opendir`.
+  package static func directoryEntries(_ path: String) -> Result<[String], SystemError> {
+    guard let directory = opendir(path) else {
+      return .failure(SystemError("opendir", code: errno))
+    }
     defer { closedir(directory) }
     var names: [String] = []
     while let entry = readdir(directory) {

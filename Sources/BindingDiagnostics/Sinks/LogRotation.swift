@@ -22,7 +22,7 @@
 /// spread over ``keep`` rotations.
 ///
 /// The caller holds the file's exclusive `flock`, so one process rotates a given file at once.
-struct LogRotation {
+package struct LogRotation {
   /// The live file.
   let path: String
   /// Generations kept.
@@ -97,7 +97,8 @@ struct LogRotation {
   }
 
   /// Whether `suffix` is a generation's: `YYYYMMDDTHHMMSS.ffffffZ`, optionally `-N`.
-  static func isGenerationSuffix(_ suffix: Substring.UTF8View) -> Bool {
+  /// - Parameter suffix: What follows `PATH.` in a file's name.
+  package static func isGenerationSuffix(_ suffix: Substring.UTF8View) -> Bool {
     let bytes = Array(suffix)
     guard bytes.count >= 23 else { return false }
     let digit: (UInt8) -> Bool = { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }

@@ -62,7 +62,8 @@ let exitWhileMisusing = option("--exit-while-misusing").flatMap(Int.init)
 let forkCount = option("--fork").flatMap(Int.init)
 let childSleeps = flag("--child-sleeps")
 if let path = option("--code-jsonl") {
-  DiagnosticsSystem.bootstrap(DiagnosticsConfiguration(sink: .jsonLines(path: path), rateLimit: nil))
+  DiagnosticsSystem.bootstrap(
+    DiagnosticsConfiguration(sink: .jsonLines(path: path), rateLimit: nil))
 }
 guard arguments.count >= 1, let count = Int(arguments[0]), count >= 0 else {
   print("usage: misuse-helper COUNT [LABEL] [options]")
