@@ -97,7 +97,7 @@ public final class JSONLinesFileSink: DiagnosticsSink {
   /// The options in force.
   public let options: Options
   /// The writer, or `nil` when the path was refused and records go to ``fallback``.
-  private let writer: FileWriter?
+  private let writer: JSONLinesWriter?
   /// Where records go when the path was refused.
   private let fallback = StandardErrorSink()
   private let fellBack = Counter()
@@ -129,16 +129,16 @@ public final class JSONLinesFileSink: DiagnosticsSink {
     case .success(let file):
       self.init(path: path, options: options, file: file)
     case .failure(let error):
-      FileWriter.say(path: path, error: error, action: "using stderr")
+      JSONLinesWriter.say(path: path, error: error, action: "using stderr")
       self.init(path: path, options: options, file: nil)
     }
   }
 
   private init(path: String, options: Options, file: LogFile?) {
-    if let exposure = file?.exposure { FileWriter.say(path: path, error: nil, action: exposure) }
+    if let exposure = file?.exposure { JSONLinesWriter.say(path: path, error: nil, action: exposure) }
     self.path = path
     self.options = options
-    self.writer = file.map { FileWriter(path: path, options: options, file: $0) }
+    self.writer = file.map { JSONLinesWriter(path: path, options: options, file: $0) }
     if !options.synchronous { writer?.start() }
   }
 

@@ -63,11 +63,11 @@ enum ProcessFlush {
     doneRead = done.read
     requestRead = request.read
     doneWrite = done.write
-    let thread = Thread {
+    LibraryThread.start(name: "bindiag.flush") {
       blockStopSignals()
       var byte: UInt8 = 0
       while true {
-        let count = read(request.read, &byte, 1)
+        let count = LibraryThread.waiting { read(request.read, &byte, 1) }
         if count < 0 && errno == EINTR { continue }
         guard count == 1 else { return }
         if byte == 0 {
@@ -78,8 +78,6 @@ enum ProcessFlush {
         }
       }
     }
-    thread.name = "binding-diagnostics.flush"
-    thread.start()
     guard !hooksInstalled else { return }
     hooksInstalled = true
     atexit {

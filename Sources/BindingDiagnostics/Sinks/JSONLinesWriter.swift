@@ -17,7 +17,9 @@ import Foundation
 /// `@unchecked Sendable`: the writer's state is read and written only while `condition` is
 /// locked (the writer thread releases it while it writes, when only it touches `file` and
 /// `spares`), and each queue's state only while that queue's lock is held.
-final class FileWriter: @unchecked Sendable {
+final class JSONLinesWriter: @unchecked Sendable {
+  typealias Statistics = JSONLinesFileSink.Statistics
+
   /// Records waiting for the writer: their bytes back to back in memory of their own (a record
   /// is encoded straight into it: no intermediate array, no zero fill), and where each ends.
   private final class Batch {
@@ -93,7 +95,7 @@ final class FileWriter: @unchecked Sendable {
   private let path: String
   private let options: JSONLinesFileSink.Options
   private let condition = NSCondition()
-  private let shards = PerThread(count: FileWriter.shardCount) { Shard() }
+  private let shards = Striped(count: JSONLinesWriter.shardCount) { Shard() }
   private var flushRequested: UInt64 = 0
   private var flushCompleted: UInt64 = 0
   private var stopping = false
@@ -104,7 +106,7 @@ final class FileWriter: @unchecked Sendable {
   private let droppedClosed = Counter()
   /// A caller found its queue empty and appended: the writer has a batch to take.
   private var pending = false
-  private var stats = JSONLinesFileSink.Statistics()
+  private var stats = Statistics()
 
   /// Held by the writer for each `write(2)`, so that the end of the process can wait until no
   /// write is under way and keep any more from starting (``finish(within:)``).
@@ -116,7 +118,7 @@ final class FileWriter: @unchecked Sendable {
 
   // Owned by the writer (the thread, or the caller under `condition` in synchronous mode).
   /// What the writer swaps each queue's batch with, one per queue.
-  private var spares = (0..<FileWriter.shardCount).map { _ in Batch() }
+  private var spares = (0..<JSONLinesWriter.shardCount).map { _ in Batch() }
   private var file: LogFile?
   private var rotation: LogRotation
   /// Whether anything was written to `file` since it was opened.
@@ -143,10 +145,6 @@ final class FileWriter: @unchecked Sendable {
   /// wake-up per batch instead of one per record.
   private static let gatherSeconds = 0.001
 
-  deinit {
-    shards.deallocate()
-  }
-
   init(path: String, options: JSONLinesFileSink.Options, file: LogFile) {
     self.path = path
     self.options = options
@@ -158,9 +156,7 @@ final class FileWriter: @unchecked Sendable {
     condition.lock()
     running = true
     condition.unlock()
-    let thread = Thread { [self] in self.run() }
-    thread.name = "binding-diagnostics.jsonl"
-    thread.start()
+    LibraryThread.start(name: "bindiag.jsonl") { [self] in self.run() }
   }
 
   /// Encodes `event` into the calling thread's queue (or, synchronously, writes it); drops and
@@ -219,7 +215,7 @@ final class FileWriter: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     if options.synchronous || !running {
-      for index in 0..<FileWriter.shardCount where take(index) {
+      for index in 0..<JSONLinesWriter.shardCount where take(index) {
         write(spares[index])
         spares[index].removeAll()
       }
@@ -229,12 +225,12 @@ final class FileWriter: @unchecked Sendable {
     flushRequested += 1
     let ticket = flushRequested
     condition.broadcast()
-    let deadline = Date(timeIntervalSinceNow: FileWriter.waitSeconds)
+    let deadline = Date(timeIntervalSinceNow: JSONLinesWriter.waitSeconds)
     while flushCompleted < ticket && running {
       if !condition.wait(until: deadline) {
-        FileWriter.say(
+        JSONLinesWriter.say(
           path: path, error: nil,
-          action: "flush gave up after \(Int(FileWriter.waitSeconds)) s; writes are stuck")
+          action: "flush gave up after \(Int(JSONLinesWriter.waitSeconds)) s; writes are stuck")
         return
       }
     }
@@ -245,7 +241,7 @@ final class FileWriter: @unchecked Sendable {
   /// - Parameter seconds: How long to wait for the writer.
   /// - Returns: Whether the writer is still running (stuck, or slower than `seconds`).
   @discardableResult
-  func stop(within seconds: Double = FileWriter.waitSeconds) -> Bool {
+  func stop(within seconds: Double = JSONLinesWriter.waitSeconds) -> Bool {
     closed.increment()
     condition.lock()
     defer { condition.unlock() }
@@ -273,7 +269,7 @@ final class FileWriter: @unchecked Sendable {
     let stuck = stop(within: seconds * 2 / 3)
     if stuck {
       guard writeGate.lock(before: Date(timeIntervalSinceNow: seconds / 3)) else {
-        FileWriter.say(
+        JSONLinesWriter.say(
           path: path, error: nil,
           action: "a write is stuck as the process ends; queued records lost")
         return
@@ -291,12 +287,12 @@ final class FileWriter: @unchecked Sendable {
     writeGate.lock()
     let written = writtenThroughGate
     writeGate.unlock()
-    FileWriter.say(
+    JSONLinesWriter.say(
       path: path, error: nil, action: "process ending; the rest dropped", written: written,
       dropped: received - written)
   }
 
-  var statistics: JSONLinesFileSink.Statistics {
+  var statistics: Statistics {
     condition.lock()
     var total = stats
     condition.unlock()
@@ -335,7 +331,7 @@ final class FileWriter: @unchecked Sendable {
       var idled = false
       while !pending && flushRequested == flushCompleted && !stopping {
         idled = true
-        condition.wait()
+        LibraryThread.waiting { condition.wait() }
       }
       // Woken from idle: let a burst gather (a flush or stop request cuts the wait short). Not
       // after a batch when records are already waiting: they gathered while it was written, and
@@ -343,15 +339,15 @@ final class FileWriter: @unchecked Sendable {
       if idled && flushRequested == flushCompleted && !stopping
         && !anyQueueHolds(max(1, options.queueCapacity / 2))
       {
-        _ = condition.wait(until: Date(timeIntervalSinceNow: FileWriter.gatherSeconds))
+        _ = condition.wait(until: Date(timeIntervalSinceNow: JSONLinesWriter.gatherSeconds))
       }
       pending = false
       let ticket = flushRequested
       let stop = stopping
       // Write with the lock released, so callers only ever wait for their queue's lock.
       condition.unlock()
-      var outcome = Outcome()
-      for index in 0..<FileWriter.shardCount where take(index) {
+      var outcome = Statistics()
+      for index in 0..<JSONLinesWriter.shardCount where take(index) {
         outcome.add(writeBatch(spares[index]))
         spares[index].removeAll()
       }
@@ -374,23 +370,6 @@ final class FileWriter: @unchecked Sendable {
     stats.add(writeBatch(batch))
   }
 
-  /// What writing one batch did.
-  fileprivate struct Outcome {
-    var written = 0
-    var dropped = 0
-    var failed = 0
-    var rotations = 0
-    var reopens = 0
-
-    mutating func add(_ other: Outcome) {
-      written += other.written
-      dropped += other.dropped
-      failed += other.failed
-      rotations += other.rotations
-      reopens += other.reopens
-    }
-  }
-
   /// Writes whole records in chunks of at most ``chunkBytes``, one `write(2)` each, rotating
   /// and reopening as needed. Only the writer calls it.
   ///
@@ -398,8 +377,8 @@ final class FileWriter: @unchecked Sendable {
   /// sharing the file then sees the others' size (no rotated file exceeds `maxBytes` by more
   /// than one record), rotations (the path is checked under the lock) and torn tails (a
   /// record cut short by SIGKILL or ENOSPC gets its `\n` before anything is appended).
-  private func writeBatch(_ batch: Batch) -> Outcome {
-    var outcome = Outcome()
+  private func writeBatch(_ batch: Batch) -> Statistics {
+    var outcome = Statistics()
     guard batch.count > 0 else { return outcome }
     let now = RateLimiter.monotonicNanoseconds()
     if failing && now < nextRetry {
@@ -429,7 +408,7 @@ final class FileWriter: @unchecked Sendable {
         continue
       }
       checkIdentity = options.maxBytes != nil
-      var room = FileWriter.chunkBytes
+      var room = JSONLinesWriter.chunkBytes
       // Rotation only under the lock: without it another process may be rotating too.
       if let maxBytes = options.maxBytes, locked {
         let size = current.size()
@@ -473,7 +452,8 @@ final class FileWriter: @unchecked Sendable {
         if failing {
           failing = false
           backoff = 100_000_000
-          FileWriter.say(path: path, error: nil, action: "recovered", dropped: droppedWhileFailing)
+          JSONLinesWriter.say(
+            path: path, error: nil, action: "recovered", dropped: droppedWhileFailing)
           droppedWhileFailing = 0
         }
       case .failure(let error):
@@ -524,19 +504,19 @@ final class FileWriter: @unchecked Sendable {
       case .success:
         if lockingFailed {
           lockingFailed = false
-          FileWriter.say(path: path, error: nil, action: "file lock available again")
+          JSONLinesWriter.say(path: path, error: nil, action: "file lock available again")
         }
         return true
       case .failure(let error) where error.code == EWOULDBLOCK:
         if !lockingFailed,
-          RateLimiter.monotonicNanoseconds() &- start < FileWriter.lockWaitNanoseconds
+          RateLimiter.monotonicNanoseconds() &- start < JSONLinesWriter.lockWaitNanoseconds
         {
           usleep(1000)
           continue
         }
         if !lockingFailed {
           lockingFailed = true
-          FileWriter.say(
+          JSONLinesWriter.say(
             path: path, error: nil,
             action: "another process holds the file's lock; writing without it")
         }
@@ -556,7 +536,7 @@ final class FileWriter: @unchecked Sendable {
       let action =
         cut
         ? "partial record cut off; dropping records and retrying" : "dropping records and retrying"
-      FileWriter.say(path: path, error: error, action: action)
+      JSONLinesWriter.say(path: path, error: error, action: action)
     }
     failing = true
     nextRetry = RateLimiter.monotonicNanoseconds() &+ backoff
@@ -564,7 +544,7 @@ final class FileWriter: @unchecked Sendable {
   }
 
   /// Opens the path (after an outside move or delete, a rotation, or a failure).
-  private func open(outcome: inout Outcome) {
+  private func open(outcome: inout Statistics) {
     switch LogFile.open(path) {
     case .success(let opened):
       file = opened
@@ -577,7 +557,7 @@ final class FileWriter: @unchecked Sendable {
 
   /// Size rotation (``LogRotation``); the caller holds the exclusive `flock` on `current`, so
   /// exactly one process rotates a given file.
-  private func rotate(_ current: LogFile, outcome: inout Outcome) {
+  private func rotate(_ current: LogFile, outcome: inout Statistics) {
     defer {
       _ = FileDescriptorIO.lock(current.fd, LOCK_UN)
       current.close()
@@ -620,12 +600,13 @@ final class FileWriter: @unchecked Sendable {
 }
 
 extension JSONLinesFileSink.Statistics {
-  /// Adds what the writer did with one batch.
-  fileprivate mutating func add(_ outcome: FileWriter.Outcome) {
-    written += outcome.written
-    dropped += outcome.dropped
-    failed += outcome.failed
-    rotations += outcome.rotations
-    reopens += outcome.reopens
+  /// Adds what the writer did with one batch (or another count).
+  mutating func add(_ other: Self) {
+    written += other.written
+    dropped += other.dropped
+    failed += other.failed
+    rotations += other.rotations
+    reopens += other.reopens
+    fellBack += other.fellBack
   }
 }
