@@ -135,7 +135,9 @@ public final class JSONLinesFileSink: DiagnosticsSink {
   }
 
   private init(path: String, options: Options, file: LogFile?) {
-    if let exposure = file?.exposure { JSONLinesWriter.say(path: path, error: nil, action: exposure) }
+    if let exposure = file?.exposure {
+      JSONLinesWriter.say(path: path, error: nil, action: exposure)
+    }
     self.path = path
     self.options = options
     self.writer = file.map { JSONLinesWriter(path: path, options: options, file: $0) }

@@ -134,7 +134,9 @@ public enum DiagnosticsSystem {
 
   /// The process-wide pipeline of a process forked without `exec`: its own, made at its first
   /// misuse from the parent's configuration with sinks of its own (or from the environment),
-  /// with a new run id, `seq` from 1 and its own flush thread.
+  /// with a new run id, `seq` from 1 and its own flush thread. Out of line, so that the misuse
+  /// path of a process that never forked pays one load and one branch for it.
+  @inline(never)
   private static func forkedProcessDiagnostics() -> Diagnostics {
     let generation = ProcessFork.generation
     let (diagnostics, created) = global.withLock { state -> (Diagnostics, Bool) in
