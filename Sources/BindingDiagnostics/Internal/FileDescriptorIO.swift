@@ -18,8 +18,17 @@ package enum FileDescriptorIO {
   static func writeAll(
     _ fd: Int32, _ bytes: UnsafeRawBufferPointer, written offset: inout Int
   ) -> Result<Void, SystemError> {
+    let faults = SystemCallFaults.current
     while offset < bytes.count {
-      let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+      var count = bytes.count - offset
+      switch faults?.next() {
+      case .error(let code)?:
+        if code == EINTR { continue }
+        return .failure(SystemError("write", code: code))
+      case .short(let most)?: count = min(count, most)
+      case nil: break
+      }
+      let written = write(fd, bytes.baseAddress! + offset, count)
       if written < 0 {
         if errno == EINTR { continue }
         return .failure(SystemError("write", code: errno))
