@@ -80,14 +80,16 @@ func seqIsContiguousPerRun(_ records: [[String: Any]]) -> Bool {
     #expect(try String(contentsOfFile: target, encoding: .utf8) == "")
   }
 
-  @Test func anUnusablePathCountsDropsAndNeverThrows() throws {
+  @Test func anUnusablePathFallsBackToStandardErrorAndNeverThrows() throws {
     let regular = try temporaryFile("x", name: "plain")
     let sink = JSONLinesFileSink(path: regular + "/under.jsonl", options: .init(synchronous: true))
     for _ in 0..<5 { sink.receive(sampleEvent()) }
     sink.flush()
-    #expect(sink.statistics.written == 0)
-    #expect(sink.statistics.dropped == 5)
-    #expect(sink.statistics.failed >= 1)
+    let statistics = sink.statistics
+    #expect(statistics.written == 0)
+    #expect(statistics.dropped == 0)
+    #expect(statistics.failed == 1)
+    #expect(statistics.fellBack == 5)
   }
 
   @Test func flushWaitsForEverythingEnqueued() throws {
@@ -174,19 +176,39 @@ func seqIsContiguousPerRun(_ records: [[String: Any]]) -> Bool {
     #expect((record["msg"] as? String)?.hasSuffix("…") == true)
   }
 
-  @Test func devFullSaysOnceCountsAndTheAppGoesOn() throws {
+  /// A path that cannot hold records, named in the environment or made in code: one line, then
+  /// the records on standard error.
+  @Test(arguments: ["/dev/full", "DIRECTORY", "FIFO"], [false, true])
+  func aPathThatCannotHoldRecordsFallsBackToStandardError(path: String, inCode: Bool) throws {
+    let directory = try temporaryDirectory()
+    let path =
+      switch path {
+      case "DIRECTORY": directory
+      case "FIFO": directory + "/fifo"
+      default: path
+      }
+    if path.hasSuffix("/fifo") { #expect(mkfifo(path, 0o600) == 0) }
     let result = try runProduct(
-      "misuse-helper", ["50"],
+      "misuse-helper", inCode ? ["3", "--code-jsonl", path] : ["3"],
       environment: [
-        "BINDING_DIAGNOSTICS": "jsonl:/dev/full", "BINDING_DIAGNOSTICS_RATE_LIMIT": "off",
+        "BINDING_DIAGNOSTICS": "jsonl:\(path)", "BINDING_DIAGNOSTICS_RATE_LIMIT": "off",
       ])
     #expect(result.status == 0)
-    let lines = result.stderr.split(separator: "\n")
-    #expect(lines.count == 1)
+    let lines = result.stderr.split(separator: "\n").map(String.init)
+    #expect(lines.count == 4, "\(result.stderr)")
+    let error =
+      path == directory
+      ? "open: Is a directory (errno 21)" : "open (not a regular file): Invalid argument (errno 22)"
     #expect(
       lines.first
-        == #"binding-diagnostics: sink=jsonl path=/dev/full error="write: No space left on device (errno 28)" errno=28 action="dropping records and retrying""#
-    )
+        == (inCode
+          ? "binding-diagnostics: sink=jsonl path=\(path) error=\"\(error)\" errno=\(path == directory ? 21 : 22) action=\"using stderr\""
+          : "binding-diagnostics: BINDING_DIAGNOSTICS: jsonl:\(path): \(error); using stderr"))
+    #expect(lines.dropFirst().allSatisfy { $0.contains("kind=mapped-bool-set-true") })
+    #expect(
+      lines.dropFirst().map { $0.contains("seq=\(lines.firstIndex(of: $0)!)") } == [
+        true, true, true,
+      ])
   }
 
   @Test func aFileMovedAwayIsNoticedAndThePathReopened() throws {

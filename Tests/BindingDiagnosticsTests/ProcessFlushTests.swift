@@ -134,4 +134,30 @@ func tally(_ path: String) throws -> (records: [[String: Any]], events: Int) {
       #expect(throws: Never.self) { try tally(path) }
     }
   }
+
+  /// `exit(0)` while 16 threads misuse: no record torn by the process going mid-write, and
+  /// every record received is written or counted in the one line said at the end.
+  @Test func exitWhileSixteenThreadsMisuseTearsNothingAndCountsEveryRecord() throws {
+    for _ in 0..<8 {
+      let path = try temporaryDirectory() + "/exit16.jsonl"
+      let result = try runProduct(
+        "misuse-helper", ["0", "--threads", "16", "--exit-while-misusing", "300"],
+        environment: [
+          "BINDING_DIAGNOSTICS": "jsonl:\(path)", "BINDING_DIAGNOSTICS_RATE_LIMIT": "off",
+        ])
+      #expect(result.status == 0)
+      let lines = (try? lines(ofFile: path)) ?? []
+      let records = lines.compactMap { try? parseRecords([$0]).first }
+      #expect(records.count == lines.count, "a torn record")
+      let seqs = records.compactMap { $0["seq"] as? Int }
+      let missing = (seqs.max() ?? 0) - Set(seqs).count
+      // Queue-full episodes may be said before; the account comes last.
+      let last = result.stderr.split(separator: "\n").last.map(String.init) ?? ""
+      let prefix = "binding-diagnostics: sink=jsonl path=\(path) written=\(records.count) dropped="
+      let suffix = " action=\"process ending; the rest dropped\""
+      #expect(last.hasPrefix(prefix) && last.hasSuffix(suffix), "\(result.stderr)")
+      let dropped = Int(last.dropFirst(prefix.count).dropLast(suffix.count)) ?? -1
+      #expect(missing <= dropped)
+    }
+  }
 }

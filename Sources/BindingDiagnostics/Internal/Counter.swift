@@ -31,6 +31,24 @@ package struct Counter: ~Copyable, Sendable {
     #endif
   }
 
+  /// Subtracts 1 (wrapping).
+  package borrowing func decrement() {
+    #if canImport(os)
+      lock.withLock { $0 &-= 1 }
+    #else
+      atomic.wrappingSubtract(1, ordering: .relaxed)
+    #endif
+  }
+
+  /// Sets the count to 0 (a forked child, whose other threads are gone).
+  package borrowing func reset() {
+    #if canImport(os)
+      lock.withLock { $0 = 0 }
+    #else
+      atomic.store(0, ordering: .relaxed)
+    #endif
+  }
+
   /// The count now.
   package var value: Int {
     #if canImport(os)

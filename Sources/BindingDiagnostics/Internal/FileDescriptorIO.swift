@@ -6,7 +6,7 @@
 
 /// The POSIX calls the sinks make, each retrying `EINTR`, looping on partial writes and
 /// returning failures as ``SystemError`` values.
-enum FileDescriptorIO {
+package enum FileDescriptorIO {
   /// Writes all of `bytes` to `fd` (`write(2)`): one call unless the kernel takes less.
   static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Result<Void, SystemError> {
     var offset = 0
@@ -18,8 +18,17 @@ enum FileDescriptorIO {
   static func writeAll(
     _ fd: Int32, _ bytes: UnsafeRawBufferPointer, written offset: inout Int
   ) -> Result<Void, SystemError> {
+    let faults = SystemCallFaults.current
     while offset < bytes.count {
-      let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+      var count = bytes.count - offset
+      switch faults?.next() {
+      case .error(let code)?:
+        if code == EINTR { continue }
+        return .failure(SystemError("write", code: code))
+      case .short(let most)?: count = min(count, most)
+      case nil: break
+      }
+      let written = write(fd, bytes.baseAddress! + offset, count)
       if written < 0 {
         if errno == EINTR { continue }
         return .failure(SystemError("write", code: errno))
@@ -118,6 +127,39 @@ enum FileDescriptorIO {
   static func renameFile(_ from: String, _ to: String) -> Result<Void, SystemError> {
     guard rename(from, to) == 0 else { return .failure(SystemError("rename", code: errno)) }
     return .success(())
+  }
+
+  /// `ftruncate(2)` to `size` bytes.
+  static func truncate(_ fd: Int32, to size: Int) -> Result<Void, SystemError> {
+    while ftruncate(fd, off_t(size)) != 0 {
+      if errno == EINTR { continue }
+      return .failure(SystemError("ftruncate", code: errno))
+    }
+    return .success(())
+  }
+
+  /// `unlink(2)`.
+  static func unlinkFile(_ path: String) -> Result<Void, SystemError> {
+    guard unlink(path) == 0 else { return .failure(SystemError("unlink", code: errno)) }
+    return .success(())
+  }
+
+  /// The names in directory `path` (`opendir(3)`, `readdir(3)`), `.` and `..` left out.
+  /// - Parameter path: The directory.
+  /// - Returns: The names, in the directory's order, or the failure of `opendir`.
+  package static func directoryEntries(_ path: String) -> Result<[String], SystemError> {
+    guard let directory = opendir(path) else {
+      return .failure(SystemError("opendir", code: errno))
+    }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if name != "." && name != ".." { names.append(name) }
+    }
+    return .success(names)
   }
 
   /// `close(2)`; errors are not actionable after the descriptor is gone.

@@ -75,7 +75,7 @@ enum SiteTable {
 
   /// Tables, one per group of threads: thread `n` uses table `n % shardCount`.
   static let shardCount = 8
-  private static let shards = PerThread(count: shardCount) { Shard() }
+  private static let shards = Striped(count: shardCount) { Shard() }
 
   /// The entry for a call site and value type, made on first use.
   /// - Parameters:

@@ -44,9 +44,7 @@ final class JournalSender: @unchecked Sendable {
     condition.lock()
     running = true
     condition.unlock()
-    let thread = Thread { [self] in self.run() }
-    thread.name = "binding-diagnostics.journald"
-    thread.start()
+    LibraryThread.start(name: "bindiag.journal") { [self] in self.run() }
   }
 
   /// Enqueues `event`, or drops and counts it when the queue is full. Never waits for journald.
@@ -117,7 +115,7 @@ final class JournalSender: @unchecked Sendable {
     while true {
       while queue.isEmpty && !stopping {
         idle = true
-        condition.wait()
+        LibraryThread.waiting { condition.wait() }
       }
       if queue.isEmpty && stopping { break }
       swap(&queue, &batch)

@@ -9,7 +9,10 @@ import Foundation
 /// Appends contract JSON Lines to a file, safely shared by threads and processes.
 ///
 /// - The file is opened once with `O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW`,
-///   mode `0640`. A symlink, a directory, a FIFO or a socket at the path is refused.
+///   mode `0640`. A symlink, or anything but a regular file at the path (a directory, a device
+///   such as `/dev/full`, a FIFO, a socket), is refused: the sink says so in one line on
+///   standard error and prints its records there instead (as a sink named in the environment
+///   does).
 /// - Every record is at most ``maxRecordBytes`` (long `msg`, `value`, `label`, `file`,
 ///   `function`, `value_type` are cut with `…`), and whole records are written by single
 ///   `write(2)` calls, so appends from several threads and processes never interleave or tear.
@@ -18,8 +21,10 @@ import Foundation
 ///   (a thread always uses the same one, so its records stay in order), so misusing threads do
 ///   not wait for each other. When a queue is full the record is dropped and counted: the
 ///   caller never waits for I/O, only for its queue's lock.
-/// - Rotation by size, coordinated between processes with `flock(2)`; a file moved or deleted
-///   by an outside tool is noticed (inode check, at most once a second) and the path reopened.
+/// - Rotation by size, coordinated between processes with `flock(2)`: one rename of the full
+///   file to `PATH.<UTC time of the rotation>` (see ``Options/keep``), whatever the number of
+///   files kept; a file moved or deleted by an outside tool is noticed (inode check, at most
+///   once a second) and the path reopened.
 /// - Failures (`ENOSPC`, `EIO`, a vanished path) are said once on standard error as one logfmt
 ///   line, the records concerned are counted as dropped, and the sink retries with backoff.
 public final class JSONLinesFileSink: DiagnosticsSink {
@@ -37,7 +42,9 @@ public final class JSONLinesFileSink: DiagnosticsSink {
   public struct Options: Sendable, Hashable {
     /// Rotate when the file would grow past this many bytes; `nil` (default) never rotates.
     public var maxBytes: Int?
-    /// Rotated files kept, `PATH.1` (newest) … `PATH.keep`; older ones are deleted. Default 5.
+    /// Rotated files kept; older ones are deleted. Default 5. A rotated file is named after
+    /// the UTC time of its rotation, `PATH.20261201T141530.123456Z`, so that the generations
+    /// sort by name oldest first (`bindiag summary PATH.2* PATH` reads them in age order).
     public var keep: Int
     /// When to `fsync`. Default `.never`.
     public var fsync: FsyncPolicy
@@ -78,6 +85,8 @@ public final class JSONLinesFileSink: DiagnosticsSink {
     public var rotations = 0
     /// Times the path was reopened after an outside tool moved or deleted the file.
     public var reopens = 0
+    /// Records printed on standard error instead, because the path was refused.
+    public var fellBack = 0
   }
 
   /// The largest record written, in bytes, newline included: 64 KiB.
@@ -87,7 +96,11 @@ public final class JSONLinesFileSink: DiagnosticsSink {
   public let path: String
   /// The options in force.
   public let options: Options
-  private let writer: FileWriter
+  /// The writer, or `nil` when the path was refused and records go to ``fallback``.
+  private let writer: JSONLinesWriter?
+  /// Where records go when the path was refused.
+  private let fallback = StandardErrorSink()
+  private let fellBack = Counter()
 
   /// Opens (or creates) `path`, refusing what is not a regular file or a device named directly.
   /// - Parameters:
@@ -105,8 +118,9 @@ public final class JSONLinesFileSink: DiagnosticsSink {
     }
   }
 
-  /// A sink for `path` that never fails: when the path cannot be opened it says so once on
-  /// standard error, counts records as dropped, and retries with backoff.
+  /// A sink for `path` that never fails: when the path cannot be opened (it is not a regular
+  /// file, its directory is missing, …) it says so in one line on standard error and prints its
+  /// records there instead, as a sink named in the environment does.
   /// - Parameters:
   ///   - path: The file; created `0640` if missing.
   ///   - options: Rotation, fsync, queue and mode.
@@ -115,37 +129,70 @@ public final class JSONLinesFileSink: DiagnosticsSink {
     case .success(let file):
       self.init(path: path, options: options, file: file)
     case .failure(let error):
+      JSONLinesWriter.say(path: path, error: error, action: "using stderr")
       self.init(path: path, options: options, file: nil)
-      writer.reportFailure(error)
     }
   }
 
   private init(path: String, options: Options, file: LogFile?) {
-    if let exposure = file?.exposure { FileWriter.say(path: path, error: nil, action: exposure) }
+    if let exposure = file?.exposure {
+      JSONLinesWriter.say(path: path, error: nil, action: exposure)
+    }
     self.path = path
     self.options = options
-    self.writer = FileWriter(path: path, options: options, file: file)
-    if !options.synchronous { writer.start() }
+    self.writer = file.map { JSONLinesWriter(path: path, options: options, file: $0) }
+    if !options.synchronous { writer?.start() }
   }
 
   deinit {
-    writer.stop()
+    writer?.stop()
   }
 
   /// Encodes the event (cut to ``maxRecordBytes``) and enqueues or writes it.
   /// - Parameter event: The event.
   public func receive(_ event: MisuseEvent) {
-    writer.submit(event)
+    receive(event, deliveringFallback: true)
   }
 
   /// Returns once every record received before the call is written (and `fsync`ed under
   /// `.flush` or `.always`), or counted as dropped.
   public func flush() {
-    writer.flush()
+    writer?.flush()
+    if writer == nil { fallback.flush() }
   }
 
   /// Counters of records written, dropped and failed.
-  public var statistics: Statistics { writer.statistics }
+  public var statistics: Statistics {
+    var statistics = writer?.statistics ?? Statistics(failed: 1)
+    statistics.fellBack = fellBack.value
+    return statistics
+  }
+}
+
+extension JSONLinesFileSink: FallbackSink {
+  var fallbackDestination: StandardErrorSink.Destination? {
+    writer == nil ? fallback.destination : nil
+  }
+
+  func receive(_ event: MisuseEvent, deliveringFallback: Bool) {
+    if let writer {
+      writer.submit(event)
+    } else {
+      fellBack.increment()
+      if deliveringFallback { fallback.receive(event) }
+    }
+  }
+}
+
+extension JSONLinesFileSink: ProcessBoundSink {
+  func renewedAfterFork() -> any DiagnosticsSink {
+    JSONLinesFileSink(path: path, options: options)
+  }
+
+  func finishAtProcessEnd(within seconds: Double) {
+    writer?.finish(within: seconds)
+    if writer == nil { fallback.flush() }
+  }
 }
 
 extension DiagnosticsSink where Self == JSONLinesFileSink {

@@ -18,6 +18,10 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
   public let flushTimeout: Double
   private let sender: JournalSender?
   private let state: State
+  /// What ``init(socketPath:fallback:queueCapacity:flushTimeout:)`` was given, for a forked
+  /// child's sink of its own.
+  private let socketPath: String
+  private let queueCapacity: Int
 
   /// Counters shared with the sending thread.
   private final class State: Sendable {
@@ -41,6 +45,8 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
   ) {
     self.fallback = fallback
     self.flushTimeout = flushTimeout
+    self.socketPath = socketPath
+    self.queueCapacity = queueCapacity
     let state = State()
     self.state = state
     switch JournalWriter.availability(socketPath: socketPath) {
@@ -125,6 +131,19 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
           + "(sent \(counts.sent), dropped \(counts.dropped) so far); is journald reading?")
     }
     fallback.flush()
+  }
+}
+
+extension JournaldSink: ProcessBoundSink {
+  func renewedAfterFork() -> any DiagnosticsSink {
+    JournaldSink(
+      socketPath: socketPath, fallback: DiagnosticsConfiguration.renewedAfterFork(fallback),
+      queueCapacity: queueCapacity, flushTimeout: flushTimeout)
+  }
+
+  func finishAtProcessEnd(within seconds: Double) {
+    sender?.stop(timeout: min(seconds, flushTimeout))
+    fallback.finishOrFlushAtProcessEnd(within: seconds)
   }
 }
 

@@ -4,19 +4,18 @@
   import Darwin
 #endif
 
-/// One open log file: its descriptor and the identity (device, inode) it was opened as.
+/// One open log file (always a regular file): its descriptor and the identity (device, inode) it was opened as.
 struct LogFile {
   let fd: Int32
   let device: UInt64
   let inode: UInt64
-  let isRegular: Bool
   /// Opened for reading too, so a torn last record can be detected (``endsWithNewline()``).
   let isReadable: Bool
   /// Why other users can tamper with the file (world-writable, or another user's), if they can.
   let exposure: String?
 
-  /// Opens `path` for appending, creating it `0640`, refusing symlinks, directories, FIFOs and
-  /// sockets, and checking the opened file is the one the path names. Another process may
+  /// Opens `path` for appending, creating it `0640`, refusing symlinks and whatever is not a
+  /// regular file (directories, devices, FIFOs, sockets), and checking the opened file is the one the path names. Another process may
   /// rotate the file between the open and the check; that race is retried, not reported.
   static func open(_ path: String) -> Result<LogFile, SystemError> {
     var attempt = 0
@@ -38,8 +37,8 @@ struct LogFile {
       let type = info.st_mode & S_IFMT
       if type == S_IFLNK { return .failure(SystemError("open (symlink refused)", code: ELOOP)) }
       if type == S_IFDIR { return .failure(SystemError("open", code: EISDIR)) }
-      if type == S_IFIFO || type == S_IFSOCK {
-        return .failure(SystemError("open (not a file or device)", code: EINVAL))
+      if type != S_IFREG {
+        return .failure(SystemError("open (not a regular file)", code: EINVAL))
       }
     }
     // Read and write, to check the last byte before appending; write-only where the file's
@@ -64,22 +63,23 @@ struct LogFile {
       FileDescriptorIO.closeFile(fd)
       return .failure(SystemError("open (path changed while opening)", code: EAGAIN))
     }
-    // Regular files and devices only; O_NONBLOCK was for opening, writes block as usual.
+    // Regular files only (a device such as /dev/full, a FIFO or a socket cannot hold records);
+    // O_NONBLOCK was for opening, writes block as usual.
     let type = info.st_mode & S_IFMT
-    guard type == S_IFREG || type == S_IFCHR else {
+    guard type == S_IFREG else {
       FileDescriptorIO.closeFile(fd)
-      return .failure(SystemError("open (not a file or device)", code: EINVAL))
+      return .failure(SystemError("open (not a regular file)", code: EINVAL))
     }
     _ = fcntl(fd, F_SETFL, O_APPEND)
     var exposure: String?
-    if type == S_IFREG && info.st_mode & S_IWOTH != 0 {
+    if info.st_mode & S_IWOTH != 0 {
       exposure = "writable by every user: anyone can forge or delete its records"
-    } else if type == S_IFREG && info.st_uid != geteuid() && info.st_uid != 0 {
+    } else if info.st_uid != geteuid() && info.st_uid != 0 {
       exposure = "owned by uid \(info.st_uid): that user can read, forge or delete its records"
     }
     return .success(
       LogFile(
-        fd: fd, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), isRegular: type == S_IFREG,
+        fd: fd, device: UInt64(info.st_dev), inode: UInt64(info.st_ino),
         isReadable: isReadable, exposure: exposure))
   }
 
@@ -115,16 +115,15 @@ struct LogFile {
   /// gets the `\n` on the first write after opening whenever it is not empty (a blank line,
   /// which readers skip, at worst).
   func needsNewlineBeforeAppend(firstWrite: Bool) -> Bool {
-    guard isRegular else { return false }
     guard isReadable else { return firstWrite && size() > 0 }
     return !endsWithNewline()
   }
 
   /// Whether the file is empty or ends with `\n`: `false` when a write cut short (SIGKILL,
   /// ENOSPC) left half a record, which the next append must not be glued to. Files that cannot
-  /// be read, and devices, count as ending cleanly.
+  /// be read count as ending cleanly.
   func endsWithNewline() -> Bool {
-    guard isRegular, isReadable else { return true }
+    guard isReadable else { return true }
     let size = size()
     guard size > 0 else { return true }
     return FileDescriptorIO.byte(fd, at: size - 1).map { $0 == UInt8(ascii: "\n") } ?? true

@@ -69,6 +69,16 @@ protocol FallbackSink: DiagnosticsSink {
   func receive(_ event: MisuseEvent, deliveringFallback: Bool)
 }
 
+extension MultiplexSink: ProcessBoundSink {
+  func renewedAfterFork() -> any DiagnosticsSink {
+    MultiplexSink(sinks.map(DiagnosticsConfiguration.renewedAfterFork))
+  }
+
+  func finishAtProcessEnd(within seconds: Double) {
+    for sink in sinks { sink.finishOrFlushAtProcessEnd(within: seconds) }
+  }
+}
+
 extension DiagnosticsSink where Self == MultiplexSink {
   /// A fan-out over `sinks`.
   /// - Parameter sinks: The sinks, each receiving every event.

@@ -10,8 +10,8 @@ public final class Diagnostics: Sendable {
   /// The configuration this pipeline was made with.
   public let configuration: DiagnosticsConfiguration
   let identity: ProcessIdentity
-  /// Copies of `identity` with strings of their own, one per group of threads.
-  private let identities: PerThread<ProcessIdentity>
+  /// Copies of `identity` with strings of their own, one per stripe of threads.
+  private let identities: Striped<ProcessIdentity>
   private let sequence = Counter()
   private let limiter: RateLimiter?
   private let acceptsEvents: Bool
@@ -28,7 +28,7 @@ public final class Diagnostics: Sendable {
     self.configuration = configuration
     self.identity = ProcessIdentity.current()
     let identity = self.identity
-    self.identities = PerThread(count: SiteTable.shardCount) { identity.copied() }
+    self.identities = Striped(count: SiteTable.shardCount) { identity.copied() }
     self.limiter = configuration.rateLimit.map(RateLimiter.init)
     self.acceptsEvents = configuration.sink.acceptsEvents
     self.sink = configuration.sink
@@ -42,7 +42,6 @@ public final class Diagnostics: Sendable {
 
   deinit {
     flush()
-    identities.deallocate()
   }
 
   /// Reports one misuse.
@@ -172,6 +171,15 @@ public final class Diagnostics: Sendable {
       site: CallSite(file: event.file, line: event.line, function: event.function),
       valueType: event.valueType, valuePresent: event.valuePresent, value: event.value,
       label: event.label, test: test, thread: ThreadOrdinal.current())
+  }
+
+  /// As the process ends (`exit`, a stop signal): writes a record for every rate-limited event
+  /// still pending, then has the sink write what is queued and end its threads, so that no
+  /// write is cut short when the process goes. Later misuses are dropped and counted.
+  /// - Parameter seconds: How long to wait for the sink.
+  func finishAtProcessEnd(within seconds: Double) {
+    drainFoldedEvents()
+    sink.finishOrFlushAtProcessEnd(within: seconds)
   }
 
   /// Writes a record for every rate-limited event still pending.

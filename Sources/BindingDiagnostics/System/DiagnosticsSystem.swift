@@ -15,6 +15,11 @@ public enum DiagnosticsSystem {
     var bootstrapped = false
     /// How the process pipeline was set up, for the warning a late bootstrap gives.
     var origin = ""
+    /// The ``ProcessFork/generation`` `diagnostics` was made in.
+    var generation = 0
+    /// Pipelines a forked child inherited: kept, never used or released (their threads are the
+    /// parent's, so flushing or stopping them in the child would wait for nobody).
+    var inherited: [Diagnostics] = []
   }
 
   private static let global = Lock(GlobalState())
@@ -63,6 +68,7 @@ public enum DiagnosticsSystem {
   /// The pipeline misuses go to from here: the task's override, else the process-wide one.
   public static var current: Diagnostics {
     if let diagnostics = taskDiagnostics { return diagnostics }
+    if ProcessFork.generation != 0 { return forkedProcessDiagnostics() }
     return processDiagnostics
   }
 
@@ -148,6 +154,33 @@ public enum DiagnosticsSystem {
       let diagnostics = Diagnostics(configuration: EnvironmentConfiguration.load().configuration)
       state.diagnostics = diagnostics
       state.origin = "from the environment by the first misuse"
+      return (diagnostics, true)
+    }
+    if created { ProcessFlush.install(diagnostics) }
+    return diagnostics
+  }
+
+  /// The process-wide pipeline of a process forked without `exec`: its own, made at its first
+  /// misuse from the parent's configuration with sinks of its own (or from the environment),
+  /// with a new run id, `seq` from 1 and its own flush thread. Out of line, so that the misuse
+  /// path of a process that never forked pays one load and one branch for it.
+  @inline(never)
+  private static func forkedProcessDiagnostics() -> Diagnostics {
+    let generation = ProcessFork.generation
+    let (diagnostics, created) = global.withLock { state -> (Diagnostics, Bool) in
+      if state.generation == generation, let diagnostics = state.diagnostics {
+        return (diagnostics, false)
+      }
+      let configuration: DiagnosticsConfiguration
+      if let inherited = state.diagnostics {
+        state.inherited.append(inherited)
+        configuration = inherited.configuration.renewedAfterFork()
+      } else {
+        configuration = EnvironmentConfiguration.load().configuration
+      }
+      let diagnostics = Diagnostics(configuration: configuration)
+      state.diagnostics = diagnostics
+      state.generation = generation
       return (diagnostics, true)
     }
     if created { ProcessFlush.install(diagnostics) }

@@ -18,22 +18,36 @@ import Foundation
 /// status and core-dump behaviour unchanged); the first stop signal decides. The `atexit` hook
 /// asks the same thread and waits the same bound, so an exit from any thread (an app's own
 /// handler calling `exit(0)` while another thread misuses included) never re-locks a lock its
-/// caller holds and never hangs. `BINDING_DIAGNOSTICS_SIGNALS=off` leaves signals alone.
+/// caller holds and never hangs. Either way the sinks then write what is queued and end their
+/// threads (``Diagnostics/finishAtProcessEnd(within:)``): a write still under way when the
+/// process goes would be cut short, tearing a record. Records made meanwhile by threads still
+/// running are dropped, counted and said in one line. `BINDING_DIAGNOSTICS_SIGNALS=off` leaves
+/// signals alone.
 enum ProcessFlush {
   /// The stop signals handled.
   static let signals: [Int32] = [SIGTERM, SIGINT, SIGHUP]
   /// How long a stop signal or `exit` waits for the flush.
   static let timeoutMilliseconds: Int32 = 1000
+  /// How long the sinks get to write what is queued, within ``timeoutMilliseconds``, so that
+  /// their line about records dropped meanwhile is said before the process goes.
+  private static let finishSeconds = 0.9
 
   // Written once by `install` before any handler or atexit hook can read them: plain integers a
   // signal handler may read. `stopping` is the first stop signal seen (0 before).
   nonisolated(unsafe) private static var requestWrite: Int32 = -1
   nonisolated(unsafe) private static var doneRead: Int32 = -1
   nonisolated(unsafe) fileprivate static var stopping: Int32 = 0
+  /// The pipes' other ends (the flushing thread's), closed in a forked child.
+  nonisolated(unsafe) private static var requestRead: Int32 = -1
+  nonisolated(unsafe) private static var doneWrite: Int32 = -1
+  /// Whether the exit hook and the signal handlers are in place; a forked child inherits both.
+  nonisolated(unsafe) private static var hooksInstalled = false
 
   /// Starts the flushing thread for `diagnostics`, registers the exit hook and, unless
-  /// `BINDING_DIAGNOSTICS_SIGNALS=off`, the signal handlers. Called once per process.
+  /// `BINDING_DIAGNOSTICS_SIGNALS=off`, the signal handlers. Called once per process, and once
+  /// more in a forked child for its own pipeline (the hooks, inherited, are not added again).
   static func install(_ diagnostics: Diagnostics) {
+    ProcessFork.register()
     guard case .success(let request) = FileDescriptorIO.makePipe(),
       case .success(let done) = FileDescriptorIO.makePipe()
     else {
@@ -47,23 +61,25 @@ enum ProcessFlush {
     FileDescriptorIO.setNonBlocking(done.write)
     requestWrite = request.write
     doneRead = done.read
-    let thread = Thread {
+    requestRead = request.read
+    doneWrite = done.write
+    LibraryThread.start(name: "bindiag.flush") {
       blockStopSignals()
       var byte: UInt8 = 0
       while true {
-        let count = read(request.read, &byte, 1)
+        let count = LibraryThread.waiting { read(request.read, &byte, 1) }
         if count < 0 && errno == EINTR { continue }
         guard count == 1 else { return }
         if byte == 0 {
-          diagnostics.flush()
+          diagnostics.finishAtProcessEnd(within: finishSeconds)
           _ = write(done.write, &byte, 1)
         } else {
           flushThenEnd(by: Int32(byte), diagnostics)
         }
       }
     }
-    thread.name = "binding-diagnostics.flush"
-    thread.start()
+    guard !hooksInstalled else { return }
+    hooksInstalled = true
     atexit {
       if !ProcessFlush.requestExitFlushAndWait() {
         ConfigurationWarning.emit(
@@ -79,6 +95,22 @@ enum ProcessFlush {
         "BINDING_DIAGNOSTICS_SIGNALS: unknown value \"\(other)\" (expected on or off); using on")
       installHandlers()
     }
+  }
+
+  /// In a forked child (async-signal-safe): closes the child's copies of the flush pipes, whose
+  /// flushing thread is the parent's, so that neither a stop signal nor `exit` in the child asks
+  /// the parent to flush and end. Until the child makes its own pipeline, a stop signal ends it
+  /// as the default disposition would.
+  static func detachAfterFork() {
+    func detach(_ fd: inout Int32) {
+      if fd >= 0 { _ = close(fd) }
+      fd = -1
+    }
+    detach(&requestWrite)
+    detach(&doneRead)
+    detach(&requestRead)
+    detach(&doneWrite)
+    stopping = 0
   }
 
   /// Blocks the stop signals on the calling thread: the library's own threads never take them.
@@ -116,7 +148,7 @@ enum ProcessFlush {
   private static func flushThenEnd(by signal: Int32, _ diagnostics: Diagnostics) {
     let finished = DispatchSemaphore(value: 0)
     DispatchQueue.global().async {
-      diagnostics.flush()
+      diagnostics.finishAtProcessEnd(within: finishSeconds)
       finished.signal()
     }
     if finished.wait(timeout: .now() + .milliseconds(Int(timeoutMilliseconds))) == .timedOut {

@@ -10,13 +10,15 @@ public import BindingDiagnostics
 /// record appended while it runs is handed over once, in order per file, as long as the rotated
 /// files still exist.
 ///
-/// The JSON Lines sink rotates by renaming `PATH` to `PATH.1`, `PATH.1` to `PATH.2` and so on,
-/// then creating a new `PATH`; several processes may share one file, and one that has not yet
-/// noticed a rotation can still append a batch to the file now called `PATH.1`. So the follower
-/// keeps each file it has seen open by its device and inode, whatever name it has now, and on
-/// each ``poll(_:)``:
-/// 1. looks for new files (newer than the newest one it knows: below it in `PATH.N … PATH.1,
-///    PATH`) and orders them by age, which is the order of their numbers, highest first;
+/// The JSON Lines sink rotates by renaming `PATH` to a generation named after the time of the
+/// rotation (`PATH.20261201T141530.123456Z`: names sort oldest first), then creating a new
+/// `PATH` (earlier versions renamed `PATH` to `PATH.1`, `PATH.1` to `PATH.2` and so on; such
+/// names are read too, as older than every timestamped one); several processes may share one
+/// file, and one that has not yet noticed a rotation can still append a batch to the file now
+/// under its generation name. So the follower keeps each file it has seen open by its device and
+/// inode, whatever name it has now, and on each ``poll(_:)``:
+/// 1. looks for new files (newer than the newest one it knows: after it in `PATH.N … PATH.1,
+///    PATH.<oldest time> … PATH.<newest time>, PATH`) and orders them by age, which is that order;
 /// 2. takes every file's size, newest first, then reads each one up to that size, oldest first:
 ///    a record found in a newer file was written after everything its process had written to
 ///    an older one, so that is within the older file's size taken afterwards, and comes first;
@@ -34,7 +36,8 @@ public final class FileFollower {
     case truncated(source: String)
   }
 
-  /// The path followed (rotated siblings are `path.1`, `path.2`, …).
+  /// The path followed (its rotated generations are `path.<UTC time>`, or `path.1`, `path.2`, …
+  /// from earlier versions).
   public let path: String
   /// The directory holding `path`, for watching.
   package let directory: String
@@ -59,7 +62,7 @@ public final class FileFollower {
   /// - Parameters:
   ///   - path: The file.
   ///   - start: Which records already written the first ``poll(_:)`` hands over: the last `n`
-  ///     events `filter` accepts (counted back through `path.1`, `path.2`, … when needed), or
+  ///     events `filter` accepts (counted back through the rotated generations when needed), or
   ///     everything.
   ///   - filter: Decides which events count for `start`; polls hand over every event.
   ///   - maxLineBytes: Longer lines are malformed.
@@ -94,11 +97,6 @@ public final class FileFollower {
 
   deinit {
     scratch.deallocate()
-  }
-
-  /// The name of rotation generation `generation`: `path`, `path.1`, `path.2`, …
-  private func name(_ generation: Int) -> String {
-    generation == 0 ? path : "\(path).\(generation)"
   }
 
   /// Reads what was appended since the last poll to every followed file, and the files
@@ -162,7 +160,7 @@ extension FileFollower {
   /// A file seen under a rotation name.
   private struct Sighting: Equatable {
     var identity: FollowIO.Identity
-    var generation: Int
+    var name: String
   }
 
   /// Finds files not yet followed and puts them in order of age among the followed ones.
@@ -182,43 +180,54 @@ extension FileFollower {
     }
   }
 
-  /// The files under `path`, `path.1`, … up to the newest one already followed, oldest first.
+  /// The files under `path` and its generations, from the newest one already followed on (or
+  /// the newest ``maxFiles`` at the start), oldest first.
   ///
-  /// Renames only ever move a file to a higher number and new files appear only as `path`, so
-  /// at any moment the numbers order the files by age, and a look from the highest number down
-  /// sees them oldest first even while they are being renamed.
+  /// Names are looked at newest first, down to a file already followed: a rotation in the
+  /// middle of a look then makes a file be seen twice or not yet, never misplaced (the caller
+  /// looks again until two looks agree).
   private func look(initial: Bool) -> [Sighting] {
     let known = Set(files.map(\.identity))
-    // Up: to the newest followed file (every newer one is below it), or to the end of the
-    // names (two missing in a row: one may be missing while another process renames).
-    var extent = -1
-    var missing = 0
-    var generation = 0
     let limit = initial ? FileFollower.maxFiles : FileFollower.maxNewFilesPerPoll + files.count
-    while generation < limit && missing < 2 {
-      if case .success(let info) = FollowIO.pathStatus(name(generation)),
-        info.st_mode & S_IFMT != S_IFDIR
-      {
+    var sightings: [Sighting] = []
+    for name in namesNewestFirst() where sightings.count < limit {
+      guard case .success(let info) = FollowIO.pathStatus(name), info.st_mode & S_IFMT != S_IFDIR
+      else { continue }
+      let identity = FollowIO.Identity(info)
+      if !sightings.contains(where: { $0.identity == identity }) {
+        sightings.append(Sighting(identity: identity, name: name))
+      }
+      if known.contains(identity) { break }
+    }
+    return sightings.reversed()
+  }
+
+  /// `path`, its timestamped generations newest first, then the numbered ones of earlier
+  /// versions (`path.1`, `path.2`, … up to two missing in a row).
+  private func namesNewestFirst() -> [String] {
+    let slash = path.lastIndex(of: "/")
+    let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    let prefix = base + "."
+    var names = [path]
+    if case .success(let entries) = FileDescriptorIO.directoryEntries(directory) {
+      names += entries.filter { entry in
+        entry.hasPrefix(prefix)
+          && LogRotation.isGenerationSuffix(entry.utf8.dropFirst(prefix.utf8.count))
+      }.sorted(by: >).map { slash == nil ? $0 : directory + "/" + $0 }
+    }
+    var missing = 0
+    var generation = 1
+    while missing < 2 && generation <= FileFollower.maxNewFilesPerPoll + files.count {
+      let name = "\(path).\(generation)"
+      if case .success = FollowIO.pathStatus(name) {
+        names.append(name)
         missing = 0
-        extent = generation
-        if known.contains(FollowIO.Identity(info)) { break }
       } else {
         missing += 1
       }
       generation += 1
     }
-    // Down: oldest first.
-    var sightings: [Sighting] = []
-    for generation in stride(from: extent, through: 0, by: -1) {
-      guard case .success(let info) = FollowIO.pathStatus(name(generation)),
-        info.st_mode & S_IFMT != S_IFDIR
-      else { continue }
-      let identity = FollowIO.Identity(info)
-      if !sightings.contains(where: { $0.identity == identity }) {
-        sightings.append(Sighting(identity: identity, generation: generation))
-      }
-    }
-    return sightings
+    return names
   }
 
   /// Opens the files of `sightings` not yet followed, each placed after the followed files
@@ -232,13 +241,13 @@ extension FileFollower {
     var added = 0
     for (index, sighting) in sightings.enumerated() {
       if let known = files.firstIndex(where: { $0.identity == sighting.identity }) {
-        files[known].name = name(sighting.generation)
+        files[known].name = sighting.name
         cursor = max(cursor, known + 1)
         continue
       }
       guard added < FileFollower.maxNewFilesPerPoll else { break }
       let file: FollowedFile
-      switch FollowedFile.open(name(sighting.generation), expected: sighting.identity) {
+      switch FollowedFile.open(sighting.name, expected: sighting.identity) {
       case .opened(let opened): file = opened
       case .failed: continue
       case .moved:
@@ -259,12 +268,17 @@ extension FileFollower {
     return true
   }
 
-  /// `paths` without repeats, and without `X.N` when `X` is named too (it is part of `X`'s
-  /// rotation, which is followed anyway).
+  /// `paths` without repeats, and without `X.N` or `X.<UTC time>` when `X` is named too (it is
+  /// part of `X`'s rotation, which is followed anyway).
   /// - Parameter paths: Files named on the command line.
   public static func rotationSets(_ paths: [String]) -> [String] {
     var result: [String] = []
     for path in paths where !result.contains(path) {
+      let isGeneration = paths.contains { base in
+        path.hasPrefix(base + ".")
+          && LogRotation.isGenerationSuffix(path.utf8.dropFirst(base.utf8.count + 1))
+      }
+      if isGeneration { continue }
       if let dot = path.lastIndex(of: "."),
         !path[path.index(after: dot)...].isEmpty,
         path[path.index(after: dot)...].allSatisfy(\.isASCII),

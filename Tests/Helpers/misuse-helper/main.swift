@@ -13,6 +13,16 @@
 //     --stats                  print the JSON Lines sink's statistics before exiting
 //     --early-bootstrap        bootstrap (logfmt on standard error) before misusing
 //     --late-bootstrap         bootstrap after the misuses (ignored, with a warning)
+//     --exit-while-misusing MS after COUNT, start --threads threads that misuse without end,
+//                              print "misusing", and call exit(0) MS milliseconds later
+//     --fork N                 after COUNT, fork() without exec: the child misuses N times and
+//                              exits(0) (or, with --child-sleeps, prints "child ready" and
+//                              sleeps until a signal ends it); the parent prints "child PID",
+//                              waits for it, prints "child exited S" or "child signaled S",
+//                              then misuses N times itself
+//     --child-sleeps           see --fork
+//     --code-jsonl PATH        bootstrap with `.jsonLines(path: PATH)` made in code (rate limit
+//                              off) instead of configuring from the environment
 import BindingDiagnostics
 import Foundation
 
@@ -52,6 +62,13 @@ let exitOnSigterm = flag("--exit-on-sigterm")
 let stats = flag("--stats")
 let earlyBootstrap = flag("--early-bootstrap")
 let lateBootstrap = flag("--late-bootstrap")
+let exitWhileMisusing = option("--exit-while-misusing").flatMap(Int.init)
+let forkCount = option("--fork").flatMap(Int.init)
+let childSleeps = flag("--child-sleeps")
+if let path = option("--code-jsonl") {
+  DiagnosticsSystem.bootstrap(
+    DiagnosticsConfiguration(sink: .jsonLines(path: path), rateLimit: nil))
+}
 guard arguments.count >= 1, let count = Int(arguments[0]), count >= 0 else {
   print("usage: misuse-helper COUNT [LABEL] [options]")
   exit(64)
@@ -92,6 +109,24 @@ misuse(count)
 if lateBootstrap {
   DiagnosticsSystem.bootstrap(DiagnosticsConfiguration(sink: StandardErrorSink(format: .logfmt)))
 }
+if let forkCount {
+  let child = fork()
+  if child == 0 {
+    misuse(forkCount)
+    if childSleeps {
+      say("child ready")
+      while true { sleep(1000) }
+    }
+    exit(0)
+  }
+  say("child \(child)")
+  var status: Int32 = 0
+  while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+  // WIFSIGNALED / WTERMSIG / WEXITSTATUS, which Swift does not import.
+  let signal = status & 0x7f
+  say(signal == 0 ? "child exited \((status >> 8) & 0xff)" : "child signaled \(signal)")
+  misuse(forkCount)
+}
 if let pausePath {
   DiagnosticsSystem.flush()
   say("paused")
@@ -99,6 +134,14 @@ if let pausePath {
   // Past the sink's first retry delay (100 ms), so the next write is tried at once.
   usleep(300_000)
   misuse(more)
+}
+if let exitWhileMisusing {
+  for _ in 0..<threads {
+    Thread { while true { isPresented.wrappedValue = true } }.start()
+  }
+  say("misusing")
+  usleep(UInt32(exitWhileMisusing) * 1000)
+  exit(0)
 }
 if thenSleep {
   say("done")

@@ -17,7 +17,9 @@ import Foundation
 /// `@unchecked Sendable`: the writer's state is read and written only while `condition` is
 /// locked (the writer thread releases it while it writes, when only it touches `file` and
 /// `spares`), and each queue's state only while that queue's lock is held.
-final class FileWriter: @unchecked Sendable {
+final class JSONLinesWriter: @unchecked Sendable {
+  typealias Statistics = JSONLinesFileSink.Statistics
+
   /// Records waiting for the writer: their bytes back to back in memory of their own (a record
   /// is encoded straight into it: no intermediate array, no zero fill), and where each ends.
   private final class Batch {
@@ -79,10 +81,10 @@ final class FileWriter: @unchecked Sendable {
     var batch = Batch()
     /// Records dropped because this queue was full.
     var dropped = 0
+    /// Records appended.
+    var accepted = 0
     /// Drops because this queue was full, said when they start and when they stop.
     var notice = DropNotice()
-    /// Set by ``FileWriter/stop()``: later records are dropped.
-    var closed = false
     /// Keeps the next queue's state off this one's cache line.
     private let padding = CacheLinePadding()
   }
@@ -93,19 +95,32 @@ final class FileWriter: @unchecked Sendable {
   private let path: String
   private let options: JSONLinesFileSink.Options
   private let condition = NSCondition()
-  private let shards = PerThread(count: FileWriter.shardCount) { Shard() }
+  private let shards = Striped(count: JSONLinesWriter.shardCount) { Shard() }
   private var flushRequested: UInt64 = 0
   private var flushCompleted: UInt64 = 0
   private var stopping = false
   private var running = false
+  /// Above 0 once ``stop(within:)`` closed the queues: later records are dropped.
+  private let closed = Counter()
+  /// Records dropped because the queues were closed.
+  private let droppedClosed = Counter()
   /// A caller found its queue empty and appended: the writer has a batch to take.
   private var pending = false
-  private var stats = JSONLinesFileSink.Statistics()
+  private var stats = Statistics()
+
+  /// Held by the writer for each `write(2)`, so that the end of the process can wait until no
+  /// write is under way and keep any more from starting (``finish(within:)``).
+  private let writeGate = NSLock()
+  /// Set under `writeGate` as the process ends: the writer writes no more.
+  private var halted = false
+  /// Records written, counted under `writeGate` as each write returns.
+  private var writtenThroughGate = 0
 
   // Owned by the writer (the thread, or the caller under `condition` in synchronous mode).
   /// What the writer swaps each queue's batch with, one per queue.
-  private var spares = (0..<FileWriter.shardCount).map { _ in Batch() }
+  private var spares = (0..<JSONLinesWriter.shardCount).map { _ in Batch() }
   private var file: LogFile?
+  private var rotation: LogRotation
   /// Whether anything was written to `file` since it was opened.
   private var wroteToFile = false
   /// Whether the writer is writing without the file's lock (said once per episode).
@@ -119,7 +134,7 @@ final class FileWriter: @unchecked Sendable {
 
   /// Bytes written by one `write(2)` at the most (always whole records).
   private static let chunkBytes = 1 << 20
-  /// The longest ``flush()`` and ``stop()`` wait for the writer (a hung filesystem).
+  /// The longest ``flush()`` and ``stop(within:)`` wait for the writer (a hung filesystem).
   private static let waitSeconds = 5.0
   /// How long the writer waits for another process's lock on the file before writing
   /// without it (a writer stopped with SIGSTOP, or another user's `flock`, must not stop us);
@@ -130,27 +145,18 @@ final class FileWriter: @unchecked Sendable {
   /// wake-up per batch instead of one per record.
   private static let gatherSeconds = 0.001
 
-  deinit {
-    shards.deallocate()
-  }
-
-  init(path: String, options: JSONLinesFileSink.Options, file: LogFile?) {
+  init(path: String, options: JSONLinesFileSink.Options, file: LogFile) {
     self.path = path
     self.options = options
     self.file = file
-    if file == nil {
-      failing = true
-      nextRetry = RateLimiter.monotonicNanoseconds() &+ backoff
-    }
+    self.rotation = LogRotation(path: path, keep: options.keep)
   }
 
   func start() {
     condition.lock()
     running = true
     condition.unlock()
-    let thread = Thread { [self] in self.run() }
-    thread.name = "binding-diagnostics.jsonl"
-    thread.start()
+    LibraryThread.start(name: "bindiag.jsonl") { [self] in self.run() }
   }
 
   /// Encodes `event` into the calling thread's queue (or, synchronously, writes it); drops and
@@ -159,6 +165,11 @@ final class FileWriter: @unchecked Sendable {
   func submit(_ event: MisuseEvent) {
     if options.synchronous {
       condition.lock()
+      if stopping {
+        stats.dropped += 1
+        condition.unlock()
+        return
+      }
       let batch = spares[0]
       batch.removeAll()
       batch.append(event)
@@ -167,13 +178,20 @@ final class FileWriter: @unchecked Sendable {
       condition.unlock()
       return
     }
+    // Ending (the process goes, or the sink): counted, without waiting for the queue's lock
+    // (misusing threads would keep the writer and the ending thread from it).
+    if closed.value != 0 {
+      droppedClosed.increment()
+      return
+    }
     let shard = shards[ThreadOrdinal.current()]
     let change: DropNotice.Change?
     var wake = false
     shard.lock.lock()
-    if shard.batch.count < options.queueCapacity, !shard.closed {
+    if shard.batch.count < options.queueCapacity {
       wake = shard.batch.count == 0
       shard.batch.append(event)
+      shard.accepted += 1
       change = shard.notice.accepted(now: RateLimiter.monotonicNanoseconds())
     } else {
       shard.dropped += 1
@@ -197,7 +215,7 @@ final class FileWriter: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     if options.synchronous || !running {
-      for index in 0..<FileWriter.shardCount where take(index) {
+      for index in 0..<JSONLinesWriter.shardCount where take(index) {
         write(spares[index])
         spares[index].removeAll()
       }
@@ -207,53 +225,84 @@ final class FileWriter: @unchecked Sendable {
     flushRequested += 1
     let ticket = flushRequested
     condition.broadcast()
-    let deadline = Date(timeIntervalSinceNow: FileWriter.waitSeconds)
+    let deadline = Date(timeIntervalSinceNow: JSONLinesWriter.waitSeconds)
     while flushCompleted < ticket && running {
       if !condition.wait(until: deadline) {
-        FileWriter.say(
+        JSONLinesWriter.say(
           path: path, error: nil,
-          action: "flush gave up after \(Int(FileWriter.waitSeconds)) s; writes are stuck")
+          action: "flush gave up after \(Int(JSONLinesWriter.waitSeconds)) s; writes are stuck")
         return
       }
     }
   }
 
-  /// Drains the queues, then ends the writer thread.
-  func stop() {
-    for shard in shards.all {
-      shard.lock.lock()
-      shard.closed = true
-      shard.lock.unlock()
-    }
+  /// Drains the queues, then ends the writer thread; records received later are dropped and
+  /// counted.
+  /// - Parameter seconds: How long to wait for the writer.
+  /// - Returns: Whether the writer is still running (stuck, or slower than `seconds`).
+  @discardableResult
+  func stop(within seconds: Double = JSONLinesWriter.waitSeconds) -> Bool {
+    closed.increment()
     condition.lock()
+    defer { condition.unlock() }
     stopping = true
     condition.broadcast()
-    let deadline = Date(timeIntervalSinceNow: FileWriter.waitSeconds)
+    let deadline = Date(timeIntervalSinceNow: seconds)
     while running {
       if !condition.wait(until: deadline) { break }
     }
+    guard !running else { return true }
+    if options.fsync != .never, let file { _ = FileDescriptorIO.sync(file.fd) }
     file?.close()
     file = nil
-    condition.unlock()
+    return false
   }
 
-  var statistics: JSONLinesFileSink.Statistics {
+  /// Ends the writer as the process ends (`exit`, a stop signal), so that no `write(2)` is under
+  /// way when the process goes: the kernel cuts a write to a regular file short when the process
+  /// is killed, tearing a record. The queues are closed (later records are dropped and counted)
+  /// and written out for two thirds of `seconds`; a writer still at work by then is halted once
+  /// its current write returns. Then, if any record was left unwritten at the end, one line
+  /// gives the account: records written, and every other record received, dropped.
+  /// - Parameter seconds: How long the process may wait.
+  func finish(within seconds: Double) {
+    let stuck = stop(within: seconds * 2 / 3)
+    if stuck {
+      guard writeGate.lock(before: Date(timeIntervalSinceNow: seconds / 3)) else {
+        JSONLinesWriter.say(
+          path: path, error: nil,
+          action: "a write is stuck as the process ends; queued records lost")
+        return
+      }
+      halted = true
+      writeGate.unlock()
+    }
+    var received = droppedClosed.value
+    for shard in shards.all {
+      shard.lock.lock()
+      received += shard.accepted + shard.dropped
+      shard.lock.unlock()
+    }
+    guard stuck || droppedClosed.value > 0 else { return }
+    writeGate.lock()
+    let written = writtenThroughGate
+    writeGate.unlock()
+    JSONLinesWriter.say(
+      path: path, error: nil, action: "process ending; the rest dropped", written: written,
+      dropped: received - written)
+  }
+
+  var statistics: Statistics {
     condition.lock()
     var total = stats
     condition.unlock()
+    total.dropped += droppedClosed.value
     for shard in shards.all {
       shard.lock.lock()
       total.dropped += shard.dropped
       shard.lock.unlock()
     }
     return total
-  }
-
-  func reportFailure(_ error: SystemError) {
-    condition.lock()
-    defer { condition.unlock() }
-    stats.failed += 1
-    FileWriter.say(path: path, error: error, action: "dropping records and retrying")
   }
 
   /// Swaps queue `index`'s batch with its spare. Only the writer calls it.
@@ -282,7 +331,7 @@ final class FileWriter: @unchecked Sendable {
       var idled = false
       while !pending && flushRequested == flushCompleted && !stopping {
         idled = true
-        condition.wait()
+        LibraryThread.waiting { condition.wait() }
       }
       // Woken from idle: let a burst gather (a flush or stop request cuts the wait short). Not
       // after a batch when records are already waiting: they gathered while it was written, and
@@ -290,15 +339,15 @@ final class FileWriter: @unchecked Sendable {
       if idled && flushRequested == flushCompleted && !stopping
         && !anyQueueHolds(max(1, options.queueCapacity / 2))
       {
-        _ = condition.wait(until: Date(timeIntervalSinceNow: FileWriter.gatherSeconds))
+        _ = condition.wait(until: Date(timeIntervalSinceNow: JSONLinesWriter.gatherSeconds))
       }
       pending = false
       let ticket = flushRequested
       let stop = stopping
       // Write with the lock released, so callers only ever wait for their queue's lock.
       condition.unlock()
-      var outcome = Outcome()
-      for index in 0..<FileWriter.shardCount where take(index) {
+      var outcome = Statistics()
+      for index in 0..<JSONLinesWriter.shardCount where take(index) {
         outcome.add(writeBatch(spares[index]))
         spares[index].removeAll()
       }
@@ -321,23 +370,6 @@ final class FileWriter: @unchecked Sendable {
     stats.add(writeBatch(batch))
   }
 
-  /// What writing one batch did.
-  fileprivate struct Outcome {
-    var written = 0
-    var dropped = 0
-    var failed = 0
-    var rotations = 0
-    var reopens = 0
-
-    mutating func add(_ other: Outcome) {
-      written += other.written
-      dropped += other.dropped
-      failed += other.failed
-      rotations += other.rotations
-      reopens += other.reopens
-    }
-  }
-
   /// Writes whole records in chunks of at most ``chunkBytes``, one `write(2)` each, rotating
   /// and reopening as needed. Only the writer calls it.
   ///
@@ -345,8 +377,8 @@ final class FileWriter: @unchecked Sendable {
   /// sharing the file then sees the others' size (no rotated file exceeds `maxBytes` by more
   /// than one record), rotations (the path is checked under the lock) and torn tails (a
   /// record cut short by SIGKILL or ENOSPC gets its `\n` before anything is appended).
-  private func writeBatch(_ batch: Batch) -> Outcome {
-    var outcome = Outcome()
+  private func writeBatch(_ batch: Batch) -> Statistics {
+    var outcome = Statistics()
     guard batch.count > 0 else { return outcome }
     let now = RateLimiter.monotonicNanoseconds()
     if failing && now < nextRetry {
@@ -367,7 +399,7 @@ final class FileWriter: @unchecked Sendable {
       }
       let start = index == 0 ? 0 : batch.ends[index - 1]
       let first = batch.ends[index] - start
-      let locked = current.isRegular && lock(current)
+      let locked = lock(current)
       if checkIdentity && !current.isStillAt(path) {
         // Moved or deleted by an outside tool, or rotated by another process.
         current.close()
@@ -376,7 +408,7 @@ final class FileWriter: @unchecked Sendable {
         continue
       }
       checkIdentity = options.maxBytes != nil
-      var room = FileWriter.chunkBytes
+      var room = JSONLinesWriter.chunkBytes
       // Rotation only under the lock: without it another process may be rotating too.
       if let maxBytes = options.maxBytes, locked {
         let size = current.size()
@@ -390,38 +422,72 @@ final class FileWriter: @unchecked Sendable {
       var last = index
       while last + 1 < batch.count && batch.ends[last + 1] - start <= room { last += 1 }
       let end = batch.ends[last]
+      writeGate.lock()
+      if halted {
+        writeGate.unlock()
+        if locked { _ = FileDescriptorIO.lock(current.fd, LOCK_UN) }
+        outcome.dropped += batch.count - index
+        break
+      }
       var result = Result<Void, SystemError>.success(())
+      // Under the lock, where the chunk starts: a write the disk cuts short is cut back to it.
+      var base: Int? = locked ? current.size() : nil
       if current.needsNewlineBeforeAppend(firstWrite: !wroteToFile) {
         result = FileDescriptorIO.writeAll(current.fd, [UInt8(ascii: "\n")])
+        base = base.map { $0 + 1 }
       }
       var reached = 0
       if case .success = result {
         result = FileDescriptorIO.writeAll(
           current.fd, batch.bytes(from: start, to: end), written: &reached)
       }
-      if locked { _ = FileDescriptorIO.lock(current.fd, LOCK_UN) }
       wroteToFile = true
       switch result {
       case .success:
+        writtenThroughGate += last - index + 1
+        writeGate.unlock()
+        if locked { _ = FileDescriptorIO.lock(current.fd, LOCK_UN) }
         outcome.written += last - index + 1
         index = last + 1
         if failing {
           failing = false
           backoff = 100_000_000
-          FileWriter.say(path: path, error: nil, action: "recovered", dropped: droppedWhileFailing)
+          JSONLinesWriter.say(
+            path: path, error: nil, action: "recovered", dropped: droppedWhileFailing)
           droppedWhileFailing = 0
         }
       case .failure(let error):
-        // Records written before the disk filled are in the file (one that lacks only its
-        // `\n` is whole: the next append adds it); the one cut short and the rest are dropped.
-        while index < batch.count && batch.ends[index] - 1 - start <= reached {
-          outcome.written += 1
-          index += 1
+        // Records written whole before the disk filled stay; a record cut short is cut back
+        // off the file (under the lock no other process appended meanwhile), so no fragment
+        // stays behind. Without the lock it stays, and the next append starts a new line.
+        let before = index
+        defer { writeGate.unlock() }
+        var cut = false
+        if let base {
+          var whole = start
+          while index < batch.count && batch.ends[index] <= start + reached {
+            whole = batch.ends[index]
+            outcome.written += 1
+            index += 1
+          }
+          if whole - start < reached,
+            case .success = FileDescriptorIO.truncate(current.fd, to: base + whole - start)
+          {
+            cut = true
+          }
+        } else {
+          // One that lacks only its `\n` is whole: the next append adds it.
+          while index < batch.count && batch.ends[index] - 1 - start <= reached {
+            outcome.written += 1
+            index += 1
+          }
         }
+        writtenThroughGate += index - before
+        if locked { _ = FileDescriptorIO.lock(current.fd, LOCK_UN) }
         outcome.failed += 1
         outcome.dropped += batch.count - index
         droppedWhileFailing += batch.count - index
-        enterFailure(error)
+        enterFailure(error, cut: cut)
         index = batch.count
       }
     }
@@ -438,19 +504,19 @@ final class FileWriter: @unchecked Sendable {
       case .success:
         if lockingFailed {
           lockingFailed = false
-          FileWriter.say(path: path, error: nil, action: "file lock available again")
+          JSONLinesWriter.say(path: path, error: nil, action: "file lock available again")
         }
         return true
       case .failure(let error) where error.code == EWOULDBLOCK:
         if !lockingFailed,
-          RateLimiter.monotonicNanoseconds() &- start < FileWriter.lockWaitNanoseconds
+          RateLimiter.monotonicNanoseconds() &- start < JSONLinesWriter.lockWaitNanoseconds
         {
           usleep(1000)
           continue
         }
         if !lockingFailed {
           lockingFailed = true
-          FileWriter.say(
+          JSONLinesWriter.say(
             path: path, error: nil,
             action: "another process holds the file's lock; writing without it")
         }
@@ -461,9 +527,16 @@ final class FileWriter: @unchecked Sendable {
     }
   }
 
-  private func enterFailure(_ error: SystemError) {
+  /// Says the failure (once per episode of failures) and schedules the next try.
+  /// - Parameters:
+  ///   - error: What failed.
+  ///   - cut: Whether a record the failure cut short was cut back off the file.
+  private func enterFailure(_ error: SystemError, cut: Bool = false) {
     if !failing {
-      FileWriter.say(path: path, error: error, action: "dropping records and retrying")
+      let action =
+        cut
+        ? "partial record cut off; dropping records and retrying" : "dropping records and retrying"
+      JSONLinesWriter.say(path: path, error: error, action: action)
     }
     failing = true
     nextRetry = RateLimiter.monotonicNanoseconds() &+ backoff
@@ -471,7 +544,7 @@ final class FileWriter: @unchecked Sendable {
   }
 
   /// Opens the path (after an outside move or delete, a rotation, or a failure).
-  private func open(outcome: inout Outcome) {
+  private func open(outcome: inout Statistics) {
     switch LogFile.open(path) {
     case .success(let opened):
       file = opened
@@ -482,33 +555,27 @@ final class FileWriter: @unchecked Sendable {
     }
   }
 
-  /// Size rotation; the caller holds the exclusive `flock` on `current`, so exactly one
-  /// process rotates a given file. Renames only the generations that exist (`PATH.1` …
-  /// up to the first missing one), so the cost does not grow with `keep`.
-  private func rotate(_ current: LogFile, outcome: inout Outcome) {
+  /// Size rotation (``LogRotation``); the caller holds the exclusive `flock` on `current`, so
+  /// exactly one process rotates a given file.
+  private func rotate(_ current: LogFile, outcome: inout Statistics) {
     defer {
       _ = FileDescriptorIO.lock(current.fd, LOCK_UN)
       current.close()
     }
     file = nil
-    let keep = options.keep
-    var highest = 0
-    while highest < keep, case .success = FileDescriptorIO.linkStatus("\(path).\(highest + 1)") {
-      highest += 1
+    switch rotation.rotate() {
+    case .success: outcome.rotations += 1
+    case .failure(let error):
+      // The next batch reopens the path and tries again; say it once per episode.
+      outcome.failed += 1
+      enterFailure(error)
     }
-    if highest == keep {
-      _ = unlink("\(path).\(keep)")
-      highest = keep - 1
-    }
-    for generation in stride(from: highest, through: 1, by: -1) {
-      _ = FileDescriptorIO.renameFile("\(path).\(generation)", "\(path).\(generation + 1)")
-    }
-    _ = FileDescriptorIO.renameFile(path, "\(path).1")
-    outcome.rotations += 1
   }
 
   /// One logfmt line on standard error about the sink's state.
-  static func say(path: String, error: SystemError?, action: String, dropped: Int? = nil) {
+  static func say(
+    path: String, error: SystemError?, action: String, written: Int? = nil, dropped: Int? = nil
+  ) {
     var line = Array("binding-diagnostics: sink=jsonl path=".utf8)
     line.appendLogfmtValue(path)
     if let error {
@@ -516,6 +583,10 @@ final class FileWriter: @unchecked Sendable {
       line.appendLogfmtValue(error.description)
       line.append(contentsOf: " errno=".utf8)
       line.appendDecimal(Int(error.code))
+    }
+    if let written {
+      line.append(contentsOf: " written=".utf8)
+      line.appendDecimal(written)
     }
     if let dropped {
       line.append(contentsOf: " dropped=".utf8)
@@ -529,12 +600,13 @@ final class FileWriter: @unchecked Sendable {
 }
 
 extension JSONLinesFileSink.Statistics {
-  /// Adds what the writer did with one batch.
-  fileprivate mutating func add(_ outcome: FileWriter.Outcome) {
-    written += outcome.written
-    dropped += outcome.dropped
-    failed += outcome.failed
-    rotations += outcome.rotations
-    reopens += outcome.reopens
+  /// Adds what the writer did with one batch (or another count).
+  mutating func add(_ other: Self) {
+    written += other.written
+    dropped += other.dropped
+    failed += other.failed
+    rotations += other.rotations
+    reopens += other.reopens
+    fellBack += other.fellBack
   }
 }

@@ -1,0 +1,144 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What the app-side writer promises, checked end to end: a real app (`misuse-helper`) writes,
+/// the built `bindiag` counts.
+@Suite struct WriterTrustTests {
+  /// `bindiag summary --format json` of `arguments`: records, lost and duplicates.
+  func counts(_ arguments: [String], stdin: String? = nil) throws -> [String: Int] {
+    let result = try bindiag(
+      arguments: ["summary", "--format", "json"] + arguments, stdin: stdin.map { Data($0.utf8) })
+    #expect(result.status == 0, "\(result.stderr)")
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    return ["records": 0, "events": 0, "lost": 0, "duplicates": 0, "malformed": 0]
+      .reduce(into: [:]) { counts, field in counts[field.key] = object[field.key] as? Int ?? -1 }
+  }
+
+  /// The `(run, seq)` of each record of a JSON Lines file, by pid.
+  func runsAndSeqs(_ path: String) throws -> [Int: [String: [Int]]] {
+    var byPid: [Int: [String: [Int]]] = [:]
+    for line in try lines(ofFile: path) {
+      let record = try #require(
+        try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      let pid = try #require(record["pid"] as? Int)
+      let run = try #require(record["run"] as? String)
+      byPid[pid, default: [:]][run, default: []].append(try #require(record["seq"] as? Int))
+    }
+    return byPid
+  }
+
+  @Test func aForkedChildWritesItsOwnRunFromSeqOne() throws {
+    let path = try temporaryDirectory() + "/fork.jsonl"
+    let result = try runProduct(
+      "misuse-helper", ["3", "--fork", "2"],
+      environment: [
+        "BINDING_DIAGNOSTICS": "jsonl:\(path)", "BINDING_DIAGNOSTICS_RATE_LIMIT": "off",
+      ])
+    #expect(result.status == 0)
+    #expect(result.stderr == "")
+    let child = try #require(Int(result.stdout.split(separator: "\n")[0].dropFirst(6)))
+    #expect(result.stdout == "child \(child)\nchild exited 0\n")
+    let byPid = try runsAndSeqs(path)
+    #expect(byPid[child]?.count == 1)
+    #expect(byPid[child]?.values.first == [1, 2])
+    #expect(byPid.count == 2)
+    #expect(byPid.filter { $0.key != child }.first?.value.values.first == [1, 2, 3, 4, 5])
+    #expect(
+      try counts([path]) == ["records": 7, "events": 7, "lost": 0, "duplicates": 0, "malformed": 0])
+  }
+
+  @Test func aForkedChildOnStandardErrorDoesNotRepeatItsParentsRunAndSeqs() throws {
+    let result = try runProduct(
+      "misuse-helper", ["2", "--fork", "3"],
+      environment: ["BINDING_DIAGNOSTICS": "stderr", "BINDING_DIAGNOSTICS_RATE_LIMIT": "off"])
+    #expect(result.status == 0)
+    #expect(
+      try counts(["-"], stdin: result.stderr)
+        == ["records": 8, "events": 8, "lost": 0, "duplicates": 0, "malformed": 0])
+  }
+
+  @Test func sigtermToAForkedChildEndsTheChildNotItsParent() throws {
+    let path = try temporaryDirectory() + "/sigterm.jsonl"
+    let helper = Process()
+    helper.executableURL = productsDirectory().appendingPathComponent("misuse-helper")
+    helper.arguments = ["3", "--fork", "2", "--child-sleeps"]
+    var environment = ProcessInfo.processInfo.environment
+    for key in environment.keys where key.hasPrefix("BINDING_DIAGNOSTICS") {
+      environment[key] = nil
+    }
+    environment["BINDING_DIAGNOSTICS"] = "jsonl:\(path)"
+    environment["BINDING_DIAGNOSTICS_RATE_LIMIT"] = "off"
+    helper.environment = environment
+    let output = Pipe()
+    helper.standardOutput = output
+    helper.standardError = FileHandle.nullDevice
+    try helper.run()
+    var seen = ""
+    while !seen.contains("child ready\n") {
+      let data = output.fileHandleForReading.availableData
+      try #require(!data.isEmpty, "the helper ended early: \(seen)")
+      seen += String(decoding: data, as: UTF8.self)
+    }
+    // The parent's "child PID" and the child's "child ready" come in either order.
+    let child = try #require(
+      seen.split(separator: "\n").lazy.compactMap { Int32($0.dropFirst(6)) }.first)
+    kill(child, SIGTERM)
+    helper.waitUntilExit()
+    seen += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(helper.terminationReason == .exit)
+    #expect(helper.terminationStatus == 0)
+    #expect(
+      Set(seen.split(separator: "\n")) == [
+        "child \(child)", "child ready", "child signaled \(SIGTERM)",
+      ])
+    #expect(seen.hasSuffix("child signaled \(SIGTERM)\n"))
+    // The child flushed its own records before it ended, under a run of its own.
+    #expect(try runsAndSeqs(path)[Int(child)]?.values.first == [1, 2])
+    #expect(
+      try counts([path]) == ["records": 7, "events": 7, "lost": 0, "duplicates": 0, "malformed": 0])
+  }
+
+  /// Rotated generations are named by time, so a shell glob lists them oldest first: `bindiag`
+  /// reads every record once, none lost, in the order they were written.
+  @Test func aShellGlobOfTheGenerationsReadsEveryRecordInAgeOrder() throws {
+    let directory = try temporaryDirectory()
+    let path = directory + "/app.jsonl"
+    let config = try temporaryFile(
+      #"{"sinks":[{"type":"jsonl","path":"\#(path)","max_bytes":20000,"keep":1000}],"rate_limit":"off"}"#
+    )
+    let writer = try runProduct(
+      "misuse-helper", ["3000"], environment: ["BINDING_DIAGNOSTICS_CONFIG": config])
+    #expect(writer.status == 0)
+    #expect(writer.stderr == "")
+    let files = try globbed(path)
+    #expect(files.count > 20)
+    #expect(files.last == path)
+    #expect(
+      try counts(files)
+        == ["records": 3000, "events": 3000, "lost": 0, "duplicates": 0, "malformed": 0])
+    // In the glob's order, seq only goes up.
+    var seqs: [Int] = []
+    for file in files {
+      seqs += try lines(ofFile: file).map { line in
+        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        return object?["seq"] as? Int ?? -1
+      }
+    }
+    #expect(seqs == Array(1...3000))
+  }
+
+  /// What `/bin/sh` expands `PATH.2* PATH` to.
+  func globbed(_ path: String) throws -> [String] {
+    let result = try runProduct(
+      "/bin/sh", ["-c", #"for f in "$0".2* "$0"; do echo "$f"; done"#, path])
+    return result.stdout.split(separator: "\n").map(String.init)
+  }
+}
