@@ -150,6 +150,12 @@ public struct Aggregator {
     }
   }
 
+  /// Counts lines that are not events, as many ``add(_:)-(LineClass)`` calls would.
+  mutating func count(malformed: Int, other: Int) {
+    self.malformed += malformed
+    self.other += other
+  }
+
   /// Adds one event. A duplicate (same run and seq) is counted once; lost-record tracking
   /// sees every record of the runs selected, filtered or not. A run is one process start on
   /// one host, so the filter's `run`, `host` and `process` select whole runs: lost records are

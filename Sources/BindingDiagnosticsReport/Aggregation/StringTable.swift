@@ -37,6 +37,12 @@ struct StringTable: Sendable {
   /// Strings interned so far; their ids are `0..<count`.
   var count: Int { entries.count }
 
+  /// Bytes the table holds (strings, entries, slots), without spare capacity.
+  var bytes: Int {
+    arena.count &+ entries.count &* MemoryLayout<Entry>.stride
+      &+ slots.count &* MemoryLayout<UInt32>.stride
+  }
+
   /// Forgets every string, keeping the storage.
   mutating func removeAll() {
     arena.removeAll(keepingCapacity: true)

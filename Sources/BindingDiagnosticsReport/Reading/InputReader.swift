@@ -53,6 +53,8 @@ public struct InputReader {
   public var threads = InputReader.availableProcessors
   /// Bytes of a regular file per chunk (tests make it small to cross many chunk ends).
   package var chunkBytes = ChunkedFileReader.defaultChunkBytes
+  /// Bytes of output a chunk holds at most (tests make it small to stop chunks early).
+  package var chunkOutputBytes = ChunkedFileReader.defaultOutputBytes
   /// Called often during a read (every 64 KiB or 256 lines, 8 MiB chunk, or 1 024 journal
   /// entries) with how far it has got; the caller decides how often to show it.
   public var onProgress: ((Progress) -> Void)?
@@ -105,10 +107,11 @@ public struct InputReader {
     if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
       !InputReader.opensAnArray(fd, maxLineBytes: maxLineBytes)
     {
-      let reader = ChunkedFileReader(
+      var reader = ChunkedFileReader(
         fd: fd, name: name, size: Int(info.st_size), maxLineBytes: maxLineBytes,
         threads: threads, chunkBytes: chunkBytes, onMalformed: onMalformed,
         onProgress: onProgress)
+      reader.outputBytes = chunkOutputBytes
       return reader.read(into: &aggregator)
     }
     return classifyLines(fd: fd, name: name) { kind, _ in
