@@ -97,6 +97,19 @@ struct StringTable: Sendable {
     }
   }
 
+  /// Whether the string `lhs` comes before `rhs` byte by byte (for valid UTF-8, code-point
+  /// order).
+  func precedes(_ lhs: UInt32, _ rhs: UInt32) -> Bool {
+    let left = entries[Int(lhs)]
+    let right = entries[Int(rhs)]
+    let order = arena.withUnsafeBufferPointer { base -> Int32 in
+      let common = min(left.count, right.count)
+      guard common > 0 else { return 0 }
+      return memcmp(base.baseAddress! + left.start, base.baseAddress! + right.start, common)
+    }
+    return order != 0 ? order < 0 : left.count < right.count
+  }
+
   /// The hash the table keys `id` by.
   func hash(of id: UInt32) -> UInt64 { entries[Int(id)].hash }
 
