@@ -168,6 +168,12 @@ public struct Aggregator {
     }
   }
 
+  /// Journal entries whose trusted identity is not that of the run they claim.
+  private(set) var forged = 0
+
+  /// Counts a forged journal entry (neither a record nor a loss of the run it claims).
+  mutating func countForged() { forged += 1 }
+
   /// Counts lines that are not events, as many ``add(_:)-(LineClass)`` calls would.
   mutating func count(malformed: Int, other: Int) {
     self.malformed += malformed
@@ -433,6 +439,6 @@ public struct Aggregator {
       lost: lost, duplicates: duplicates,
       first: first.map { Timestamp(microsecondsSinceEpoch: $0) },
       last: last.map { Timestamp(microsecondsSinceEpoch: $0) }, groups: built,
-      lostRuns: lostRuns, runs: selectedRuns)
+      lostRuns: lostRuns, runs: selectedRuns, forged: forged)
   }
 }

@@ -197,7 +197,7 @@ struct ChunkedFileReader {
         queue.async {
           let worker = pool.take()
           ChunkedFileReader.process(
-          current, fd: fd, maxLineBytes: maxLineBytes, outputBytes: outputBytes, worker, counting)
+            current, fd: fd, maxLineBytes: maxLineBytes, outputBytes: outputBytes, worker, counting)
           current.worker = worker
           current.done.signal()
         }

@@ -201,8 +201,17 @@ enum EventDecoder {
     "BINDING_SCHEMA", "BINDING_TS", "BINDING_LEVEL", "BINDING_KIND", "MESSAGE_ID", "MESSAGE",
     "CODE_FILE", "CODE_LINE", "CODE_FUNC", "BINDING_VALUE_TYPE", "BINDING_VALUE_PRESENT",
     "BINDING_VALUE", "BINDING_LABEL", "SYSLOG_IDENTIFIER", "_PID", "_HOSTNAME", "BINDING_RUN",
-    "BINDING_SEQ", "BINDING_SUPPRESSED",
+    "BINDING_SEQ", "BINDING_SUPPRESSED", "_COMM", "_UID", "_BOOT_ID",
   ]
+  /// Where journald's trusted `_COMM`, `_UID` and `_BOOT_ID` are in ``journalFields``.
+  static let commIndex = 19
+  static let uidIndex = 20
+  static let bootIndex = 21
+
+  /// Why a journal entry whose contract field `name` is not valid UTF-8 is malformed.
+  static func invalidUTF8(in name: String) -> MalformedReason {
+    "invalid UTF-8 in \(name)"
+  }
 
   /// Journal field values in ``journalFields`` order, with journald's own `_PID`, `_HOSTNAME`
   /// and, when `BINDING_TS` is missing, the entry's realtime (µs). `formatsChecked` says the
@@ -254,7 +263,9 @@ enum EventDecoder {
     }
     raw.value = text(11)
     raw.label = text(12)
-    raw.process = text(13)
+    // journald's own name of the process where it has one: a sender chooses its
+    // SYSLOG_IDENTIFIER.
+    raw.process = text(commIndex) ?? text(13)
     raw.host = text(15)
     raw.run = text(16)
     return validate(raw)

@@ -257,6 +257,11 @@ public struct InputReader {
   /// journal matches, so lost-record tracking sees every record of a run, as it does for
   /// files. With `since`, the records of runs begun earlier are then read up to `since` for
   /// tracking only, so they do not count as lost.
+  ///
+  /// Any local user can write an entry claiming another process's run: a run belongs to the
+  /// trusted identity (`_UID`, `_PID`, `_BOOT_ID`) of its first entry read (in time order for the
+  /// local journal; file by file for directories), and an entry of that run with another
+  /// identity is counted as forged, never as a record or a loss of the run.
   /// - Parameters:
   ///   - directories: Journal directories; none for the local journal.
   ///   - aggregator: Where events go.
@@ -289,6 +294,7 @@ public struct InputReader {
     var entries = 0
     var events = 0
     var decoder = JournalEntryDecoder()
+    var owners = RunOwners()
     var readable: [(path: String?, source: JournalReader.Source)] = []
     for (name, path, source) in sources {
       var number = 0
@@ -298,6 +304,10 @@ public struct InputReader {
         number += 1
         entries += 1
         let kind = decoder.classify(entry)
+        if case .event(let event) = kind, !owners.owns(event, entry) {
+          box.value.countForged()
+          return true
+        }
         if case .malformed(let reason) = kind {
           onMalformed(MalformedLine(source: name, line: number, reason: reason.text))
         }
@@ -327,7 +337,9 @@ public struct InputReader {
         source: source, matches: matches, fields: EventDecoder.journalFields, since: nil)
       let result = JournalReader.read(before) { entry in
         guard entry.realtime < since else { return false }
-        if case .event(let event) = decoder.classify(entry) { box.value.track(event) }
+        if case .event(let event) = decoder.classify(entry), owners.owns(event, entry) {
+          box.value.track(event)
+        }
         return true
       }
       if case .failure(let error) = result {
@@ -335,6 +347,20 @@ public struct InputReader {
       }
     }
     return failures
+  }
+
+  /// The trusted identity of each run's first entry.
+  private struct RunOwners {
+    private var owners: [String: JournalEntryDecoder.Identity] = [:]
+
+    /// Whether `entry` (whose event is `event`) has the identity of its run's first entry,
+    /// making that identity the run's when it is the first.
+    mutating func owns(_ event: MisuseEvent, _ entry: JournalReader.Entry) -> Bool {
+      let identity = JournalEntryDecoder.identity(of: entry)
+      if let owner = owners[event.run] { return owner == identity }
+      owners[event.run] = identity
+      return true
+    }
   }
 
   /// A file's device and inode (its path when `stat` fails), to read each file once.

@@ -10,18 +10,36 @@ struct JournalEntryDecoder {
   private var texts = [String?](repeating: nil, count: EventDecoder.journalFields.count)
 
   /// Whether ``EventDecoder/journalFields`` holds a number at `index` (schema, line, pid,
-  /// seq, suppressed).
+  /// seq, suppressed, uid; the boot id is read apart).
   private static func isInteger(_ index: Int) -> Bool {
     switch index {
-    case 0, 7, 14, 17, 18: true
+    case 0, 7, 14, 17, 18, EventDecoder.uidIndex, EventDecoder.bootIndex: true
     default: false
     }
+  }
+
+  /// Who journald says wrote an entry: its trusted `_UID`, `_PID` and `_BOOT_ID`, which a
+  /// sender cannot choose (`nil` parts where the entry lacks them, as in a file made from
+  /// export format without them).
+  struct Identity: Hashable {
+    var uid: Int?
+    var pid: Int?
+    var boot: [UInt8]?
+  }
+
+  /// The trusted identity of `entry`.
+  static func identity(of entry: JournalReader.Entry) -> Identity {
+    let values = entry.values
+    return Identity(
+      uid: values[EventDecoder.uidIndex].flatMap(integer),
+      pid: values[14].flatMap(integer),
+      boot: values[EventDecoder.bootIndex].map { Array($0.assumingMemoryBound(to: UInt8.self)) })
   }
   /// kind, message_id and run: their formats are checked once per distinct value.
   private static let formatFields = [3, 4, 16]
 
-  /// The entry as an event, or why it is not one. Text that is not valid UTF-8 is read with
-  /// replacement characters: the journal stores bytes.
+  /// The entry as an event, or why it is not one. A field that is not valid UTF-8 makes it
+  /// malformed, as the same bytes do in a JSON or logfmt line (the journal stores bytes).
   mutating func classify(_ entry: JournalReader.Entry) -> LineClass {
     let values = entry.values
     for index in texts.indices { texts[index] = nil }
@@ -30,14 +48,21 @@ struct JournalEntryDecoder {
       // The time is parsed from bytes below; the cache would only ever miss on it.
       guard let bytes, index != 1 else { continue }
       let slice = bytes.assumingMemoryBound(to: UInt8.self)
-      texts[index] =
-        caches[index].string(slice, ascii: false) ?? String(decoding: slice, as: UTF8.self)
+      guard let text = caches[index].string(slice, ascii: false) else {
+        return .malformed(EventDecoder.invalidUTF8(in: EventDecoder.journalFields[index]))
+      }
+      texts[index] = text
     }
     var timestamp: Timestamp?
     if let bytes = values[1] {
       let slice = bytes.assumingMemoryBound(to: UInt8.self)
       timestamp = Timestamp(contractBytes: slice)
-      if timestamp == nil { texts[1] = String(decoding: slice, as: UTF8.self) }
+      if timestamp == nil {
+        guard let text = String(validating: slice, as: UTF8.self) else {
+          return .malformed(EventDecoder.invalidUTF8(in: EventDecoder.journalFields[1]))
+        }
+        texts[1] = text
+      }
     }
     let checked = JournalEntryDecoder.formatFields.allSatisfy {
       values[$0] != nil && caches[$0].checked
