@@ -201,12 +201,11 @@ enum EventDecoder {
     "BINDING_SCHEMA", "BINDING_TS", "BINDING_LEVEL", "BINDING_KIND", "MESSAGE_ID", "MESSAGE",
     "CODE_FILE", "CODE_LINE", "CODE_FUNC", "BINDING_VALUE_TYPE", "BINDING_VALUE_PRESENT",
     "BINDING_VALUE", "BINDING_LABEL", "SYSLOG_IDENTIFIER", "_PID", "_HOSTNAME", "BINDING_RUN",
-    "BINDING_SEQ", "BINDING_SUPPRESSED", "_COMM", "_UID", "_BOOT_ID",
+    "BINDING_SEQ", "BINDING_SUPPRESSED", "_UID", "_BOOT_ID",
   ]
-  /// Where journald's trusted `_COMM`, `_UID` and `_BOOT_ID` are in ``journalFields``.
-  static let commIndex = 19
-  static let uidIndex = 20
-  static let bootIndex = 21
+  /// Where journald's trusted `_UID` and `_BOOT_ID` are in ``journalFields``.
+  static let uidIndex = 19
+  static let bootIndex = 20
 
   /// Why a journal entry whose contract field `name` is not valid UTF-8 is malformed.
   static func invalidUTF8(in name: String) -> MalformedReason {
@@ -263,9 +262,7 @@ enum EventDecoder {
     }
     raw.value = text(11)
     raw.label = text(12)
-    // journald's own name of the process where it has one: a sender chooses its
-    // SYSLOG_IDENTIFIER.
-    raw.process = text(commIndex) ?? text(13)
+    raw.process = text(13)
     raw.host = text(15)
     raw.run = text(16)
     return validate(raw)
