@@ -247,6 +247,9 @@ public struct InputReader {
     public var path: String?
     /// Why.
     public var error: JournalError
+    /// Whether it is one journal file of a directory whose other files were read: a warning
+    /// (that file skipped), not a failure of the run.
+    public var skipped = false
   }
 
   /// Reads journal entries with `BINDING_SCHEMA=1` (of the filter's run, when it names one,
@@ -296,6 +299,7 @@ public struct InputReader {
     var decoder = JournalEntryDecoder()
     var owners = RunOwners()
     var readable: [(path: String?, source: JournalReader.Source)] = []
+    var fileFailures: [Int] = []
     for (name, path, source) in sources {
       var number = 0
       let query = JournalReader.Query(
@@ -322,8 +326,15 @@ public struct InputReader {
       }
       switch result {
       case .success: readable.append((path, source))
-      case .failure(let error): failures.append(JournalFailure(path: path, error: error))
+      case .failure(let error):
+        if case .files = source { fileFailures.append(failures.count) }
+        failures.append(JournalFailure(path: path, error: error))
       }
+    }
+    // A file that could not be read (corrupt, or shrank under the reader) is skipped when
+    // others of the directories were read.
+    if !readable.isEmpty, !directories.isEmpty {
+      for index in fileFailures { failures[index].skipped = true }
     }
     guard let since else { return failures }
     let unstarted = box.value.runsWithoutStart
