@@ -155,4 +155,55 @@ struct BindiagJournalTrustTests {
       "\(input): \(result.stdout)")
     #expect(result.stderr.contains("UTF-8"), "\(input): \(result.stderr)")
   }
+
+  /// A journal file cut to 4 MiB while `--journal-dir` reads it: the reader used to die of
+  /// `SIGBUS` (exit 135). Now the pages that vanished read as zeros, that file is skipped with
+  /// one warning, the other file counts, and the exit status is 0. Whether the cut lands during
+  /// the read or after it, those hold.
+  @Test func aJournalFileThatShrinksWhileReadIsSkipped() throws {
+    let directory = try temporaryDirectory()
+    try JournalExportFile.write(
+      [fixtureEvent(seq: 1, host: "good", run: "b2b2b2b2b2b2b2b2")],
+      to: directory + "/remote-good.journal")
+    let big = (1...60_000).map { fixtureEvent(seq: $0, host: "big", run: Self.run) }
+    try JournalExportFile.write(big, to: directory + "/remote-big.journal")
+    let process = Process()
+    process.executableURL = productsDirectory().appendingPathComponent("bindiag")
+    process.arguments = [
+      "summary", "--format", "json", "--group-by", "host", "--journal-dir", directory,
+    ]
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    Thread.sleep(forTimeInterval: 0.3)
+    #expect(truncate(directory + "/remote-big.journal", 4 << 20) == 0)
+    let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationReason == .exit && process.terminationStatus == 0, "\(stderr)")
+    #expect(stdout.contains(#"{"key":{"host":"good"},"events":1,"records":1,"#), "\(stdout)")
+    let lines = stderr.split(separator: "\n")
+    #expect(lines.count <= 1, "\(stderr)")
+    #expect(
+      lines.allSatisfy {
+        $0.hasPrefix("warning: skipped journal file '\(directory)/remote-big.journal': ")
+      },
+      "\(stderr)")
+  }
+
+  /// A corrupt journal file beside a good one: skipped with one warning, exit 0 (it was exit 1).
+  @Test func aCorruptJournalFileBesideAGoodOneIsSkipped() throws {
+    let directory = try temporaryDirectory()
+    try JournalExportFile.write([fixtureEvent(seq: 1)], to: directory + "/remote-good.journal")
+    try Data(repeating: 0x4c, count: 8192).write(
+      to: URL(fileURLWithPath: directory + "/remote-bad.journal"))
+    let result = try bindiag(arguments: ["summary", "--format", "json", "--journal-dir", directory])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.hasPrefix(#"{"schema":1,"events":1,"records":1,"#), "\(result.stdout)")
+    #expect(
+      result.stderr.hasPrefix("warning: skipped journal file '\(directory)/remote-bad.journal': ")
+        && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+  }
 }
