@@ -232,10 +232,22 @@ package enum JournalReader {
       library.restartData(handle)
       var data: UnsafeRawPointer?
       var length = 0
-      while true {
+      let faults = BusFaultGuard.faults
+      // A fault (the file shrank) ends the entry: its fields may read as zeros from then on,
+      // and a library that skips unreadable fields would go on failing without advancing.
+      var failed = false
+      while BusFaultGuard.faults == faults {
         let step = library.enumerateData(handle, &data, &length)
         if step == 0 || (step < 0 && !library.skipsUnreadableFields) { break }
-        guard step > 0, let data, length > 0,
+        // `sd_journal_enumerate_available_data` has already skipped what it could: a failure
+        // that repeats does not advance (libsystemd 252 stays on the field), so it ends the entry.
+        if step < 0 {
+          if failed { break }
+          failed = true
+          continue
+        }
+        failed = false
+        guard let data, length > 0,
           let equals = memchr(data, 0x3d, length)
         else { continue }
         let nameLength = data.distance(to: UnsafeRawPointer(equals))
