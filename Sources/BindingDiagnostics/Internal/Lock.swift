@@ -37,10 +37,11 @@ package struct Lock<State: Sendable>: ~Copyable, Sendable {
     #if canImport(os)
       lock.withLockUnchecked { body(&$0) }
     #else
-      mutex.withLock { state in
-        // ThreadSanitizer does not see `Mutex`'s futex: tell it the lock's order.
-        guard let annotations = ThreadSanitizer.annotations else { return body(&state) }
-        let address = withUnsafeMutablePointer(to: &state) { UnsafeMutableRawPointer($0) }
+      // ThreadSanitizer does not see `Mutex`'s futex: tell it the lock's order, keyed by the
+      // mutex's address (fixed: the lock is a `let` of its owner and cannot move).
+      guard let annotations = ThreadSanitizer.annotations else { return mutex.withLock(body) }
+      let address = withUnsafePointer(to: mutex) { UnsafeMutableRawPointer(mutating: $0) }
+      return mutex.withLock { state in
         annotations.acquire(address)
         defer { annotations.release(address) }
         return body(&state)
