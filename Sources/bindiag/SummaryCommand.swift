@@ -33,6 +33,10 @@ enum SummaryCommand {
       for failure in reader.readJournal(directories: options.journalDirectories, into: &aggregator)
       {
         let reason = DisplayText.escapingControls("\(failure.error)")
+        if failure.skipped, let path = failure.path.map(DisplayText.escapingControls) {
+          warn("warning: skipped journal file '\(path)': \(reason)\n")
+          continue
+        }
         if let path = failure.path.map(DisplayText.escapingControls) {
           warn("Error: cannot read journal '\(path)': \(reason)\n")
         } else {

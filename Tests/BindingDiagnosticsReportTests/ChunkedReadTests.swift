@@ -83,6 +83,8 @@ import Testing
     }
   }
 
+  static let defaultBudget = InputReader().chunkOutputBytes
+
   static func aggregators() -> [(String, Aggregator)] {
     var filter = EventFilter()
     filter.kinds = [MisuseKind.mappedBoolSetTrue.code, MisuseKind.unwrappedReadAfterNil.code]
@@ -100,8 +102,10 @@ import Testing
     ]
   }
 
-  @Test(arguments: [1, 2, 5])
-  func chunkedReadEqualsThePipesLineByLineRead(threads: Int) throws {
+  /// Output budgets: the default, and one so small that every chunk stops early many times and
+  /// the aggregating thread reads the rest.
+  @Test(arguments: [1, 2, 5], [ChunkedReadTests.defaultBudget, 20_000])
+  func chunkedReadEqualsThePipesLineByLineRead(threads: Int, outputBytes: Int) throws {
     let path = try temporaryDirectory() + "/mixed.jsonl"
     try Data(Self.input).write(to: URL(fileURLWithPath: path))
     for (name, aggregator) in Self.aggregators() {
@@ -110,6 +114,7 @@ import Testing
         var reader = reader
         reader.threads = threads
         reader.chunkBytes = 1 << 20
+        reader.chunkOutputBytes = outputBytes
         _ = reader.read(path: path, into: &aggregator)
       }
       #expect(chunked.summary == piped.summary, "\(name)")

@@ -20,7 +20,8 @@ public struct Aggregator {
     var valueTypes = IDSet()
     var labels = IDSet()
     var functions = IDSet()
-    var levels = [Int](repeating: 0, count: MisuseLevel.allCases.count)
+    /// Events per level, by rank: inline, no allocation per group.
+    var levels = SIMD8<Int64>.zero
     var histogram = TimeHistogram()
 
     init(key: SIMD8<Int64>) {
@@ -30,13 +31,19 @@ public struct Aggregator {
 
   /// Distinct strings, at most 64: past that, the 64 smallest, so which ones are kept does
   /// not depend on the input's order. Values repeat, and there are few: compare with the last
-  /// one, then scan the ids.
+  /// one, then scan the ids. The first value is kept inline (most groups have one process,
+  /// host and type), so a group allocates nothing for it.
   private struct IDSet {
     static let limit = 64
-    private(set) var ids: [UInt32] = []
+    /// The first value, or `none`.
+    private var first = InternedRecord.none
+    /// The values after the first.
+    private var more: [UInt32] = []
     private var last = InternedRecord.none
-    /// Once full, the strings of `ids`, built once rather than per value refused.
-    private var texts: [String] = []
+    /// Once full, the index in `more` of the largest value kept, -1 before it is needed.
+    private var largest = -1
+
+    private var count: Int { (first == InternedRecord.none ? 0 : 1) + more.count }
 
     @inline(__always)
     mutating func insert(_ id: UInt32, strings: StringTable) {
@@ -44,26 +51,37 @@ public struct Aggregator {
       // largest kept value only ever decreases.
       if id == last { return }
       last = id
-      if ids.contains(id) { return }
-      guard ids.count < IDSet.limit else { return keepIfSmaller(id, strings: strings) }
-      ids.append(id)
+      if first == InternedRecord.none, more.isEmpty {
+        first = id
+        return
+      }
+      if id == first || more.contains(id) { return }
+      guard count < IDSet.limit else { return keepIfSmaller(id, strings: strings) }
+      more.append(id)
     }
 
-    /// When full: `id` replaces the largest kept value if its string is smaller. Out of line,
-    /// so the common path stays small.
+    /// When full: `id` replaces the largest kept value if its string is smaller (bytes are
+    /// compared: UTF-8's byte order is code-point order). Out of line, so the common path stays
+    /// small; the largest is found again only after a replacement.
     @inline(never)
     private mutating func keepIfSmaller(_ id: UInt32, strings: StringTable) {
-      if texts.isEmpty { texts = ids.map { strings.string($0) } }
-      let text = strings.string(id)
-      guard let largest = texts.indices.max(by: { IDSet.precedes(texts[$0], texts[$1]) }),
-        IDSet.precedes(text, texts[largest])
-      else { return }
-      ids[largest] = id
-      texts[largest] = text
+      if first != InternedRecord.none {
+        // The first value joins the others, so one index names the largest.
+        more.append(first)
+        first = InternedRecord.none
+      }
+      if largest < 0 {
+        largest = more.indices.max { strings.precedes(more[$0], more[$1]) } ?? 0
+      }
+      guard strings.precedes(id, more[largest]) else { return }
+      more[largest] = id
+      largest = -1
     }
 
-    func strings(_ table: StringTable) -> [String] {
-      ids.map { table.string($0) }.sorted(by: IDSet.precedes)
+    func strings(_ text: (UInt32) -> String) -> [String] {
+      var ids = more
+      if first != InternedRecord.none { ids.append(first) }
+      return ids.map(text).sorted(by: IDSet.precedes)
     }
 
     /// Code-point order: total on distinct strings, which are distinct bytes here (`<` on
@@ -154,6 +172,18 @@ public struct Aggregator {
     }
   }
 
+  /// Journal entries whose trusted identity is not that of the run they claim.
+  private(set) var forged = 0
+
+  /// Counts a forged journal entry (neither a record nor a loss of the run it claims).
+  mutating func countForged() { forged += 1 }
+
+  /// Counts lines that are not events, as many ``add(_:)-(LineClass)`` calls would.
+  mutating func count(malformed: Int, other: Int) {
+    self.malformed += malformed
+    self.other += other
+  }
+
   /// Adds one event. A duplicate (same run and seq) is counted once; lost-record tracking
   /// sees every record of the runs selected, filtered or not. A run is one process start on
   /// one host, so the filter's `run`, `host` and `process` select whole runs: lost records are
@@ -228,7 +258,7 @@ public struct Aggregator {
       return
     }
     if record.process != runs[index].process,
-      IDSet.precedes(strings.string(record.process), strings.string(runs[index].process))
+      strings.precedes(record.process, runs[index].process)
     {
       runs[index].process = record.process
     }
@@ -309,7 +339,7 @@ public struct Aggregator {
       groups[index].labels.insert(record.label, strings: strings)
     }
     groups[index].functions.insert(record.function, strings: strings)
-    groups[index].levels[record.level.rank] += events
+    groups[index].levels[record.level.rank] &+= Int64(events)
     groups[index].histogram.add(record.timestamp, count: events)
   }
 
@@ -364,12 +394,12 @@ public struct Aggregator {
   }
 
   /// The key a group shows: text for string ids, a number for the line.
-  private func key(of state: GroupState) -> [GroupKeyPart] {
+  private func key(of state: GroupState, _ text: (UInt32) -> String) -> [GroupKeyPart] {
     groupBy.enumerated().map { position, field in
       switch field {
       case .line: .number(Int(state.key[position]))
       case .label where UInt32(state.key[position]) == InternedRecord.none: .text("")
-      default: .text(strings.string(UInt32(state.key[position])))
+      default: .text(text(UInt32(state.key[position])))
       }
     }
   }
@@ -384,17 +414,25 @@ public struct Aggregator {
     }
     let start = first ?? 0
     let end = last ?? 0
+    // Each distinct string built once and shared by the groups showing it.
+    var texts = [String?](repeating: nil, count: strings.count)
+    func text(_ id: UInt32) -> String {
+      if let known = texts[Int(id)] { return known }
+      let made = strings.string(id)
+      texts[Int(id)] = made
+      return made
+    }
     var built = groups.map { state in
       Summary.Group(
-        key: key(of: state), events: state.events, records: state.records,
+        key: key(of: state, text), events: state.events, records: state.records,
         first: Timestamp(microsecondsSinceEpoch: state.first),
         last: Timestamp(microsecondsSinceEpoch: state.last),
-        processes: state.processes.strings(strings), hosts: state.hosts.strings(strings),
-        valueTypes: state.valueTypes.strings(strings), labels: state.labels.strings(strings),
-        functions: state.functions.strings(strings),
+        processes: state.processes.strings(text), hosts: state.hosts.strings(text),
+        valueTypes: state.valueTypes.strings(text), labels: state.labels.strings(text),
+        functions: state.functions.strings(text),
         levels: Dictionary(
           uniqueKeysWithValues: MisuseLevel.allCases.compactMap { level in
-            state.levels[level.rank] > 0 ? (level, state.levels[level.rank]) : nil
+            state.levels[level.rank] > 0 ? (level, Int(state.levels[level.rank])) : nil
           }),
         histogram: state.histogram.bins(Summary.histogramBins, start: start, end: end))
     }
@@ -425,6 +463,6 @@ public struct Aggregator {
       lost: lost, duplicates: duplicates,
       first: first.map { Timestamp(microsecondsSinceEpoch: $0) },
       last: last.map { Timestamp(microsecondsSinceEpoch: $0) }, groups: built,
-      lostRuns: lostRuns, runs: selectedRuns)
+      lostRuns: lostRuns, runs: selectedRuns, forged: forged)
   }
 }

@@ -37,6 +37,12 @@ struct StringTable: Sendable {
   /// Strings interned so far; their ids are `0..<count`.
   var count: Int { entries.count }
 
+  /// Bytes the table holds (strings, entries, slots), without spare capacity.
+  var bytes: Int {
+    arena.count &+ entries.count &* MemoryLayout<Entry>.stride
+      &+ slots.count &* MemoryLayout<UInt32>.stride
+  }
+
   /// Forgets every string, keeping the storage.
   mutating func removeAll() {
     arena.removeAll(keepingCapacity: true)
@@ -89,6 +95,19 @@ struct StringTable: Sendable {
     return arena.withUnsafeBufferPointer {
       body(UnsafeBufferPointer(rebasing: $0[entry.start..<(entry.start + entry.count)]))
     }
+  }
+
+  /// Whether the string `lhs` comes before `rhs` byte by byte (for valid UTF-8, code-point
+  /// order).
+  func precedes(_ lhs: UInt32, _ rhs: UInt32) -> Bool {
+    let left = entries[Int(lhs)]
+    let right = entries[Int(rhs)]
+    let order = arena.withUnsafeBufferPointer { base -> Int32 in
+      let common = min(left.count, right.count)
+      guard common > 0 else { return 0 }
+      return memcmp(base.baseAddress! + left.start, base.baseAddress! + right.start, common)
+    }
+    return order != 0 ? order < 0 : left.count < right.count
   }
 
   /// The hash the table keys `id` by.

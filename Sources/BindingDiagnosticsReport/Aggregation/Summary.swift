@@ -75,4 +75,7 @@ public struct Summary: Sendable {
   public var lostRuns: [LostRun]
   /// Distinct runs seen.
   public var runs: Int
+  /// Journal entries whose trusted identity (`_UID`, `_PID`, `_BOOT_ID`) is not that of the run
+  /// they claim: counted here only, never as records or losses.
+  public var forged = 0
 }

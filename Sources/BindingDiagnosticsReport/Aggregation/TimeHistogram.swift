@@ -37,12 +37,13 @@ struct TimeHistogram: Sendable {
   /// Earliest and latest time added.
   private var first = Int64.max
   private var last = Int64.min
-  /// Empty until the first event.
+  /// Empty until the first event; then as many as the span of times seen needs (one for a
+  /// group of one time), at most ``maxBuckets``: many small groups cost little.
   private var buckets: [Bucket] = []
 
   mutating func add(_ micros: Int64, count: Int) {
     let offset = UInt64(bitPattern: (micros &>> shift) &- base)
-    if offset < UInt64(TimeHistogram.maxBuckets) && !buckets.isEmpty {
+    if offset < UInt64(buckets.count) {
       // The usual case: inside the window. `first`/`last` only move outwards within it.
       buckets[Int(offset)].add(micros, count: count)
       if micros < first { first = micros }
@@ -63,7 +64,8 @@ struct TimeHistogram: Sendable {
     var newShift = shift
     while !TimeHistogram.fits(first, last, shift: newShift) { newShift += 1 }
     let newBase = first &>> newShift
-    var merged = [Bucket](repeating: Bucket(), count: TimeHistogram.maxBuckets)
+    let count = Int((last &>> newShift) &- newBase) + 1
+    var merged = [Bucket](repeating: Bucket(), count: count)
     if !isFirst {
       for (offset, bucket) in buckets.enumerated() where bucket.count != 0 {
         let index = ((base &+ Int64(offset)) &>> (newShift - shift)) &- newBase

@@ -64,6 +64,10 @@ package enum JournalReader {
 
   /// Reads every entry matching `query`, handing each to `handler` (on the reader's thread)
   /// until it returns `false` or, when not following, the journal ends. Blocks until done.
+  /// A journal file that shrank while read (a `SIGBUS` on its mapping, repaired).
+  package static let shrunk = JournalError.call(
+    SystemError("journal file shrank while read (SIGBUS)", code: EIO))
+
   package static func read(
     _ query: Query, handler: @escaping (Entry) -> Bool
   ) -> Result<Void, JournalError> {
@@ -134,6 +138,7 @@ package enum JournalReader {
     }
 
     func run() {
+      BusFaultGuard.install
       switch open() {
       case .failure(let error): result = .failure(error)
       case .success(let handle):
@@ -191,9 +196,12 @@ package enum JournalReader {
       if case .failure(let error) = JournalError.check(seek, "sd_journal_seek") {
         return .failure(error)
       }
+      let faults = BusFaultGuard.faults
       while true {
         let step = onEntry ? 1 : library.next(handle)
         onEntry = false
+        // A page of the file vanished under the mapping (the file shrank): skip the rest of it.
+        if BusFaultGuard.faults != faults { return .failure(JournalReader.shrunk) }
         if step < 0 { return .failure(.call(SystemError("sd_journal_next", code: -step))) }
         if step == 0 {
           guard query.follow else { return .success(()) }
@@ -204,6 +212,7 @@ package enum JournalReader {
         var realtime: UInt64 = 0
         _ = library.getRealtime(handle, &realtime)
         collect(handle)
+        if BusFaultGuard.faults != faults { return .failure(JournalReader.shrunk) }
         let keepGoing = storage.withUnsafeBytes { base in
           handler(
             Entry(
@@ -223,10 +232,22 @@ package enum JournalReader {
       library.restartData(handle)
       var data: UnsafeRawPointer?
       var length = 0
-      while true {
+      let faults = BusFaultGuard.faults
+      // A fault (the file shrank) ends the entry: its fields may read as zeros from then on,
+      // and a library that skips unreadable fields would go on failing without advancing.
+      var failed = false
+      while BusFaultGuard.faults == faults {
         let step = library.enumerateData(handle, &data, &length)
         if step == 0 || (step < 0 && !library.skipsUnreadableFields) { break }
-        guard step > 0, let data, length > 0,
+        // `sd_journal_enumerate_available_data` has already skipped what it could: a failure
+        // that repeats does not advance (libsystemd 252 stays on the field), so it ends the entry.
+        if step < 0 {
+          if failed { break }
+          failed = true
+          continue
+        }
+        failed = false
+        guard let data, length > 0,
           let equals = memchr(data, 0x3d, length)
         else { continue }
         let nameLength = data.distance(to: UnsafeRawPointer(equals))

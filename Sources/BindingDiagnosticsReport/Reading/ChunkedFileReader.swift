@@ -14,9 +14,14 @@ import Dispatch
 /// A chunk holds the lines that *start* in its byte range: it skips to the first line start at
 /// or after its first offset, and reads its last line to its end past the range. Contract lines
 /// become ``InternedRecord``s keyed by the chunk's own ``StringTable`` (no `String`, no event
-/// per line); other lines are classified by the exact parsers. The aggregator then moves each
-/// chunk's ids to its own once per distinct string. Memory is bounded by the chunks in flight
-/// (twice the workers, plus two), whatever the file's size.
+/// per line); other lines are classified by the exact parsers, and their events interned the
+/// same way. Other lines are only counted; a malformed line keeps its number and reason. The
+/// aggregator then moves each chunk's ids to its own once per distinct string.
+///
+/// Memory is bounded whatever the file's size and line mix: the chunks in flight (twice the
+/// workers, plus two) hold at most ``defaultOutputBytes`` of output each. A worker whose output
+/// reaches that stops at a line start, and the aggregating thread reads the rest of the chunk
+/// itself, the same budget at a time, after merging what the worker made.
 struct ChunkedFileReader {
   /// Bytes of the file per chunk by default: large enough that handing a chunk from its worker
   /// to the aggregating thread is rare (2 MiB chunks cost about a tenth more CPU on two
@@ -26,6 +31,10 @@ struct ChunkedFileReader {
   static let maxWorkers = 32
   /// Bytes read per `pread(2)`: small enough for the CPU's cache.
   static let pieceBytes = 256 << 10
+  /// Bytes of output (records, strings, malformed-line reports) a chunk holds at most by
+  /// default, plus one line's: a chunk of ordinary records (about 300 bytes a line, 72 bytes a
+  /// record) stays far below it, a chunk of millions of tiny malformed lines stops at it.
+  static let defaultOutputBytes = 4 << 20
 
   let fd: Int32
   let name: String
@@ -34,6 +43,8 @@ struct ChunkedFileReader {
   let threads: Int
   /// Bytes of the file per chunk.
   let chunkBytes: Int
+  /// Bytes of output a chunk holds at most before the rest of it is read apart.
+  var outputBytes = ChunkedFileReader.defaultOutputBytes
   let onMalformed: (InputReader.MalformedLine) -> Void
   let onProgress: ((InputReader.Progress) -> Void)?
 
@@ -55,24 +66,45 @@ struct ChunkedFileReader {
     }
   }
 
-  /// What a worker made of a chunk.
+  /// What a worker made of a chunk, or of the part of it its output budget allowed.
   private struct Output {
     var parser = ContractRecordParser()
+    /// Every event, in line order, whichever parser read it.
     var records: [InternedRecord] = []
-    /// Lines the fast path left to the exact parsers (blank ones omitted): how many records
-    /// came before each, its 0-based line in the chunk, and its class.
-    var exceptions: [(recordsBefore: Int, line: Int, kind: LineClass)] = []
+    /// Malformed lines: 0-based line in the chunk, and why.
+    var malformed: [(line: Int, reason: MalformedReason)] = []
+    /// Bytes the reasons in `malformed` hold, roughly.
+    var malformedBytes = 0
+    /// Lines that are neither events, malformed, nor blank.
+    var others = 0
     var lines = 0
     var events = 0
     var error: Int32 = 0
+    /// Where the chunk's unread lines start, when the output budget stopped the read.
+    var resume: Int?
 
     mutating func reset() {
       parser.reset()
       records.removeAll(keepingCapacity: true)
-      exceptions.removeAll(keepingCapacity: true)
+      malformed.removeAll(keepingCapacity: true)
+      malformedBytes = 0
+      others = 0
       lines = 0
       events = 0
       error = 0
+      resume = nil
+    }
+
+    mutating func add(malformed reason: MalformedReason) {
+      malformed.append((lines, reason))
+      // The entry, and the reason's text when it does not fit in its `String`.
+      malformedBytes &+= MemoryLayout<(Int, MalformedReason)>.stride &+ reason.text.utf8.count
+    }
+
+    /// Bytes held, roughly: what the budget is checked against.
+    var bytes: Int {
+      records.count &* MemoryLayout<InternedRecord>.stride &+ malformedBytes
+        &+ parser.bytes
     }
   }
 
@@ -118,24 +150,35 @@ struct ChunkedFileReader {
     var lineNumber = 0
     var events = 0
     var failure: SystemError?
+    let fd = self.fd
+    let maxLineBytes = self.maxLineBytes
+    let outputBytes = self.outputBytes
     func finish(_ chunk: Chunk) {
       guard let worker = chunk.worker else { return }
       defer { pool.give(worker) }
-      lineNumber = merge(worker.output, from: lineNumber, into: &aggregator)
-      events += worker.output.events
-      if worker.output.error != 0, failure == nil {
-        failure = SystemError("read", code: worker.output.error)
+      while true {
+        lineNumber = merge(worker.output, from: lineNumber, into: &aggregator)
+        events += worker.output.events
+        if worker.output.error != 0, failure == nil {
+          failure = SystemError("read", code: worker.output.error)
+        }
+        // The budget stopped the worker: the rest of the chunk, here, a budget at a time.
+        guard failure == nil, let resume = worker.output.resume else { break }
+        onProgress?(
+          InputReader.Progress(source: name, bytes: min(resume, size), size: size, events: events))
+        ChunkedFileReader.process(
+          Chunk(start: resume, end: chunk.end), fd: fd, maxLineBytes: maxLineBytes,
+          outputBytes: outputBytes, worker, counting)
       }
       onProgress?(
         InputReader.Progress(source: name, bytes: min(chunk.end, size), size: size, events: events))
     }
-    let fd = self.fd
-    let maxLineBytes = self.maxLineBytes
     if threads <= 1 || chunkCount == 1 {
       for index in 0..<chunkCount where failure == nil {
         let current = chunk(index)
         let worker = pool.take()
-        ChunkedFileReader.process(current, fd: fd, maxLineBytes: maxLineBytes, worker, counting)
+        ChunkedFileReader.process(
+          current, fd: fd, maxLineBytes: maxLineBytes, outputBytes: outputBytes, worker, counting)
         current.worker = worker
         finish(current)
       }
@@ -153,7 +196,8 @@ struct ChunkedFileReader {
         inFlight.append(current)
         queue.async {
           let worker = pool.take()
-          ChunkedFileReader.process(current, fd: fd, maxLineBytes: maxLineBytes, worker, counting)
+          ChunkedFileReader.process(
+            current, fd: fd, maxLineBytes: maxLineBytes, outputBytes: outputBytes, worker, counting)
           current.worker = worker
           current.done.signal()
         }
@@ -180,42 +224,31 @@ struct ChunkedFileReader {
     -> Int
   {
     let translation = aggregator.translation(of: output.parser.table)
-    output.records.withUnsafeBufferPointer { records in
-      var added = 0
-      for exception in output.exceptions {
-        if exception.recordsBefore > added {
-          aggregator.add(
-            UnsafeBufferPointer(rebasing: records[added..<exception.recordsBefore]),
-            translating: translation)
-          added = exception.recordsBefore
-        }
-        if case .malformed(let reason) = exception.kind {
-          onMalformed(
-            InputReader.MalformedLine(
-              source: name, line: lineNumber + exception.line + 1, reason: reason.text))
-        }
-        aggregator.add(exception.kind)
-      }
-      if records.count > added {
-        aggregator.add(UnsafeBufferPointer(rebasing: records[added...]), translating: translation)
-      }
+    output.records.withUnsafeBufferPointer { aggregator.add($0, translating: translation) }
+    for (line, reason) in output.malformed {
+      onMalformed(
+        InputReader.MalformedLine(source: name, line: lineNumber + line + 1, reason: reason.text))
     }
+    aggregator.count(malformed: output.malformed.count, other: output.others)
     return lineNumber + output.lines
   }
 
-  /// Reads and classifies the lines starting in `chunk`'s range into `worker`.
+  /// Reads and classifies the lines starting in `chunk`'s range into `worker`, until its
+  /// output holds `outputBytes`.
   private static func process(
-    _ chunk: Chunk, fd: Int32, maxLineBytes: Int, _ worker: Worker, _ counting: Bool
+    _ chunk: Chunk, fd: Int32, maxLineBytes: Int, outputBytes: Int, _ worker: Worker,
+    _ counting: Bool
   ) {
     var reader = PieceReader(fd: fd, buffer: worker.buffer, maxLineBytes: maxLineBytes)
     defer { worker.buffer = reader.buffer }
-    process(chunk, &reader, into: &worker.output, counting)
+    process(chunk, &reader, into: &worker.output, outputBytes: outputBytes, counting)
   }
 
-  /// The loop of ``process(_:fd:maxLineBytes:_:_:)``, on values only (no class property
-  /// access per line).
+  /// The loop of ``process(_:fd:maxLineBytes:outputBytes:_:_:)``, on values only (no class
+  /// property access per line).
   private static func process(
-    _ chunk: Chunk, _ reader: inout PieceReader, into output: inout Output, _ counting: Bool
+    _ chunk: Chunk, _ reader: inout PieceReader, into output: inout Output, outputBytes: Int,
+    _ counting: Bool
   ) {
     output.reset()
     defer { output.error = reader.error }
@@ -227,24 +260,30 @@ struct ChunkedFileReader {
     }
     let first = chunk.start == 0
     while reader.offset + reader.position < chunk.end {
+      // At a line start; at least one line per call, however long.
+      if output.lines > 0, output.bytes >= outputBytes {
+        output.resume = reader.offset + reader.position
+        return
+      }
       switch reader.nextLine(before: chunk.end) {
       case .end:
         return
       case .tooLong:
-        output.exceptions.append(
-          (
-            output.records.count, output.lines,
-            .malformed("line longer than \(reader.maxLineBytes) bytes")
-          ))
+        output.add(malformed: "line longer than \(reader.maxLineBytes) bytes")
       case .line(let line):
         let bytes = first && output.lines == 0 ? InputReader.droppingBOM(line) : line
         if let record = output.parser.record(bytes) {
           output.records.append(record)
           if counting { output.events += record.events }
         } else {
-          let kind = LineClassifier.classifyExactly(bytes)
-          if kind != .blank { output.exceptions.append((output.records.count, output.lines, kind)) }
-          if counting, case .event(let event) = kind { output.events += event.events }
+          switch LineClassifier.classifyExactly(bytes) {
+          case .event(let event):
+            output.records.append(output.parser.record(of: event))
+            if counting { output.events += event.events }
+          case .malformed(let reason): output.add(malformed: reason)
+          case .other: output.others += 1
+          case .blank: break
+          }
         }
       }
       output.lines += 1

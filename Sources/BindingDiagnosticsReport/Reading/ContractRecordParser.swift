@@ -43,6 +43,24 @@ struct ContractRecordParser: Sendable {
     messageIDFormats.removeAll(keepingCapacity: true)
   }
 
+  /// Bytes the tables hold, roughly.
+  var bytes: Int { table.bytes &+ messageIDs.bytes &+ formats.count &+ messageIDFormats.count }
+
+  /// A validated event (from the exact parsers) as a record of ``table``.
+  mutating func record(of event: MisuseEvent) -> InternedRecord {
+    func id(_ text: String) -> UInt32 {
+      let id = table.intern(text)
+      if Int(id) == formats.count { formats.append(0) }
+      return id
+    }
+    return InternedRecord(
+      timestamp: event.timestamp.microsecondsSinceEpoch, line: event.line, seq: event.seq,
+      suppressed: event.suppressed, kind: id(event.kind.code), file: id(event.file),
+      function: id(event.function), valueType: id(event.valueType),
+      label: event.label.map(id) ?? InternedRecord.none, process: id(event.process),
+      host: id(event.host), run: id(event.run), level: event.level)
+  }
+
   /// The record on `line`, or `nil` to defer to the exact parser.
   mutating func record(_ line: UnsafeBufferPointer<UInt8>) -> InternedRecord? {
     guard let fields = ContractFastParser.scan(line, day: &day),

@@ -194,9 +194,18 @@ enum EventDecoder {
     return nil
   }
 
-  /// The journal fields an event is read from, in contract order: the journald sink's fields,
-  /// and journald's own `_PID` and `_HOSTNAME` for `pid` and `host`.
-  static let journalFields = ContractField.all.map(\.journalReadField)
+  /// The journal fields an event is read from: the contract's, in its order (the journald
+  /// sink's fields, and journald's own `_PID` and `_HOSTNAME` for `pid` and `host`), then
+  /// journald's trusted `_UID` and `_BOOT_ID`, which tell forged entries apart.
+  static let journalFields = ContractField.all.map(\.journalReadField) + ["_UID", "_BOOT_ID"]
+  /// Where journald's trusted `_UID` and `_BOOT_ID` are in ``journalFields``.
+  static let uidIndex = ContractField.all.count
+  static let bootIndex = ContractField.all.count + 1
+
+  /// Why a journal entry whose contract field `name` is not valid UTF-8 is malformed.
+  static func invalidUTF8(in name: String) -> MalformedReason {
+    "invalid UTF-8 in \(name)"
+  }
 
   /// Journal field values in ``journalFields`` order, with, when `BINDING_TS` is missing, the
   /// entry's realtime (µs). `formatsChecked` says the caller already checked `kind`,

@@ -53,6 +53,8 @@ public struct InputReader {
   public var threads = InputReader.availableProcessors
   /// Bytes of a regular file per chunk (tests make it small to cross many chunk ends).
   package var chunkBytes = ChunkedFileReader.defaultChunkBytes
+  /// Bytes of output a chunk holds at most (tests make it small to stop chunks early).
+  package var chunkOutputBytes = ChunkedFileReader.defaultOutputBytes
   /// Called often during a read (every 64 KiB or 256 lines, 8 MiB chunk, or 1 024 journal
   /// entries) with how far it has got; the caller decides how often to show it.
   public var onProgress: ((Progress) -> Void)?
@@ -105,10 +107,11 @@ public struct InputReader {
     if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
       !InputReader.opensAnArray(fd, maxLineBytes: maxLineBytes)
     {
-      let reader = ChunkedFileReader(
+      var reader = ChunkedFileReader(
         fd: fd, name: name, size: Int(info.st_size), maxLineBytes: maxLineBytes,
         threads: threads, chunkBytes: chunkBytes, onMalformed: onMalformed,
         onProgress: onProgress)
+      reader.outputBytes = chunkOutputBytes
       return reader.read(into: &aggregator)
     }
     return classifyLines(fd: fd, name: name) { kind, _ in
@@ -244,6 +247,9 @@ public struct InputReader {
     public var path: String?
     /// Why.
     public var error: JournalError
+    /// Whether it is one journal file of a directory whose other files were read: a warning
+    /// (that file skipped), not a failure of the run.
+    public var skipped = false
   }
 
   /// Reads journal entries with `BINDING_SCHEMA=1` (of the filter's run, when it names one,
@@ -254,6 +260,11 @@ public struct InputReader {
   /// journal matches, so lost-record tracking sees every record of a run, as it does for
   /// files. With `since`, the records of runs begun earlier are then read up to `since` for
   /// tracking only, so they do not count as lost.
+  ///
+  /// Any local user can write an entry claiming another process's run: a run belongs to the
+  /// trusted identity (`_UID`, `_PID`, `_BOOT_ID`) of its first entry read (in time order for the
+  /// local journal; file by file for directories), and an entry of that run with another
+  /// identity is counted as forged, never as a record or a loss of the run.
   /// - Parameters:
   ///   - directories: Journal directories; none for the local journal.
   ///   - aggregator: Where events go.
@@ -286,7 +297,9 @@ public struct InputReader {
     var entries = 0
     var events = 0
     var decoder = JournalEntryDecoder()
+    var owners = RunOwners()
     var readable: [(path: String?, source: JournalReader.Source)] = []
+    var fileFailures: [Int] = []
     for (name, path, source) in sources {
       var number = 0
       let query = JournalReader.Query(
@@ -295,6 +308,10 @@ public struct InputReader {
         number += 1
         entries += 1
         let kind = decoder.classify(entry)
+        if case .event(let event) = kind, !owners.owns(event, entry) {
+          box.value.countForged()
+          return true
+        }
         if case .malformed(let reason) = kind {
           onMalformed(MalformedLine(source: name, line: number, reason: reason.text))
         }
@@ -309,8 +326,15 @@ public struct InputReader {
       }
       switch result {
       case .success: readable.append((path, source))
-      case .failure(let error): failures.append(JournalFailure(path: path, error: error))
+      case .failure(let error):
+        if case .files = source { fileFailures.append(failures.count) }
+        failures.append(JournalFailure(path: path, error: error))
       }
+    }
+    // A file that could not be read (corrupt, or shrank under the reader) is skipped when
+    // others of the directories were read.
+    if !readable.isEmpty, !directories.isEmpty {
+      for index in fileFailures { failures[index].skipped = true }
     }
     guard let since else { return failures }
     let unstarted = box.value.runsWithoutStart
@@ -324,7 +348,9 @@ public struct InputReader {
         source: source, matches: matches, fields: EventDecoder.journalFields, since: nil)
       let result = JournalReader.read(before) { entry in
         guard entry.realtime < since else { return false }
-        if case .event(let event) = decoder.classify(entry) { box.value.track(event) }
+        if case .event(let event) = decoder.classify(entry), owners.owns(event, entry) {
+          box.value.track(event)
+        }
         return true
       }
       if case .failure(let error) = result {
@@ -332,6 +358,20 @@ public struct InputReader {
       }
     }
     return failures
+  }
+
+  /// The trusted identity of each run's first entry.
+  private struct RunOwners {
+    private var owners: [String: JournalEntryDecoder.Identity] = [:]
+
+    /// Whether `entry` (whose event is `event`) has the identity of its run's first entry,
+    /// making that identity the run's when it is the first.
+    mutating func owns(_ event: MisuseEvent, _ entry: JournalReader.Entry) -> Bool {
+      let identity = JournalEntryDecoder.identity(of: entry)
+      if let owner = owners[event.run] { return owner == identity }
+      owners[event.run] = identity
+      return true
+    }
   }
 
   /// A file's device and inode (its path when `stat` fails), to read each file once.

@@ -54,7 +54,12 @@ public struct LineClassifier: Sendable {
     if value["BINDING_SCHEMA"] != nil {
       var fields: [String: String] = [:]
       for (key, member) in members where fields[key] == nil {
-        if let text = journalText(member) { fields[key] = text }
+        switch journalText(member) {
+        case .text(let text): fields[key] = text
+        case .invalidUTF8 where EventDecoder.journalFields.contains(key):
+          return .malformed(EventDecoder.invalidUTF8(in: key))
+        case .invalidUTF8, .absent: break
+        }
       }
       return result(EventDecoder.decodeJournal(fields))
     }
@@ -79,24 +84,32 @@ public struct LineClassifier: Sendable {
     }
   }
 
+  /// A journalctl JSON field value as text.
+  private enum JournalText {
+    case text(String)
+    /// An array of bytes that is not UTF-8: malformed in a contract field, as in JSON.
+    case invalidUTF8
+    case absent
+  }
+
   /// A journalctl JSON field value as text: a string, an array of bytes (binary or unprintable
   /// data), or an array of several values (the first is used). `null` (an over-long field
-  /// journalctl left out) gives `nil`.
-  private static func journalText(_ value: JSONValue) -> String? {
+  /// journalctl left out) is absent.
+  private static func journalText(_ value: JSONValue) -> JournalText {
     switch value {
-    case .string(let text): return text
-    case .number(let text): return text
+    case .string(let text): return .text(text)
+    case .number(let text): return .text(text)
     case .array(let elements):
       if let first = elements.first, case .number = first {
         var bytes: [UInt8] = []
         for element in elements {
-          guard let byte = element.integer, (0...255).contains(byte) else { return nil }
+          guard let byte = element.integer, (0...255).contains(byte) else { return .absent }
           bytes.append(UInt8(byte))
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return String(validating: bytes, as: UTF8.self).map(JournalText.text) ?? .invalidUTF8
       }
-      return elements.first.flatMap(journalText)
-    default: return nil
+      return elements.first.map(journalText) ?? .absent
+    default: return .absent
     }
   }
 }

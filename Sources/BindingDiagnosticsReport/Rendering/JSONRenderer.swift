@@ -30,6 +30,11 @@ public struct JSONRenderer: Sendable {
     out.appendDecimal(summary.lost)
     out.append(contentsOf: #","duplicates":"#.utf8)
     out.appendDecimal(summary.duplicates)
+    // Only when there are any, so summaries without the journal keep their exact form.
+    if summary.forged > 0 {
+      out.append(contentsOf: #","forged":"#.utf8)
+      out.appendDecimal(summary.forged)
+    }
     out.append(contentsOf: #","first":"#.utf8)
     appendTimestamp(summary.first, &out)
     out.append(contentsOf: #","last":"#.utf8)

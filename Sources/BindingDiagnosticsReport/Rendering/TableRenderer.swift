@@ -110,6 +110,12 @@ public struct TableRenderer: Sendable {
     if summary.duplicates > 0 {
       lines.append("Duplicated records: \(HumanText.number(summary.duplicates)) (counted once)")
     }
+    if summary.forged > 0 {
+      lines.append(
+        paint.paint(
+          "Forged journal entries: \(HumanText.number(summary.forged)) (another uid, pid or boot "
+            + "than the run they claim; not counted)", .error))
+    }
     if summary.malformed > 0 {
       lines.append(
         paint.paint(

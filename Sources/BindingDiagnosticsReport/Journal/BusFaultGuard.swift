@@ -1,0 +1,44 @@
+#if canImport(Glibc)
+  import Glibc
+
+  /// Survives `SIGBUS` while libsystemd reads a journal file through `mmap(2)`: a file that
+  /// shrinks under the reader (rotated, vacuumed, truncated by hand) faults on the pages past
+  /// its new end. As `journalctl` does, the handler maps anonymous zeroed memory over the faulting
+  /// page and counts the fault; the reader then sees the count change and skips that file.
+  ///
+  /// The handler is installed for the whole process the first time a journal is read (signal
+  /// handlers are per process). A fault it cannot repair (the `mmap(2)` fails) restores the
+  /// default action, so the signal kills the process as it would have.
+  enum BusFaultGuard {
+    /// Faults repaired so far. Written only by the handler, which runs on the faulting thread
+    /// (`SIGBUS` from a memory access is synchronous), and read by that same thread after the
+    /// call that faulted returns: no other thread touches it concurrently.
+    nonisolated(unsafe) private(set) static var faults = 0
+
+    /// Installs the handler once (`sigaction(2)`).
+    static let install: Void = {
+      var action = sigaction()
+      action.__sigaction_handler.sa_sigaction = { _, info, _ in
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let address = Int(bitPattern: info?.pointee._sifields._sigfault.si_addr)
+        let start = UnsafeMutableRawPointer(bitPattern: address & ~(page - 1))
+        let mapped = mmap(
+          start, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0)
+        if start == nil || mapped == MAP_FAILED {
+          signal(SIGBUS, SIG_DFL)
+          return
+        }
+        BusFaultGuard.faults &+= 1
+      }
+      action.sa_flags = SA_SIGINFO | SA_NODEFER
+      sigemptyset(&action.sa_mask)
+      _ = sigaction(SIGBUS, &action, nil)
+    }()
+  }
+#else
+  /// Elsewhere the journal is not read.
+  enum BusFaultGuard {
+    static let faults = 0
+    static let install: Void = ()
+  }
+#endif
