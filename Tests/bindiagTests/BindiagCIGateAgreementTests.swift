@@ -1,0 +1,95 @@
+import BindingDiagnostics
+import Foundation
+import TestSupport
+import Testing
+
+/// What a CI report says passed or failed agrees with `check`'s exit code, baselines included.
+@Suite struct BindiagCIGateAgreementTests {
+  /// The site the baseline knows, and a new one.
+  static let known = fixtureEvent(seq: 1)
+  static let new = fixtureEvent(
+    seq: 2, kind: .unwrappedWriteAfterNil, file: "App/Other.swift", line: 7)
+
+  static func testCase(_ name: String, file: String, line: Int, body: String) -> String {
+    "    <testcase name=\"\(name)\" classname=\"\(file)\" file=\"\(file)\" line=\"\(line)\" "
+      + "time=\"0\">\n      \(body)\n    </testcase>\n"
+  }
+
+  static let knownOut =
+    "<system-out>A Binding&lt;Bool&gt; mapped from an optional was set to true: 1 event in 1 "
+    + "record, first seen 2026-11-30 04:12:33 UTC, last seen 2026-11-30 04:12:33 UTC.</system-out>"
+
+  static func report(tests: Int, failures: Int, _ cases: String) -> String {
+    let counts = "tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\""
+    return """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <testsuites name="bindiag" \(counts) time="0">
+        <testsuite name="bindiag" \(counts) skipped="0" time="0">
+      \(cases)    <testcase name="lost records" classname="bindiag" time="0">
+          </testcase>
+        </testsuite>
+      </testsuites>
+
+      """
+  }
+
+  @Test func junitFailsOnlyTheSitesNotInTheBaseline() throws {
+    let directory = try temporaryDirectory()
+    let baseline = directory + "/baseline.json"
+    let old = try writeFixture(jsonLines([Self.known]))
+    let recorded = try bindiag("check", "--write-baseline", baseline, "--format", "junit", old)
+    #expect(recorded.status == 0, "\(recorded.stderr)")
+    // Recording applies no threshold: nothing in the report fails either.
+    #expect(
+      recorded.stdout
+        == Self.report(
+          tests: 2, failures: 0,
+          Self.testCase(
+            "mapped-bool-set-true at App/ContentView.swift:42", file: "App/ContentView.swift",
+            line: 42, body: Self.knownOut)))
+
+    let same = try bindiag("check", "--baseline", baseline, "--format", "junit", old)
+    #expect(same.status == 0, "\(same.stderr)")
+    #expect(same.stdout == recorded.stdout)
+
+    let grown = try writeFixture(jsonLines([Self.known, Self.new]))
+    let result = try bindiag("check", "--baseline", baseline, "--format", "junit", grown)
+    #expect(result.status == 3)
+    #expect(
+      result.stdout
+        == Self.report(
+          tests: 3, failures: 1,
+          Self.testCase(
+            "mapped-bool-set-true at App/ContentView.swift:42", file: "App/ContentView.swift",
+            line: 42, body: Self.knownOut)
+            + Self.testCase(
+              "unwrapped-write-after-nil at App/Other.swift:7", file: "App/Other.swift", line: 7,
+              body:
+                "<failure type=\"unwrapped-write-after-nil\" message=\"A binding unwrapped from an "
+                + "optional was written after it became nil: 1 event in 1 record, first seen "
+                + "2026-11-30 04:12:33 UTC, last seen 2026-11-30 04:12:33 UTC.\">a site not in "
+                + "the baseline: 1 event, 1 at such sites in all (--max-events 0)</failure>")))
+  }
+
+  @Test func junitFailsAKnownSiteThatGrewWithTheFactor() throws {
+    let baseline = try temporaryDirectory() + "/baseline.json"
+    let old = try writeFixture(jsonLines([Self.known]))
+    #expect(try bindiag("check", "--write-baseline", baseline, old).status == 0)
+    let grown = try writeFixture(jsonLines([fixtureEvent(seq: 1, suppressed: 9)]))
+    let result = try bindiag(
+      "check", "--baseline", baseline, "--baseline-max-growth", "2", "--format", "junit", grown)
+    #expect(result.status == 3)
+    #expect(
+      result.stdout
+        == Self.report(
+          tests: 2, failures: 1,
+          Self.testCase(
+            "mapped-bool-set-true at App/ContentView.swift:42", file: "App/ContentView.swift",
+            line: 42,
+            body:
+              "<failure type=\"mapped-bool-set-true\" message=\"A Binding&lt;Bool&gt; mapped "
+              + "from an optional was set to true: 10 events in 1 record, first seen 2026-11-30 "
+              + "04:12:33 UTC, last seen 2026-11-30 04:12:33 UTC.\">grew from 1 to 10 events "
+              + "(--baseline-max-growth 2)</failure>")))
+  }
+}
