@@ -122,7 +122,15 @@ struct ReportOptions {
     case .file: filter.fileSubstring = try scanner.value(name, inline: inline)
     case .process: filter.process = try scanner.value(name, inline: inline)
     case .host: filter.host = try scanner.value(name, inline: inline)
-    case .run: filter.run = try scanner.value(name, inline: inline)
+    case .run:
+      let run = try scanner.value(name, inline: inline)
+      // Anything else would match no event, and `check` would pass on nothing.
+      guard Hex.isLowercase(run, count: 16) else {
+        throw UsageError(
+          "The value '\(run)' is invalid for '\(name)': expected 16 lowercase hex digits, as events carry it",
+          command: command)
+      }
+      filter.run = run
     case .level:
       let text = try scanner.value(name, inline: inline)
       guard let level = LevelArgument.parse(text) else {
@@ -168,6 +176,11 @@ struct ReportOptions {
     if readsJournal && !files.isEmpty {
       throw UsageError(
         "Files cannot be named together with '--journal' or '--journal-dir'", command: command)
+    }
+    if let since = filter.since, let until = filter.until, until < since {
+      // An empty window: `check` would pass whatever the input holds.
+      throw UsageError(
+        "'--since' (\(since)) is after '--until' (\(until)): no event can match", command: command)
     }
     try ci.validate(self)
   }

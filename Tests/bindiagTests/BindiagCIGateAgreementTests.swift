@@ -92,4 +92,47 @@ import Testing
               + "04:12:33 UTC, last seen 2026-11-30 04:12:33 UTC.\">grew from 1 to 10 events "
               + "(--baseline-max-growth 2)</failure>")))
   }
+
+  static func usage(_ command: String, _ message: String) -> String {
+    "Error: \(message)\nUsage: bindiag \(command) [<options>] [<file> ...]\n"
+      + "  See 'bindiag help \(command)' for more information.\n"
+  }
+
+  /// A window that ends before it starts holds no event: the gate would always pass.
+  @Test(arguments: ["check", "summary"])
+  func aTimeWindowEndingBeforeItStartsIsAUsageError(command: String) throws {
+    let path = try writeFixture(jsonLines([Self.known]))
+    let result = try bindiag(
+      command, "--since", "2026-12-01T00:00:00Z", "--until", "2026-11-01T00:00:00Z", path)
+    #expect(result.stdout == "")
+    #expect(
+      result.stderr
+        == Self.usage(
+          command,
+          "'--since' (2026-12-01T00:00:00.000000Z) is after '--until' (2026-11-01T00:00:00.000000Z): "
+            + "no event can match"
+        ))
+    #expect(result.status == 64)
+    // The same instant is a window of one microsecond, not an error.
+    let instant = try bindiag(
+      "check", "--since", "2026-11-30T04:12:33.123456Z", "--until", "2026-11-30T04:12:33.123456Z",
+      path)
+    #expect(instant.status == 3, "\(instant.stderr)")
+  }
+
+  /// Events carry a run as 16 lowercase hex digits: anything else matches none of them.
+  @Test(arguments: ["0123", "0123456789ABCDEF", "0123456789abcdef0", "zzzzzzzzzzzzzzzz"])
+  func aRunThatNoEventCanHaveIsAUsageError(run: String) throws {
+    let path = try writeFixture(jsonLines([Self.known]))
+    let result = try bindiag("check", "--run", run, path)
+    #expect(result.stdout == "")
+    #expect(
+      result.stderr
+        == Self.usage(
+          "check",
+          "The value '\(run)' is invalid for '--run': expected 16 lowercase hex digits, as events carry it"
+        ))
+    #expect(result.status == 64)
+    #expect(try bindiag("check", "--run", "0123456789abcdef", path).status == 3)
+  }
 }
