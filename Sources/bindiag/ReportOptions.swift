@@ -118,6 +118,14 @@ struct ReportOptions {
             + (closest.map { "; did you mean '\($0)'?" } ?? ""),
           command: command)
       }
+      // One or two edits from a built-in kind is a typo, not an app's own kind: matching no
+      // event, it would let `check` pass whatever the input holds.
+      let builtIn = MisuseKind.builtIn.map(\.code)
+      if !builtIn.contains(kind), let closest = Suggestion.closest(to: kind, among: builtIn) {
+        throw UsageError(
+          "The value '\(kind)' is invalid for '--kind': not a built-in kind; did you mean '\(closest)'?",
+          command: command)
+      }
       filter.kinds.insert(kind)
     case .file: filter.fileSubstring = try scanner.value(name, inline: inline)
     case .process: filter.process = try scanner.value(name, inline: inline)
