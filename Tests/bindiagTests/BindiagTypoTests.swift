@@ -76,7 +76,8 @@ import Testing
     let own = try #require(MisuseKind(code: "sheet-presented-twice", defaultLevel: .warning))
     let path = try writeFixture(
       jsonLines([
-        fixtureEvent(seq: 1, kind: own), fixtureEvent(seq: 2, kind: .unwrappedWriteAfterNil, line: 9),
+        fixtureEvent(seq: 1, kind: own),
+        fixtureEvent(seq: 2, kind: .unwrappedWriteAfterNil, line: 9),
       ]))
     let result = try bindiag("check", "--kind", "sheet-presented-twise", path)
     #expect(result.stdout.contains("\nNo misuse events found.\n"))
