@@ -40,6 +40,15 @@ enum SummaryCommand {
         }
         failed = true
       }
+      // journalctl -D shows no entries; a gate must not pass on a directory with no journal.
+      for directory in options.journalDirectories {
+        if case .success(let files) = JournalReader.journalFiles(in: directory), files.isEmpty {
+          warn(
+            "Error: cannot read journal '\(DisplayText.escapingControls(directory))': "
+              + "no journal files (*.journal) in it\n")
+          failed = true
+        }
+      }
     } else {
       for file in options.files {
         progress?.begin(file == "-" ? "<stdin>" : file)

@@ -135,4 +135,22 @@ import Testing
     #expect(result.status == 64)
     #expect(try bindiag("check", "--run", "0123456789abcdef", path).status == 3)
   }
+
+  /// A journal directory without journal files (a mistyped path, a host that never sent) is
+  /// not a journal without misuses.
+  @Test(arguments: ["check", "summary"])
+  func aJournalDirectoryWithoutJournalFilesIsARuntimeFailure(command: String) throws {
+    let directory = try temporaryDirectory()
+    try Data("not a journal".utf8).write(to: URL(fileURLWithPath: directory + "/notes.txt"))
+    let result = try bindiag(command, "--journal-dir", directory, "--format", "json")
+    #expect(
+      result.stdout
+        == #"{"schema":1,"events":0,"records":0,"malformed":0,"other":0,"lost":0,"duplicates":0,"#
+        + #""first":null,"last":null,"group_by":["kind","file","line"],"groups":[],"lost_runs":[]}"#
+        + "\n")
+    #expect(
+      result.stderr
+        == "Error: cannot read journal '\(directory)': no journal files (*.journal) in it\n")
+    #expect(result.status == 1)
+  }
 }
