@@ -153,4 +153,29 @@ import Testing
         == "Error: cannot read journal '\(directory)': no journal files (*.journal) in it\n")
     #expect(result.status == 1)
   }
+
+  /// A rotated log compressed by logrotate holds only `other` lines when read as it is.
+  @Test func aCompressedInputIsARuntimeFailureNotAnEmptyOne() throws {
+    let plain = try writeFixture(jsonLines([Self.known]))
+    let gzip = Process()
+    gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
+    gzip.arguments = ["-k", plain]
+    try gzip.run()
+    gzip.waitUntilExit()
+    let result = try bindiag("check", "--format", "json", plain + ".gz")
+    #expect(
+      result.stdout
+        == #"{"schema":1,"events":0,"records":0,"malformed":0,"other":0,"lost":0,"duplicates":0,"#
+        + #""first":null,"last":null,"group_by":["kind","file","line"],"groups":[],"lost_runs":[]}"#
+        + "\n")
+    #expect(
+      result.stderr
+        == "Error: cannot read '\(plain).gz': compressed with gzip; read it decompressed: "
+        + "zcat '\(plain).gz' | bindiag check -\n")
+    #expect(result.status == 1)
+    // From a pipe, the decompressed events are read.
+    let piped = try bindiag(
+      arguments: ["check", "-"], stdin: try Data(contentsOf: URL(fileURLWithPath: plain)))
+    #expect(piped.status == 3)
+  }
 }
