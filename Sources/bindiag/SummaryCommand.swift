@@ -56,7 +56,8 @@ enum SummaryCommand {
           let name = DisplayText.escapingControls(file)
           warn(
             "Error: cannot read '\(name)': compressed with \(compression.name); read it "
-              + "decompressed: \(compression.command) '\(name)' | bindiag \(options.command.rawValue) -\n")
+              + "decompressed: \(compression.command) '\(name)' | bindiag \(options.command.rawValue) -\n"
+          )
           failed = true
           continue
         }
