@@ -68,6 +68,35 @@ enum BaselineGate {
     return .compared(crossed: crossed, sites: lines, newEvents: comparison.newEvents)
   }
 
+  /// For `--format junit`, why each site fails, as ``run(_:options:)`` decides: the new sites
+  /// when their events cross `--max-events`, and the grown ones. Empty with `--write-baseline`
+  /// alone (no threshold applies); `nil` without a baseline option, or when the baseline
+  /// cannot be read (``run(_:options:)`` then says so and the run exits 1).
+  static func siteFailures(_ summary: Summary, options: ReportOptions) -> [SiteKey: String]? {
+    guard options.ci.usesBaseline else { return nil }
+    guard let path = options.ci.baseline else { return [:] }
+    guard case .success(let baseline) = BaselineFile.read(path: path) else { return nil }
+    let sources = options.ci.sourceRoot.map { SourceLineHash.hashes(of: summary, root: $0) } ?? [:]
+    let comparison = BaselineComparison(
+      summary, baseline: baseline, maxGrowth: options.ci.maxGrowth, sources: sources)
+    var failures: [SiteKey: String] = [:]
+    if comparison.newEvents > options.maxEvents {
+      for new in comparison.new {
+        failures[new.site] =
+          "a site not in the baseline: \(events(new.events)), \(comparison.newEvents) at such "
+          + "sites in all (--max-events \(options.maxEvents))"
+      }
+    }
+    if let factor = options.ci.maxGrowth {
+      for grown in comparison.grown {
+        failures[grown.site] =
+          "grew from \(grown.baselineEvents ?? 0) to \(events(grown.events)) "
+          + "(--baseline-max-growth \(factor))"
+      }
+    }
+    return failures
+  }
+
   private static func sites(_ count: Int) -> String { count == 1 ? "1 site" : "\(count) sites" }
 
   private static func events(_ count: Int) -> String {

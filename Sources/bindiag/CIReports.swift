@@ -46,9 +46,13 @@ enum CIReports {
     case .gcc:
       return GCCRenderer(top: options.top, paths: paths).render(summary)
     case .junit:
+      // As `check` decides: with a baseline, only the sites it names fail; recording one
+      // applies no threshold at all.
+      let recordsOnly = options.ci.writeBaseline != nil && options.ci.baseline == nil
       return JUnitRenderer(
         top: options.top, paths: paths, failingLevel: options.filter.minimumLevel ?? .warning,
-        maxEvents: options.maxEvents, maxLost: options.maxLost
+        maxEvents: options.maxEvents, maxLost: recordsOnly ? Int.max : options.maxLost,
+        baselineFailures: BaselineGate.siteFailures(summary, options: options)
       ).render(summary)
     default:
       return SARIFRenderer(

@@ -107,7 +107,7 @@ extension OptionSpec {
       .sourceRoot, "--source-root", value: "dir", valueKind: .directory,
       commands: [.summary, .check], section: .output,
       help:
-        "With sarif or github: find each call site's Module/File.swift under <dir>, preferring a folder named Module; unresolved ones are named on standard error and keep the file ID."
+        "With sarif, github, gcc or junit, or a baseline: find each call site's Module/File.swift under <dir>, preferring a folder named Module; unresolved ones are named on standard error and keep the file ID."
     ),
     // Terminal.
     OptionSpec(

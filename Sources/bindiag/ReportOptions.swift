@@ -118,11 +118,27 @@ struct ReportOptions {
             + (closest.map { "; did you mean '\($0)'?" } ?? ""),
           command: command)
       }
+      // One or two edits from a built-in kind is a typo, not an app's own kind: matching no
+      // event, it would let `check` pass whatever the input holds.
+      let builtIn = MisuseKind.builtIn.map(\.code)
+      if !builtIn.contains(kind), let closest = Suggestion.closest(to: kind, among: builtIn) {
+        throw UsageError(
+          "The value '\(kind)' is invalid for '--kind': not a built-in kind; did you mean '\(closest)'?",
+          command: command)
+      }
       filter.kinds.insert(kind)
     case .file: filter.fileSubstring = try scanner.value(name, inline: inline)
     case .process: filter.process = try scanner.value(name, inline: inline)
     case .host: filter.host = try scanner.value(name, inline: inline)
-    case .run: filter.run = try scanner.value(name, inline: inline)
+    case .run:
+      let run = try scanner.value(name, inline: inline)
+      // Anything else would match no event, and `check` would pass on nothing.
+      guard Hex.isLowercase(run, count: 16) else {
+        throw UsageError(
+          "The value '\(run)' is invalid for '\(name)': expected 16 lowercase hex digits, as events carry it",
+          command: command)
+      }
+      filter.run = run
     case .level:
       let text = try scanner.value(name, inline: inline)
       guard let level = LevelArgument.parse(text) else {
@@ -168,6 +184,11 @@ struct ReportOptions {
     if readsJournal && !files.isEmpty {
       throw UsageError(
         "Files cannot be named together with '--journal' or '--journal-dir'", command: command)
+    }
+    if let since = filter.since, let until = filter.until, until < since {
+      // An empty window: `check` would pass whatever the input holds.
+      throw UsageError(
+        "'--since' (\(since)) is after '--until' (\(until)): no event can match", command: command)
     }
     try ci.validate(self)
   }

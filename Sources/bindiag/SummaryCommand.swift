@@ -44,9 +44,27 @@ enum SummaryCommand {
         }
         failed = true
       }
+      // journalctl -D shows no entries; a gate must not pass on a directory with no journal.
+      for directory in options.journalDirectories {
+        if case .success(let files) = JournalReader.journalFiles(in: directory), files.isEmpty {
+          warn(
+            "Error: cannot read journal '\(DisplayText.escapingControls(directory))': "
+              + "no journal files (*.journal) in it\n")
+          failed = true
+        }
+      }
     } else {
       for file in options.files {
         progress?.begin(file == "-" ? "<stdin>" : file)
+        if let compression = CompressedInput.format(of: file) {
+          let name = DisplayText.escapingControls(file)
+          warn(
+            "Error: cannot read '\(name)': compressed with \(compression.name); read it "
+              + "decompressed: \(compression.command) '\(name)' | bindiag \(options.command.rawValue) -\n"
+          )
+          failed = true
+          continue
+        }
         if case .failure(let error) = reader.read(path: file, into: &aggregator) {
           warn("Error: cannot read '\(DisplayText.escapingControls(file))': \(error.message)\n")
           failed = true

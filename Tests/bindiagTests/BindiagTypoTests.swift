@@ -55,6 +55,10 @@ import Testing
       "The value 'Mapped_Bool_Set_True' is invalid for '--kind': expected a kebab-case kind; did you mean 'mapped-bool-set-true'?"
     ),
     (
+      ["check", "--kind", "mapped-bool-set-tru"],
+      "The value 'mapped-bool-set-tru' is invalid for '--kind': not a built-in kind; did you mean 'mapped-bool-set-true'?"
+    ),
+    (
       ["check", "--kind", "unwrapped read after nil"],
       "The value 'unwrapped read after nil' is invalid for '--kind': expected a kebab-case kind; did you mean 'unwrapped-read-after-nil'?"
     ),
@@ -68,21 +72,24 @@ import Testing
   }
 
   @Test func aKindThatMatchedNothingNamesTheClosestKindSeen() throws {
+    // An app's own kind: a typo of it cannot be told from a kind that did not occur.
+    let own = try #require(MisuseKind(code: "sheet-presented-twice", defaultLevel: .warning))
     let path = try writeFixture(
       jsonLines([
-        fixtureEvent(seq: 1), fixtureEvent(seq: 2, kind: .unwrappedWriteAfterNil, line: 9),
+        fixtureEvent(seq: 1, kind: own),
+        fixtureEvent(seq: 2, kind: .unwrappedWriteAfterNil, line: 9),
       ]))
-    let result = try bindiag("check", "--kind", "mapped-bool-set-tru", path)
+    let result = try bindiag("check", "--kind", "sheet-presented-twise", path)
     #expect(result.stdout.contains("\nNo misuse events found.\n"))
     #expect(
       result.stderr == """
-        note: no event has kind 'mapped-bool-set-tru'; the closest kind seen is 'mapped-bool-set-true'
+        note: no event has kind 'sheet-presented-twise'; the closest kind seen is 'sheet-presented-twice'
         check passed: 0 events at warning and above (--max-events 0), 0 lost records (--max-lost 0)
 
         """)
     #expect(result.status == 0)
     // A kind that occurred but was filtered out by another option is no typo.
-    let filtered = try bindiag("summary", "--kind", "mapped-bool-set-true", "--host", "x", path)
+    let filtered = try bindiag("summary", "--kind", "sheet-presented-twice", "--host", "x", path)
     #expect(filtered.stderr == "")
   }
 

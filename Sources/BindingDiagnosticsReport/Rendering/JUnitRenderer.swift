@@ -3,8 +3,9 @@ public import BindingDiagnostics
 /// `--format junit`: a JUnit XML report, as CI systems show test results (GitLab, Jenkins,
 /// Azure Pipelines, the JUnit report actions). One test case per call site, named
 /// `KIND at FILEID:LINE`, failing as `check` would: when the site has events at or above
-/// ``failingLevel`` and those events in the whole summary are more than ``maxEvents``. One more
-/// case, `lost records`, fails when more than ``maxLost`` records were lost.
+/// ``failingLevel`` and those events in the whole summary are more than ``maxEvents``, or, with a
+/// baseline, when ``baselineFailures`` names it. One more case, `lost records`, fails when more
+/// than ``maxLost`` records were lost.
 public struct JUnitRenderer: Sendable {
   /// At most this many sites (all when `nil`).
   public var top: Int?
@@ -16,6 +17,9 @@ public struct JUnitRenderer: Sendable {
   public var maxEvents: Int
   /// The most lost records allowed (`check`'s `--max-lost`).
   public var maxLost: Int
+  /// With a baseline, why each site `check` fails on fails (new sites, grown ones): these
+  /// sites fail and no other does. `nil` to judge every site by ``maxEvents``.
+  public var baselineFailures: [SiteKey: String]?
 
   /// A renderer with `check`'s defaults.
   /// - Parameters:
@@ -24,15 +28,17 @@ public struct JUnitRenderer: Sendable {
   ///   - failingLevel: The least level counted, `warning` by default.
   ///   - maxEvents: The events allowed, 0 by default.
   ///   - maxLost: The lost records allowed, 0 by default.
+  ///   - baselineFailures: With a baseline, the failing sites and why; `nil` by default.
   public init(
     top: Int? = nil, paths: [String: String] = [:], failingLevel: MisuseLevel = .warning,
-    maxEvents: Int = 0, maxLost: Int = 0
+    maxEvents: Int = 0, maxLost: Int = 0, baselineFailures: [SiteKey: String]? = nil
   ) {
     self.top = top
     self.paths = paths
     self.failingLevel = failingLevel
     self.maxEvents = maxEvents
     self.maxLost = maxLost
+    self.baselineFailures = baselineFailures
   }
 
   /// The report as XML and a newline. Groups must be keyed by site (kind, file, line); other
@@ -44,7 +50,14 @@ public struct JUnitRenderer: Sendable {
     var cases: [(xml: String, failed: Bool)] = []
     for group in summary.groups.prefix(top ?? Int.max) {
       guard let site = summary.site(of: group) else { continue }
-      let failed = crossed && countedEvents(group) > 0
+      var failure: String?
+      if let baselineFailures {
+        failure = baselineFailures[site]
+      } else if crossed && countedEvents(group) > 0 {
+        failure =
+          "\(countedEvents(group)) counted (\(failingLevel.rawValue) and above), "
+          + "\(counted) in all (--max-events \(maxEvents))"
+      }
       var xml = "    <testcase name=\"\(JUnitRenderer.escape(site.description))\""
       xml += " classname=\"\(JUnitRenderer.escape(site.file))\""
       if let path = SourceRootResolver.relativePath(paths[site.file] ?? site.file) {
@@ -53,14 +66,13 @@ public struct JUnitRenderer: Sendable {
       }
       xml += " time=\"0\">\n"
       let text = JUnitRenderer.escape(SiteMessage.text(group, kind: site.kind))
-      if failed {
+      if let failure {
         xml += "      <failure type=\"\(JUnitRenderer.escape(site.kind))\" message=\"\(text)\">"
-        xml += "\(countedEvents(group)) counted (\(failingLevel.rawValue) and above), "
-        xml += "\(counted) in all (--max-events \(maxEvents))</failure>\n"
+        xml += "\(JUnitRenderer.escape(failure))</failure>\n"
       } else {
         xml += "      <system-out>\(text)</system-out>\n"
       }
-      cases.append((xml + "    </testcase>\n", failed))
+      cases.append((xml + "    </testcase>\n", failure != nil))
     }
     let lostFailed = summary.lost > maxLost
     var lost = "    <testcase name=\"lost records\" classname=\"bindiag\" time=\"0\">\n"
