@@ -356,7 +356,9 @@ private let marker = jsonLines([fixtureEvent(seq: 1, run: "feedfacefeedface")])
   }
 }
 
-@Suite(.enabled(if: journalPresent, "no journald socket at /run/systemd/journal/socket"))
+/// `bindiag follow --journal`, run by ``FollowJournalTestsInAPrivateJournal`` in a child test
+/// process against a journald of its own.
+@Suite(.enabled(if: PrivateJournal.isInside, PrivateJournal.insideOnly))
 struct FollowJournalTests {
   @Test func theLastEntriesComeFirst() throws {
     let code = "follow-last-" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
@@ -400,5 +402,16 @@ struct FollowJournalTests {
     #expect(result.status == 0)
     #expect(result.stdout == "")
     #expect(result.stderr == "")
+  }
+}
+
+/// Starts ``FollowJournalTests`` against a private journald.
+@Suite(.enabled(if: PrivateJournal.canStartSuites, PrivateJournal.cannotStartSuites))
+struct FollowJournalTestsInAPrivateJournal {
+  @Test func theSuitePassesAgainstAPrivateJournald() throws {
+    let journal = try PrivateJournal.runSuite("FollowJournalTests")
+    #expect(journal.output.status == 0, "\(journal.output.stdout)\(journal.output.stderr)")
+    #expect(journal.output.swiftTestingPassed == 2, "\(journal.output.stdout)")
+    #expect(try journal.entries(matching: ["BINDING_SCHEMA=1"]).count == 3)
   }
 }
