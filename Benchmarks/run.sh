@@ -93,6 +93,13 @@ row "one misuse into a null sink (rate limit off), ns (goal <= 150)" "$(get misu
 row "  the same, CPU time of the thread, ns (goal <= 150)" "$(get misuse.null_sink_cpu)" "150" "$(ratio "$(get misuse.null_sink_cpu)" 150)"
 row "one misuse folded by the rate limiter, ns" "$(get misuse.rate_limited_fold)" "-" "-"
 row "one misuse into the stderr sink (to /dev/null), ns" "$(get misuse.stderr_sink)" "-" "-"
+# Issue 23: an element binding by id, its element at its remembered index, beside a binding by
+# index (16 rows; a write copies the array in both, as any write through a binding does).
+element=$($bin/BindingBenchmarks element)
+eget() { echo "$element" | awk -v k="$1" '$1 == k {print $2}'; }
+for op in read write; do
+  row "element binding $op vs by index, CPU ns/op (goal ratio <= 1.5)" "$(eget element.$op)" "$(eget index.$op)" "$(ratio "$(eget element.$op)" "$(eget index.$op)")"
+done
 if command -v valgrind >/dev/null; then
   # Instructions per misuse into the null sink: stable where timings are not (a shared machine).
   # Needs valgrind; the row is left out without it.
@@ -102,6 +109,15 @@ if command -v valgrind >/dev/null; then
   }
   per=$(awk -v a="$(instructions 100000)" -v b="$(instructions 0)" 'BEGIN{printf "%.0f", (a - b) / 100000}')
   row "  instructions per misuse into the null sink (callgrind)" "$per" "-" "-"
+  element_instructions() {
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin/BindingBenchmarks" element-calls "$1" "$2" 2>&1 |
+      awk '/Collected/ {print $NF}'
+  }
+  for op in read write; do
+    ours=$(awk -v a="$(element_instructions element-$op 100000)" -v b="$(element_instructions element-$op 0)" 'BEGIN{printf "%.0f", (a - b) / 100000}')
+    peer=$(awk -v a="$(element_instructions index-$op 100000)" -v b="$(element_instructions index-$op 0)" 'BEGIN{printf "%.0f", (a - b) / 100000}')
+    row "  instructions per element binding $op vs by index (callgrind)" "$ours" "$peer" "$(ratio "$ours" "$peer")"
+  done
 fi
 
 echo

@@ -3,6 +3,9 @@
 //
 //   BindingBenchmarks mapping                correct path of a mapping vs a hand-written Binding
 //   BindingBenchmarks misuse                 one misuse into a null sink and the stderr sink
+//   BindingBenchmarks element                correct path of an element binding vs one by index
+//   BindingBenchmarks element-calls W N      N of W (element-read, element-write, index-read,
+//                                            index-write), for callgrind
 //   BindingBenchmarks misuse-calls N         N misuses into a null sink only (for callgrind)
 //   BindingBenchmarks jsonl PATH N           misuses into the JSON Lines file sink
 //   BindingBenchmarks jsonl-threads PATH N T N misuses from T threads into one JSON Lines sink
@@ -672,6 +675,9 @@ let arguments = CommandLine.arguments
 switch arguments.count > 1 ? arguments[1] : "" {
 case "mapping": runMapping()
 case "misuse": runMisuse()
+case "element": runElement()
+case "element-calls" where arguments.count == 4:
+  runElementCalls(which: arguments[2], count: Int(arguments[3])!)
 case "misuse-calls" where arguments.count == 3: runMisuseCalls(count: Int(arguments[2])!)
 case "jsonl" where arguments.count == 4: runJSONLines(path: arguments[2], count: Int(arguments[3])!)
 case "jsonl-threads" where arguments.count == 5:
@@ -695,7 +701,7 @@ case "export-mixed" where arguments.count == 6:
     seed: UInt64(arguments[5])!)
 default:
   print(
-    "usage: BindingBenchmarks mapping | misuse | misuse-calls N | jsonl PATH N"
+    "usage: BindingBenchmarks mapping | misuse | element | element-calls W N | misuse-calls N | jsonl PATH N"
       + " | jsonl-threads PATH N T | jsonl-rate PATH R S T | journald N | generate N SEED"
       + " | export HOST N SEED | export-mixed HOST N UNRELATED SEED")
   exit(64)

@@ -9,7 +9,7 @@ import Foundation
 /// only. Each view owns a model and builds its bindings as a SwiftUI body would.
 enum DemoApp {
   /// Misuses the script commits, by kind, so the demo can check its own summary.
-  static let expectedEvents = 3 + 2000 + 2 + 1 + 4 * 25 + 1
+  static let expectedEvents = 3 + 2000 + 2 + 1 + 2 + 1 + 4 * 25 + 1
 
   /// The app's state; each value sits behind a lock, as `@State` storage stands in a view.
   final class Model: Sendable {
@@ -17,6 +17,15 @@ enum DemoApp {
     let selectedMessage = LockedValue<String?>("Lunch on Friday?")
     let draftTitle = LockedValue<String?>(nil)
     let feedError = LockedValue<String?>("Offline")
+    let notes = LockedValue([
+      Note(id: 1, text: "Buy milk"), Note(id: 2, text: "Call Ana"), Note(id: 3, text: "Pay rent"),
+    ])
+  }
+
+  /// A row of the notes list.
+  struct Note: Identifiable, Sendable {
+    let id: Int
+    var text: String
   }
 
   /// Runs every scene of the script.
@@ -25,6 +34,7 @@ enum DemoApp {
     inboxView(model)
     feedView(model)
     detailView(model)
+    notesView(model)
     settingsView(model)
     syncWorkers()
     customKind()
@@ -53,6 +63,23 @@ enum DemoApp {
     _ = message.wrappedValue
     _ = message.wrappedValue
     message.wrappedValue = "Lunch on Saturday?"
+  }
+
+  /// A notes list whose rows and open editor hold element bindings: a note is deleted while its
+  /// editor is still on screen (a sheet animating away), which reads it twice and then takes
+  /// one more keystroke. With `$notes[index]` that read crashes ("Index out of range"); here
+  /// it returns the note's last text, and the keystroke is dropped and reported.
+  static func notesView(_ model: Model) {
+    let notes = model.notes.binding
+    for row in notes.elementBindings(label: "note-row") {
+      _ = row.wrappedValue  // the list draws its rows: no report
+    }
+    guard let editor = Binding(element: 2, in: notes, label: "note-editor") else { return }
+    editor.wrappedValue.text = "Call Ana at 6"
+    model.notes.value.removeAll { $0.id == 2 }  // swipe to delete, or a sync from elsewhere
+    _ = editor.wrappedValue
+    _ = editor.wrappedValue
+    editor.wrappedValue = Note(id: 2, text: "Call Ana at 7")
   }
 
   /// The fixed pattern: `mappedToBool(default:)` stores a value, so nothing is reported.

@@ -11,6 +11,13 @@ import Testing
     #expect(MisuseKind.unwrappedReadAfterNil.defaultLevel == .info)
     #expect(MisuseKind.unwrappedWriteAfterNil.messageID == "bc5fac4ceaa67ee0a9571f1f145acecc")
     #expect(MisuseKind.unwrappedWriteAfterNil.defaultLevel == .warning)
+    #expect(MisuseKind.elementReadAfterRemoval.code == "element-read-after-removal")
+    #expect(MisuseKind.elementReadAfterRemoval.messageID == "dd247305be2c4d0989f04225e38f18ac")
+    #expect(MisuseKind.elementReadAfterRemoval.defaultLevel == .info)
+    #expect(MisuseKind.elementWriteAfterRemoval.code == "element-write-after-removal")
+    #expect(MisuseKind.elementWriteAfterRemoval.messageID == "f85acfe97c4c497e9481d236932560ea")
+    #expect(MisuseKind.elementWriteAfterRemoval.defaultLevel == .warning)
+    #expect(MisuseKind(code: "element-write-after-removal") == .elementWriteAfterRemoval)
   }
 
   @Test func customKindsDeriveAStableId() throws {

@@ -139,7 +139,8 @@ import Testing
     #expect(
       list.stdout.split(separator: "\n").map { String($0.prefix(32)) }.sorted() == [
         "2b9f53b872d7905613eeb68e53797657", "408dfadb7955002b716d4ab50fbd4491",
-        "bc5fac4ceaa67ee0a9571f1f145acecc",
+        "bc5fac4ceaa67ee0a9571f1f145acecc", "dd247305be2c4d0989f04225e38f18ac",
+        "f85acfe97c4c497e9481d236932560ea",
       ])
     #expect(
       list.stdout.contains(
@@ -152,13 +153,13 @@ import Testing
     let result = try PrivateJournal.run(
       "bindiag", ["demo", "--dir", directory], environment: bindiagEnvironment)
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(result.stdout.contains("2107 misuses happened (the script commits 2107)"))
+    #expect(result.stdout.contains("2110 misuses happened (the script commits 2110)"))
     #expect(
       result.stdout.contains("bindiag summary --group-by kind,process \(directory)/events.jsonl"))
     let summary = try bindiag("summary", "--format", "json", directory + "/events.jsonl")
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(summary.stdout.utf8)) as? [String: Any])
-    #expect(object["events"] as? Int == 2107)
+    #expect(object["events"] as? Int == 2110)
     #expect(object["lost"] as? Int == 0)
     let kinds = Set(
       ((object["groups"] as? [[String: Any]]) ?? []).compactMap {
@@ -167,6 +168,7 @@ import Testing
     #expect(
       kinds.isSuperset(of: [
         "mapped-bool-set-true", "unwrapped-read-after-nil", "unwrapped-write-after-nil",
+        "element-read-after-removal", "element-write-after-removal",
       ]))
   }
 }

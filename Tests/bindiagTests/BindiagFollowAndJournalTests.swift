@@ -36,9 +36,9 @@ import Testing
     // The event already there first (the last 10), then the appended ones.
     #expect(
       text == """
-        2026-11-30 04:12:33  error     mapped-bool-set-true       App/ContentView.swift:42  Demo[4242]@build-01
-        2026-11-30 04:12:33  error     mapped-bool-set-true       App/ContentView.swift:42  Demo[4242]@build-01  ×5
-        2026-11-30 04:12:33  warning   unwrapped-write-after-nil  App/ContentView.swift:42  Demo[4242]@build-01
+        2026-11-30 04:12:33  error     mapped-bool-set-true         App/ContentView.swift:42  Demo[4242]@build-01
+        2026-11-30 04:12:33  error     mapped-bool-set-true         App/ContentView.swift:42  Demo[4242]@build-01  ×5
+        2026-11-30 04:12:33  warning   unwrapped-write-after-nil    App/ContentView.swift:42  Demo[4242]@build-01
 
         """)
   }
@@ -49,7 +49,7 @@ import Testing
     #expect(result.status == 0)
     #expect(
       result.stdout
-        == "2026-11-30 04:12:33  error     mapped-bool-set-true       App/ContentView.swift:42  Demo[4242]@build-01\n"
+        == "2026-11-30 04:12:33  error     mapped-bool-set-true         App/ContentView.swift:42  Demo[4242]@build-01\n"
     )
   }
 }

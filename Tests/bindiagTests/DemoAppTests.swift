@@ -42,6 +42,31 @@ import Testing
     }
   }
 
+  @Test(.failsOnMisuse(except: [.elementReadAfterRemoval]))
+  func notesViewFailsOnlyForTheKeystrokeAfterDeletion() throws {
+    let line = try demoLine(containing: #"Binding(element: 2, in: notes, label: "note-editor")"#)
+    let model = DemoApp.Model()
+    withKnownIssue {
+      DemoApp.notesView(model)
+    } matching: { issue in
+      issue.sourceLocation?.line == line
+        && issue.comments.first?.rawValue.hasPrefix(
+          "Binding misuse element-write-after-removal at bindiag/DemoApp.swift:\(line), label \"note-editor\""
+        ) == true
+    }
+    #expect(model.notes.value.map(\.text) == ["Buy milk", "Pay rent"])
+  }
+
+  @Test func notesViewReadsTheDeletedNoteTwiceAtInfo() {
+    let events = expectMisuse(.elementReadAfterRemoval, count: 2) {
+      _ = expectMisuse(.elementWriteAfterRemoval, count: 1) {
+        DemoApp.notesView(DemoApp.Model())
+      }
+    }
+    #expect(events.map(\.level) == [.info, .info])
+    #expect(Set(events.compactMap(\.label)) == ["note-editor"])
+  }
+
   @Test func feedViewMisusesItsBannerTwoThousandTimes() {
     let events = expectMisuse(.mappedBoolSetTrue, count: 2000) {
       DemoApp.feedView(DemoApp.Model())

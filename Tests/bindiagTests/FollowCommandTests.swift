@@ -211,14 +211,14 @@ private let marker = jsonLines([fixtureEvent(seq: 1, run: "feedfacefeedface")])
     #expect(result.status == 0)
     #expect(result.stderr == "")
     let row =
-      "2026-11-30 04:12:33  error     mapped-bool-set-true       App/ContentView.swift:42  Demo[4242]@build-01\n"
+      "2026-11-30 04:12:33  error     mapped-bool-set-true         App/ContentView.swift:42  Demo[4242]@build-01\n"
     #expect(
       result.stdout == String(repeating: row, count: 9)
-        + #"2026-11-30 04:12:33  warning   unwrapped-write-after-nil  App/ContentView.swift:42  Demo[4242]@build-01  label=save\u001b[31m  ×5"#
+        + #"2026-11-30 04:12:33  warning   unwrapped-write-after-nil    App/ContentView.swift:42  Demo[4242]@build-01  label=save\u001b[31m  ×5"#
         + "\n"
-        + "2026-11-30 04:12:33  error     mapped-bool-set-true       Sources/Feature/Settings/SettingsView.swift:7  SettingsExtension[4242]@build-01\n"
+        + "2026-11-30 04:12:33  error     mapped-bool-set-true         Sources/Feature/Settings/SettingsView.swift:7  SettingsExtension[4242]@build-01\n"
         // Columns only widen: the next row lines up under the widest so far.
-        + "2026-11-30 04:12:33  error     mapped-bool-set-true       App/ContentView.swift:42                       Demo[4242]@build-01\n"
+        + "2026-11-30 04:12:33  error     mapped-bool-set-true         App/ContentView.swift:42                       Demo[4242]@build-01\n"
     )
   }
 
@@ -230,7 +230,7 @@ private let marker = jsonLines([fixtureEvent(seq: 1, run: "feedfacefeedface")])
     #expect(result.status == 0)
     #expect(
       result.stdout
-        == "2026-11-30 09:42:33  \u{1b}[0;1;31merror\u{1b}[0m     mapped-bool-set-true       App/ContentView.swift:42  Demo[4242]@build-01\n"
+        == "2026-11-30 09:42:33  \u{1b}[0;1;31merror\u{1b}[0m     mapped-bool-set-true         App/ContentView.swift:42  Demo[4242]@build-01\n"
     )
   }
 

@@ -1,6 +1,6 @@
 /// What went wrong: a stable kebab-case code, its journald `MESSAGE_ID` and its default level.
 ///
-/// The three built-in kinds have fixed 128-bit message ids that match
+/// The built-in kinds have fixed 128-bit message ids that match
 /// `config/binding-diagnostics.catalog`. An app defines its own kinds with
 /// ``init(code:defaultLevel:)``; their id is derived stably from the code.
 public struct MisuseKind: Sendable, Hashable, Codable, CustomStringConvertible {
@@ -25,10 +25,24 @@ public struct MisuseKind: Sendable, Hashable, Codable, CustomStringConvertible {
   public static let unwrappedWriteAfterNil = MisuseKind(
     builtIn: "unwrapped-write-after-nil", messageID: "bc5fac4ceaa67ee0a9571f1f145acecc",
     level: .warning)
+  /// A binding to a collection element, found by its `id`, was read after the element left the
+  /// collection; the last value was returned.
+  ///
+  /// Level `info`: SwiftUI still reads a row's or a detail view's binding while it animates the
+  /// removal away, so most of these are expected.
+  public static let elementReadAfterRemoval = MisuseKind(
+    builtIn: "element-read-after-removal", messageID: "dd247305be2c4d0989f04225e38f18ac",
+    level: .info)
+  /// A binding to a collection element was written after the element left the collection; the
+  /// write was dropped.
+  public static let elementWriteAfterRemoval = MisuseKind(
+    builtIn: "element-write-after-removal", messageID: "f85acfe97c4c497e9481d236932560ea",
+    level: .warning)
 
   /// The kinds this library reports by itself.
   public static let builtIn: [MisuseKind] = [
     .mappedBoolSetTrue, .unwrappedReadAfterNil, .unwrappedWriteAfterNil,
+    .elementReadAfterRemoval, .elementWriteAfterRemoval,
   ]
 
   private init(builtIn code: String, messageID: String, level: MisuseLevel) {

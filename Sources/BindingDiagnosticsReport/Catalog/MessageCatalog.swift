@@ -54,6 +54,34 @@ public enum MessageCatalog {
         A control (a TextField, a Stepper) kept editing a value that had already been removed.
         Disable or dismiss the control when the optional becomes nil, or write to the optional.
         """),
+    Entry(
+      kind: .elementReadAfterRemoval,
+      subject:
+        "A binding to a collection element was read after the element was removed at @CODE_FILE@:@CODE_LINE@",
+      body: """
+        A Binding made with Binding(element:in:) or elementBindings() at @CODE_FILE@:@CODE_LINE@
+        was read after the element with its id left the collection. A binding by index, as
+        ForEach($items) makes, would have crashed with "Index out of range" here (or shown
+        another element); BindingDiagnostics returned the element's last value instead.
+
+        SwiftUI does this while a row or a detail view animates away after its element was
+        deleted. That is expected, so this kind is reported at level info. Reads long after a
+        deletion mean a view outlives its element: dismiss the view before removing the element,
+        or look the element up where a missing one is valid.
+        """),
+    Entry(
+      kind: .elementWriteAfterRemoval,
+      subject:
+        "A binding to a collection element was written after the element was removed at @CODE_FILE@:@CODE_LINE@",
+      body: """
+        A Binding made with Binding(element:in:) or elementBindings() at @CODE_FILE@:@CODE_LINE@
+        was written after the element with its id left the collection. A binding by index would
+        have crashed here or overwritten another element; BindingDiagnostics dropped the write,
+        so the user's edit was lost.
+
+        A control (a TextField, a Toggle in a row or a detail view) kept editing an element that
+        had already been deleted. Disable or dismiss the control when its element is removed.
+        """),
   ]
 
   /// The catalog file's text.

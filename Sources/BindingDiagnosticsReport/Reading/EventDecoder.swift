@@ -115,6 +115,9 @@ enum EventDecoder {
     case MisuseKind.mappedBoolSetTrue.code: MisuseKind.mappedBoolSetTrue.defaultLevel
     case MisuseKind.unwrappedReadAfterNil.code: MisuseKind.unwrappedReadAfterNil.defaultLevel
     case MisuseKind.unwrappedWriteAfterNil.code: MisuseKind.unwrappedWriteAfterNil.defaultLevel
+    case MisuseKind.elementReadAfterRemoval.code: MisuseKind.elementReadAfterRemoval.defaultLevel
+    case MisuseKind.elementWriteAfterRemoval.code:
+      MisuseKind.elementWriteAfterRemoval.defaultLevel
     default: .warning
     }
   }

@@ -46,6 +46,11 @@ struct Toggle: View {
   var body: Never { return fatalError("no body") }
 }
 
+struct ForEach<Data: RandomAccessCollection, Content: View>: View where Data.Element: Identifiable {
+  init(_ data: Data, @ViewBuilder content: @escaping (Data.Element) -> Content) {}
+  var body: Never { return fatalError("no body") }
+}
+
 struct Alert {
   init(title: Text) {}
 }

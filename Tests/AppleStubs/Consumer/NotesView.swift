@@ -49,6 +49,31 @@ struct NotesView: View {
   }
 }
 
+/// An item of a checklist.
+struct ChecklistItem: Identifiable, Hashable, Sendable {
+  let id: Int
+  var title: String
+  var isDone = false
+}
+
+/// A checklist whose rows and editor bind to their items by identity, so a deleted item's row or
+/// open editor reports instead of crashing.
+struct ChecklistView: View {
+  @State var items: [ChecklistItem] = []
+  @State var editing: Int?
+
+  var body: some View {
+    VStack {
+      ForEach($items.elementBindings(label: "checklist-row")) { $item in
+        Toggle(item.title, isOn: $item.isDone)
+      }
+      if let id = editing, let item = Binding(element: id, in: $items, label: "item-editor") {
+        Toggle("Done", isOn: item.isDone)
+      }
+    }
+  }
+}
+
 /// A detail view editing the selected note's title through a binding.
 struct DetailView: View {
   @Binding var title: String
