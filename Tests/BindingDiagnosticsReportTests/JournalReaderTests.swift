@@ -1,6 +1,7 @@
 import BindingDiagnostics
 import BindingDiagnosticsTesting
 import Foundation
+import TestSupport
 import Testing
 
 @testable import BindingDiagnosticsReport
@@ -9,9 +10,9 @@ import Testing
   import SwiftUI
 #endif
 
-let journalAvailable = FileManager.default.fileExists(atPath: "/run/systemd/journal/socket")
-
-@Suite(.enabled(if: journalAvailable, "no journald socket at /run/systemd/journal/socket"))
+/// The reader against the journald sink's entries, run by ``JournalReaderTestsInAPrivateJournal``
+/// in a child test process against a journald of its own.
+@Suite(.enabled(if: PrivateJournal.isInside, PrivateJournal.insideOnly))
 struct JournalReaderTests {
   /// Reads the entries of `run` back through libsystemd, retrying while journald catches up.
   func readBack(run: String, count: Int) -> [MisuseEvent] {
@@ -63,6 +64,17 @@ struct JournalReaderTests {
     }
     #expect(throws: Never.self) { try result.get() }
     #expect(count == 0)
+  }
+}
+
+/// Starts ``JournalReaderTests`` against a private journald.
+@Suite(.enabled(if: PrivateJournal.canStartSuites, PrivateJournal.cannotStartSuites))
+struct JournalReaderTestsInAPrivateJournal {
+  @Test func theSuitePassesAgainstAPrivateJournald() throws {
+    let journal = try PrivateJournal.runSuite("JournalReaderTests")
+    #expect(journal.output.status == 0, "\(journal.output.stdout)\(journal.output.stderr)")
+    #expect(journal.output.swiftTestingPassed == 2, "\(journal.output.stdout)")
+    #expect(try journal.entries(matching: ["BINDING_SCHEMA=1"]).count == 4)
   }
 }
 

@@ -8,10 +8,10 @@ import Testing
   import SwiftUI
 #endif
 
-/// Whether a journald listens here; the reason shown when journald tests are skipped.
-let journalSocketPresent = FileManager.default.fileExists(atPath: "/run/systemd/journal/socket")
-
-@Suite(.enabled(if: journalSocketPresent, "no journald socket at /run/systemd/journal/socket"))
+/// The journald sink's round trips, run by ``JournaldSinkTestsInAPrivateJournal`` in a child
+/// test process against a journald of its own: the sink sends from this very process, so
+/// `_PID`, `CODE_FILE` and `CODE_FUNC` are this file's, and nothing reaches the machine's journal.
+@Suite(.enabled(if: PrivateJournal.isInside, PrivateJournal.insideOnly))
 struct JournaldSinkTests {
   @Test func entriesCarryEveryContractField() throws {
     let sink = JournaldSink(fallback: RecordingSink())
@@ -68,7 +68,22 @@ struct JournaldSinkTests {
     #expect(decodeJournalValue(entry["MESSAGE"]) == multiline + " (\(site), \(large))")
     #expect(decodeJournalValue(entry["BINDING_LABEL"]) == large)
   }
+}
 
+/// Starts ``JournaldSinkTests`` against a private journald.
+@Suite(.enabled(if: PrivateJournal.canStartSuites, PrivateJournal.cannotStartSuites))
+struct JournaldSinkTestsInAPrivateJournal {
+  @Test func theSuitePassesAgainstAPrivateJournald() throws {
+    let journal = try PrivateJournal.runSuite("JournaldSinkTests")
+    #expect(journal.output.status == 0, "\(journal.output.stdout)\(journal.output.stderr)")
+    #expect(journal.output.swiftTestingPassed == 2, "\(journal.output.stdout)")
+    // What the child sent is in the private journal, and only there.
+    #expect(try journal.entries(matching: ["BINDING_SCHEMA=1"]).count == 2)
+  }
+}
+
+/// The journald sink where no journald listens: nothing is sent, so it runs in this process.
+@Suite struct JournaldSinkFallbackTests {
   @Test func aMissingSocketFallsBackAndSaysWhy() {
     let fallback = RecordingSink()
     let sink = JournaldSink(socketPath: "/nonexistent/journal/socket", fallback: fallback)

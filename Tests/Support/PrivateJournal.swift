@@ -116,7 +116,9 @@ public final class PrivateJournal: Sendable {
       sleep 0.05
     done
     status=0
-    "$@" || status=$?
+    # Bounded inside as well: the outer `timeout` ends only this shell, and the command would
+    # keep the output pipes open.
+    timeout 110 "$@" || status=$?
     journalctl --sync >/dev/null 2>&1 || true
     kill -TERM "$pid"
     wait "$pid" || true

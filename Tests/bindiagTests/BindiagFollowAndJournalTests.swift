@@ -8,8 +8,6 @@ import Testing
   import SwiftUI
 #endif
 
-let journalPresent = FileManager.default.fileExists(atPath: "/run/systemd/journal/socket")
-
 @Suite struct BindiagFollowTests {
   @Test func followPrintsAppendedEventsAcrossRotation() throws {
     let directory = try temporaryDirectory()
@@ -56,7 +54,9 @@ let journalPresent = FileManager.default.fileExists(atPath: "/run/systemd/journa
   }
 }
 
-@Suite(.enabled(if: journalPresent, "no journald socket at /run/systemd/journal/socket"))
+/// `bindiag` reading the journald sink's entries, run by ``BindiagJournalTestsInAPrivateJournal``
+/// in a child test process against a journald of its own (`--journal` reads only it there).
+@Suite(.enabled(if: PrivateJournal.isInside, PrivateJournal.insideOnly))
 struct BindiagJournalTests {
   /// Sends `count` misuses through a real journald sink and returns the run id.
   func sendToJournal(count: Int) -> String {
@@ -156,5 +156,17 @@ struct BindiagJournalTests {
       result.stderr
         == "Error: cannot read journal '/nonexistent/journal': opendir: No such file or directory (errno 2)\n"
     )
+  }
+}
+
+/// Starts ``BindiagJournalTests`` against a private journald.
+@Suite(.enabled(if: PrivateJournal.canStartSuites, PrivateJournal.cannotStartSuites))
+struct BindiagJournalTestsInAPrivateJournal {
+  @Test func theSuitePassesAgainstAPrivateJournald() throws {
+    let journal = try PrivateJournal.runSuite("BindiagJournalTests")
+    #expect(journal.output.status == 0, "\(journal.output.stdout)\(journal.output.stderr)")
+    #expect(journal.output.swiftTestingPassed == 5, "\(journal.output.stdout)")
+    // 25 + 7 + 5 misuses, 2 followed reports.
+    #expect(try journal.entries(matching: ["BINDING_SCHEMA=1"]).count == 39)
   }
 }

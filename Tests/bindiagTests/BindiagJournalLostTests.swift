@@ -4,9 +4,10 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Lost-record counting and hostile times through the real journal: each run is isolated by
-/// its own BINDING_RUN.
-@Suite(.enabled(if: journalPresent, "no journald socket at /run/systemd/journal/socket"))
+/// Lost-record counting and hostile times through a real journald: each run is isolated by its
+/// own BINDING_RUN. Run by ``BindiagJournalLostTestsInAPrivateJournal`` in a child test process
+/// against a journald of its own.
+@Suite(.enabled(if: PrivateJournal.isInside, PrivateJournal.insideOnly))
 struct BindiagJournalLostTests {
   /// A fresh run id.
   func newRun() -> String {
@@ -97,6 +98,18 @@ struct BindiagJournalLostTests {
       result.stdout.hasPrefix(
         #"{"schema":1,"events":3,"records":3,"malformed":0,"other":0,"lost":0,"duplicates":0,"first":"0000-01-01T00:00:00.000000Z","last":"2026-01-01T00:00:00.000000Z","#
       ))
+  }
+}
+
+/// Starts ``BindiagJournalLostTests`` against a private journald.
+@Suite(.enabled(if: PrivateJournal.canStartSuites, PrivateJournal.cannotStartSuites))
+struct BindiagJournalLostTestsInAPrivateJournal {
+  @Test func theSuitePassesAgainstAPrivateJournald() throws {
+    let journal = try PrivateJournal.runSuite("BindiagJournalLostTests")
+    #expect(journal.output.status == 0, "\(journal.output.stdout)\(journal.output.stderr)")
+    #expect(journal.output.swiftTestingPassed == 3, "\(journal.output.stdout)")
+    // 6 + 3 + 3 + 3 events sent.
+    #expect(try journal.entries(matching: ["BINDING_SCHEMA=1"]).count == 15)
   }
 }
 

@@ -356,7 +356,9 @@ private let marker = jsonLines([fixtureEvent(seq: 1, run: "feedfacefeedface")])
   }
 }
 
-@Suite(.enabled(if: journalPresent, "no journald socket at /run/systemd/journal/socket"))
+/// `bindiag follow --journal`, run by ``FollowJournalTestsInAPrivateJournal`` in a child test
+/// process against a journald of its own.
+@Suite(.enabled(if: PrivateJournal.isInside, PrivateJournal.insideOnly))
 struct FollowJournalTests {
   @Test func theLastEntriesComeFirst() throws {
     let code = "follow-last-" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
@@ -376,10 +378,8 @@ struct FollowJournalTests {
       if summary.stdout.contains(#""events":3,"#) { break }
       Thread.sleep(forTimeInterval: 0.05)
     }
-    let last = try bindiag(
-      arguments: [
-        "follow", "--journal", "--kind", code, "-n", "2", "--count", "2", "--format", "json",
-      ])
+    let last = try bindiagWithin(
+      30, ["follow", "--journal", "--kind", code, "-n", "2", "--count", "2", "--format", "json"])
     #expect(last.status == 0)
     #expect(last.stderr == "")
     let seqs = try last.stdout.split(separator: "\n").map {
@@ -387,7 +387,7 @@ struct FollowJournalTests {
         as? Int
     }
     #expect(seqs == [2, 3])
-    let byDefault = try bindiag(arguments: ["follow", "--journal", "--kind", code, "--count", "3"])
+    let byDefault = try bindiagWithin(30, ["follow", "--journal", "--kind", code, "--count", "3"])
     #expect(byDefault.status == 0)
     #expect(byDefault.stdout.split(separator: "\n").count == 3)
     #expect(byDefault.stdout.split(separator: "\n").allSatisfy { $0.contains("  \(code)  ") })
@@ -400,5 +400,25 @@ struct FollowJournalTests {
     #expect(result.status == 0)
     #expect(result.stdout == "")
     #expect(result.stderr == "")
+  }
+}
+
+/// `bindiag` with `arguments`, ended by `timeout(1)` (exit 124) after `seconds`: a `follow` that
+/// waits for journal entries that never come fails instead of hanging.
+private func bindiagWithin(_ seconds: Int, _ arguments: [String]) throws -> ProcessOutput {
+  let path = productsDirectory().appendingPathComponent("bindiag").path
+  return try runProduct(
+    "/usr/bin/env", ["timeout", String(seconds), path] + arguments,
+    environment: bindiagEnvironment)
+}
+
+/// Starts ``FollowJournalTests`` against a private journald.
+@Suite(.enabled(if: PrivateJournal.canStartSuites, PrivateJournal.cannotStartSuites))
+struct FollowJournalTestsInAPrivateJournal {
+  @Test func theSuitePassesAgainstAPrivateJournald() throws {
+    let journal = try PrivateJournal.runSuite("FollowJournalTests")
+    #expect(journal.output.status == 0, "\(journal.output.stdout)\(journal.output.stderr)")
+    #expect(journal.output.swiftTestingPassed == 2, "\(journal.output.stdout)")
+    #expect(try journal.entries(matching: ["BINDING_SCHEMA=1"]).count == 3)
   }
 }
