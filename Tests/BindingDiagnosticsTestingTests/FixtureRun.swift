@@ -48,6 +48,20 @@ enum FixtureRun {
     try run(["--testing-library", "xctest", "BindingDiagnosticsTestingFixtures.XCTestFixtures"])
   }
 
+  /// The XCTest fixtures without assertions, with the process's default configuration.
+  static let xcTestDefault = Result {
+    try run([
+      "--testing-library", "xctest", "BindingDiagnosticsTestingFixtures.XCTestDefaultFixtures",
+    ])
+  }
+
+  /// The XCTest fixtures without assertions, under `BINDING_DIAGNOSTICS_POLICY=report`.
+  static let xcTestDefaultReportOnly = Result {
+    try run(
+      ["--testing-library", "xctest", "BindingDiagnosticsTestingFixtures.XCTestDefaultFixtures"],
+      environment: ["BINDING_DIAGNOSTICS_POLICY": "report"])
+  }
+
   /// The line carrying `// fixture-mark: name` in one of the fixture files.
   static func line(of name: String, in file: String) throws -> Int {
     let text = try String(contentsOfFile: directory + "/" + file, encoding: .utf8)
