@@ -55,6 +55,22 @@ enum FixtureRun {
     ])
   }
 
+  /// The XCTest fixtures without assertions, with a JSON Lines sink configured (rate limit off):
+  /// the records it holds.
+  static let xcTestDefaultRecords = Result {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("xctest-fixtures-\(ProcessInfo.processInfo.processIdentifier).jsonl")
+      .path
+    try? FileManager.default.removeItem(atPath: path)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    _ = try run(
+      ["--testing-library", "xctest", "BindingDiagnosticsTestingFixtures.XCTestDefaultFixtures"],
+      environment: [
+        "BINDING_DIAGNOSTICS": "jsonl:\(path)", "BINDING_DIAGNOSTICS_RATE_LIMIT": "off",
+      ])
+    return (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+  }
+
   /// The XCTest fixtures without assertions, under `BINDING_DIAGNOSTICS_POLICY=report`.
   static let xcTestDefaultReportOnly = Result {
     try run(

@@ -1,3 +1,4 @@
+import Foundation
 import TestSupport
 import Testing
 
@@ -51,6 +52,24 @@ import Testing
       output.lines.contains {
         $0.hasPrefix("Test Case 'XCTestDefaultFixtures.testReadAfterNil' passed ")
       })
+  }
+
+  /// A record names the XCTest test that was running once the reporter knows it: not the
+  /// process's first misuse, nor one after the class's tests.
+  @Test func recordsNameTheRunningXCTestTest() throws {
+    let text = try FixtureRun.xcTestDefaultRecords.get()
+    let records = text.split(separator: "\n").map { line -> String in
+      let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+      return "\(object?["label"] as? String ?? "?") \(object?["test"] as? String ?? "-")"
+    }
+    #expect(
+      records == [
+        "xctest-first -",
+        "xctest-thread XCTestDefaultFixtures.testMisuseOnAThread",
+        "xctest-default XCTestDefaultFixtures.testMisuseWithoutAssertion",
+        "peek XCTestDefaultFixtures.testReadAfterNil",
+        "xctest-after -",
+      ])
   }
 
   @Test func theReportPolicyTurnsXCTestFailuresOff() throws {
