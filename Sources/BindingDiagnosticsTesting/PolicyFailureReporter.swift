@@ -13,17 +13,18 @@ final class PolicyFailureReporter: NSObject, TestFailureReporter {
   override required init() {}
 
   /// Records one issue for the misuse in `Test.current`, if there is one: a failure, or a
-  /// warning for a level below `warning` unless `failsBelowWarning`.
+  /// warning for a level below `warning` unless `failsBelowWarning`. Returns whether there was.
   func failCurrentTest(
     kind: MisuseKind, level: MisuseLevel, message: String, label: String?, valueType: String,
     site: CallSite, failsBelowWarning: Bool
-  ) {
-    guard let test = Test.current else { return }
+  ) -> Bool {
+    guard let test = Test.current else { return false }
     let site = MisuseSite(
       kind: kind, fileID: site.fileID, line: site.line, label: label, valueType: valueType,
       message: message)
     let severity: Issue.Severity = failsBelowWarning || level >= .warning ? .error : .warning
     site.record(count: nil, severity: severity, near: test.sourceLocation)
+    return true
   }
 
   /// The running test's name (its suites, then its own), or `nil` outside a test.

@@ -48,6 +48,36 @@ enum FixtureRun {
     try run(["--testing-library", "xctest", "BindingDiagnosticsTestingFixtures.XCTestFixtures"])
   }
 
+  /// The XCTest fixtures without assertions, with the process's default configuration.
+  static let xcTestDefault = Result {
+    try run([
+      "--testing-library", "xctest", "BindingDiagnosticsTestingFixtures.XCTestDefaultFixtures",
+    ])
+  }
+
+  /// The XCTest fixtures without assertions, with a JSON Lines sink configured (rate limit off):
+  /// the records it holds.
+  static let xcTestDefaultRecords = Result {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("xctest-fixtures-\(ProcessInfo.processInfo.processIdentifier).jsonl")
+      .path
+    try? FileManager.default.removeItem(atPath: path)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    _ = try run(
+      ["--testing-library", "xctest", "BindingDiagnosticsTestingFixtures.XCTestDefaultFixtures"],
+      environment: [
+        "BINDING_DIAGNOSTICS": "jsonl:\(path)", "BINDING_DIAGNOSTICS_RATE_LIMIT": "off",
+      ])
+    return (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+  }
+
+  /// The XCTest fixtures without assertions, under `BINDING_DIAGNOSTICS_POLICY=report`.
+  static let xcTestDefaultReportOnly = Result {
+    try run(
+      ["--testing-library", "xctest", "BindingDiagnosticsTestingFixtures.XCTestDefaultFixtures"],
+      environment: ["BINDING_DIAGNOSTICS_POLICY": "report"])
+  }
+
   /// The line carrying `// fixture-mark: name` in one of the fixture files.
   static func line(of name: String, in file: String) throws -> Int {
     let text = try String(contentsOfFile: directory + "/" + file, encoding: .utf8)

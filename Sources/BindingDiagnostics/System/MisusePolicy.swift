@@ -6,7 +6,8 @@ public enum MisusePolicy: String, Sendable, Hashable, CaseIterable {
   /// running test. The default.
   ///
   /// "A test process" is one that links `BindingDiagnosticsTesting` and runs a Swift Testing
-  /// test on the misusing task. Kinds below ``MisuseLevel/warning`` (such as
+  /// test on the misusing task, or links `BindingDiagnosticsXCTest` and runs an XCTest test
+  /// (on any thread; Linux only). Kinds below ``MisuseLevel/warning`` (such as
   /// ``MisuseKind/unwrappedReadAfterNil``) are recorded as test warnings, not failures. A pipeline
   /// a test installs itself with ``DiagnosticsSystem/withDiagnostics(_:operation:)`` only reports:
   /// the test collects those misuses on purpose. Elsewhere (an app, a test runner's own threads)
@@ -16,9 +17,10 @@ public enum MisusePolicy: String, Sendable, Hashable, CaseIterable {
   case report
   /// Report, flush, then `assertionFailure` (debug builds stop in the debugger; release builds go on).
   case assert
-  /// Report, and fail the Swift Testing test running on the misusing task, from any pipeline
-  /// (also one a test installed). Needs `BindingDiagnosticsTesting` linked into the process;
-  /// outside a test, or without that library, the same as ``report``.
+  /// Report, and fail the Swift Testing test running on the misusing task (or the running XCTest
+  /// test, with `BindingDiagnosticsXCTest` linked), from any pipeline (also one a test
+  /// installed). Needs `BindingDiagnosticsTesting` linked into the process; outside a test, or
+  /// without that library, the same as ``report``.
   case failTests = "fail-tests"
   /// Report, flush, then stop in the debugger when one is attached (`SIGTRAP`; continuing goes on
   /// as if nothing happened); with none attached, only report.
@@ -29,18 +31,20 @@ public enum MisusePolicy: String, Sendable, Hashable, CaseIterable {
 }
 
 extension MisusePolicy {
-  /// The reporter `BindingDiagnosticsTesting` provides for test failures, made from its class,
-  /// found by name the first time it is needed: the core never imports a test framework. `nil`
-  /// when that library is not linked.
-  static let testFailureReporter: (any TestFailureReporter)? =
-    (NSClassFromString("BindingDiagnosticsTesting.PolicyFailureReporter")
-    as? any TestFailureReporter.Type)?.init()
+  /// The reporters the test libraries provide for test failures, made from their classes, found
+  /// by name the first time one is needed: the core never imports a test framework. Swift
+  /// Testing's (`BindingDiagnosticsTesting`) comes first; XCTest's (`BindingDiagnosticsXCTest`)
+  /// acts only when it did not. Empty when neither library is linked.
+  static let testFailureReporters: [any TestFailureReporter] = [
+    "BindingDiagnosticsTesting.PolicyFailureReporter",
+    "BindingDiagnosticsXCTest.XCTestPolicyReporter",
+  ].compactMap { (NSClassFromString($0) as? any TestFailureReporter.Type)?.init() }
 
   /// Whether a misuse needs its call site resolved even when no sink takes the event.
   var actsOnMisuse: Bool {
     switch self {
     case .report: RuntimeWarning.isActive
-    case .automatic: MisusePolicy.testFailureReporter != nil || RuntimeWarning.isActive
+    case .automatic: !MisusePolicy.testFailureReporters.isEmpty || RuntimeWarning.isActive
     case .assert, .failTests, .break: true
     }
   }
@@ -70,14 +74,12 @@ extension MisusePolicy {
     case .report:
       return
     case .automatic:
-      guard let reporter = MisusePolicy.testFailureReporter,
-        DiagnosticsSystem.isProcessPipeline(pipeline)
-      else { return }
-      reporter.failCurrentTest(
+      guard DiagnosticsSystem.isProcessPipeline(pipeline) else { return }
+      MisusePolicy.failCurrentTest(
         kind: kind, level: level, message: message, label: label, valueType: valueType,
         site: site, failsBelowWarning: false)
     case .failTests:
-      MisusePolicy.testFailureReporter?.failCurrentTest(
+      MisusePolicy.failCurrentTest(
         kind: kind, level: level, message: message, label: label, valueType: valueType,
         site: site, failsBelowWarning: true)
     case .assert:
@@ -95,8 +97,22 @@ extension MisusePolicy {
   /// - Parameter pipeline: The pipeline reporting.
   /// - Returns: The test's name, or `nil`.
   static func testName(for pipeline: Diagnostics) -> String? {
-    guard let reporter = testFailureReporter, DiagnosticsSystem.isProcessPipeline(pipeline)
+    guard !testFailureReporters.isEmpty, DiagnosticsSystem.isProcessPipeline(pipeline)
     else { return nil }
-    return reporter.currentTestName()
+    return testFailureReporters.lazy.compactMap { $0.currentTestName() }.first
+  }
+
+  /// Hands the misuse to the first reporter with a test running; see
+  /// ``TestFailureReporter/failCurrentTest(kind:level:message:label:valueType:site:failsBelowWarning:)``.
+  private static func failCurrentTest(
+    kind: MisuseKind, level: MisuseLevel, message: String, label: String?, valueType: String,
+    site: CallSite, failsBelowWarning: Bool
+  ) {
+    for reporter in testFailureReporters {
+      let handled = reporter.failCurrentTest(
+        kind: kind, level: level, message: message, label: label, valueType: valueType,
+        site: site, failsBelowWarning: failsBelowWarning)
+      if handled { return }
+    }
   }
 }

@@ -1,13 +1,17 @@
 /// The test framework's half of ``MisusePolicy/automatic`` and ``MisusePolicy/failTests``.
 ///
-/// `BindingDiagnosticsTesting` declares the one conforming class; the core finds it by name
-/// (``MisusePolicy/testFailureReporter``), so apps, which do not link that library, never load a
+/// `BindingDiagnosticsTesting` (Swift Testing) and `BindingDiagnosticsXCTest` (XCTest) each
+/// declare one conforming class; the core finds them by name
+/// (``MisusePolicy/testFailureReporters``), so apps, which link neither library, never load a
 /// test framework.
 package protocol TestFailureReporter: AnyObject, Sendable {
   /// The reporter; it holds no state.
   init()
 
   /// Fails the test running on the current task at `site`; does nothing when there is none.
+  ///
+  /// Returns whether this reporter's framework had a test to record the misuse in, so the next
+  /// reporter is asked only when it had none.
   /// - Parameters:
   ///   - kind: What went wrong.
   ///   - level: The report's level: below ``MisuseLevel/warning``, a test warning, unless
@@ -17,9 +21,12 @@ package protocol TestFailureReporter: AnyObject, Sendable {
   ///   - valueType: The optional's type.
   ///   - site: Where the mapping was created.
   ///   - failsBelowWarning: Whether every level fails the test.
+  /// - Returns: Whether a test of this reporter's framework recorded it.
+  @discardableResult
   func failCurrentTest(
     kind: MisuseKind, level: MisuseLevel, message: String, label: String?, valueType: String,
-    site: CallSite, failsBelowWarning: Bool)
+    site: CallSite, failsBelowWarning: Bool
+  ) -> Bool
 
   /// The name of the test running on the current task, or `nil` outside a test.
   func currentTestName() -> String?

@@ -1,0 +1,82 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The XCTest fixtures without assertions run as a real test process: the default policy fails a
+/// test at a misuse, with the same text as Swift Testing's, and `report` turns that off.
+@Suite struct XCTestDefaultProcessTests {
+  private let setTrue =
+    "Int?: A Binding<Bool> mapped from an optional was set to true; the write had no effect."
+
+  @Test func aMisuseFailsTheRunningXCTestTestWithoutAnAssertion() throws {
+    let output = try FixtureRun.xcTestDefault.get()
+    let line = try FixtureRun.line(of: "views-labelled", in: "FixtureViews.swift")
+    let site = "BindingDiagnosticsTestingFixtures/FixtureViews.swift:\(line)"
+    let misuse = "Binding misuse mapped-bool-set-true at \(site)"
+    let failures = output.lines.filter { $0.contains(": error: XCTestDefaultFixtures.") }
+    #expect(
+      failures == [
+        "<unknown>:0: error: XCTestDefaultFixtures.testFirstMisuseOfTheProcess : failed - \(misuse), label \"xctest-first\", \(setTrue)",
+        "\(site): error: XCTestDefaultFixtures.testMisuseOnAThread : \(misuse), label \"xctest-thread\", \(setTrue)",
+        "\(site): error: XCTestDefaultFixtures.testMisuseWithoutAssertion : \(misuse), label \"xctest-default\", \(setTrue)",
+      ])
+    for test in [
+      "testFirstMisuseOfTheProcess", "testMisuseOnAThread", "testMisuseWithoutAssertion",
+    ] {
+      #expect(
+        output.lines.contains { $0.hasPrefix("Test Case 'XCTestDefaultFixtures.\(test)' failed ") })
+    }
+    #expect(
+      output.lines.contains {
+        $0.hasPrefix("Test Case 'XCTestDefaultFixtures.testNoMisuse' passed ")
+      }
+    )
+    #expect(output.status == 1)
+    // Reported as usual too; the misuse after the class's tests fails nothing and ends nothing.
+    for label in ["xctest-first", "xctest-thread", "xctest-default", "xctest-after"] {
+      #expect(output.stderr.contains(" label=\(label) "))
+    }
+    #expect(output.lines.contains { $0.contains("Executed 5 tests, with 3 failures") })
+  }
+
+  @Test func aReadAfterNilInAnXCTestTestIsAWarningLineAndPasses() throws {
+    let output = try FixtureRun.xcTestDefault.get()
+    let line = try FixtureRun.line(of: "views-read", in: "FixtureViews.swift")
+    let site = "BindingDiagnosticsTestingFixtures/FixtureViews.swift:\(line)"
+    let warnings = output.lines.filter { $0.contains(": warning: XCTestDefaultFixtures.") }
+    #expect(
+      warnings == [
+        "\(site): warning: XCTestDefaultFixtures.testReadAfterNil : Binding misuse unwrapped-read-after-nil at \(site), label \"peek\", String?: A binding unwrapped from an optional was read after it became nil; the last value was returned."
+      ])
+    #expect(
+      output.lines.contains {
+        $0.hasPrefix("Test Case 'XCTestDefaultFixtures.testReadAfterNil' passed ")
+      })
+  }
+
+  /// A record names the XCTest test that was running once the reporter knows it: not the
+  /// process's first misuse, nor one after the class's tests.
+  @Test func recordsNameTheRunningXCTestTest() throws {
+    let text = try FixtureRun.xcTestDefaultRecords.get()
+    let records = text.split(separator: "\n").map { line -> String in
+      let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+      return "\(object?["label"] as? String ?? "?") \(object?["test"] as? String ?? "-")"
+    }
+    #expect(
+      records == [
+        "xctest-first -",
+        "xctest-thread XCTestDefaultFixtures.testMisuseOnAThread",
+        "xctest-default XCTestDefaultFixtures.testMisuseWithoutAssertion",
+        "peek XCTestDefaultFixtures.testReadAfterNil",
+        "xctest-after -",
+      ])
+  }
+
+  @Test func theReportPolicyTurnsXCTestFailuresOff() throws {
+    let output = try FixtureRun.xcTestDefaultReportOnly.get()
+    #expect(output.status == 0)
+    #expect(!output.lines.contains { $0.contains(": error: ") || $0.contains(": warning: ") })
+    #expect(output.lines.contains { $0.contains("Executed 5 tests, with 0 failures") })
+    #expect(output.stderr.contains(" label=xctest-default "))
+  }
+}
