@@ -26,9 +26,8 @@ struct Note: Identifiable, Sendable {
       row.wrappedValue = Note(id: 2, text: "edited")
     } matching: { issue in
       issue.sourceLocation?.line == line
-        && issue.comments.map(\.rawValue) == [
-          "Binding misuse element-write-after-removal at BindingDiagnosticsTestingTests/ElementMisuseTests.swift:\(line), label \"note-row\", value type BindingDiagnosticsTestingTests.Note: A binding to a collection element was written after the element was removed; the write was dropped."
-        ]
+        && Misuses.text(of: issue)
+          == "Binding misuse element-write-after-removal at BindingDiagnosticsTestingTests/ElementMisuseTests.swift:\(line), label \"note-row\", Note: A binding to a collection element was written after the element was removed; the write was dropped."
     }
     #expect(notes.value.map(\.text) == ["first"])
   }

@@ -160,9 +160,11 @@ import Testing
       .deletingLastPathComponent().appendingPathComponent("Helpers/misuse-helper/main.swift")
     let lines = try String(contentsOf: source, encoding: .utf8).split(
       separator: "\n", omittingEmptySubsequences: false)
-    let bootstraps = lines.indices.filter { lines[$0].contains("DiagnosticsSystem.bootstrap(") }
-    try #require(bootstraps.count == 2)
-    let (early, late) = (bootstraps[0] + 1, bootstraps[1] + 1)
+    // The bootstrap calls right under `if earlyBootstrap {` and `if lateBootstrap {`.
+    let early = try #require(lines.firstIndex { $0.hasPrefix("if earlyBootstrap {") }) + 2
+    let late = try #require(lines.firstIndex { $0.hasPrefix("if lateBootstrap {") }) + 2
+    #expect(lines[early - 1].contains("DiagnosticsSystem.bootstrap("))
+    #expect(lines[late - 1].contains("DiagnosticsSystem.bootstrap("))
 
     let afterBootstrap = try runProduct(
       "misuse-helper", ["0", "--early-bootstrap", "--late-bootstrap"])

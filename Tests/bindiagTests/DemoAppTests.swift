@@ -50,7 +50,7 @@ import Testing
       DemoApp.notesView(model)
     } matching: { issue in
       issue.sourceLocation?.line == line
-        && issue.comments.first?.rawValue.hasPrefix(
+        && issue.error.map { "\($0)" }?.hasPrefix(
           "Binding misuse element-write-after-removal at bindiag/DemoApp.swift:\(line), label \"note-editor\""
         ) == true
     }

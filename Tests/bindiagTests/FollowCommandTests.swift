@@ -326,7 +326,7 @@ private let marker = jsonLines([fixtureEvent(seq: 1, run: "feedfacefeedface")])
     }
     #expect(
       try lines(200)
-        == "2026-11-30 04:12:33  error     mapped-bool-set-true       Packages/Inbox/Sources/Inbox/Views/ContentView.swift:42  Demo[4242]@build-01  label=discard-draft-confirmation  ×3  A Binding<Bool> mapped fr…\n"
+        == "2026-11-30 04:12:33  error     mapped-bool-set-true         Packages/Inbox/Sources/Inbox/Views/ContentView.swift:42  Demo[4242]@build-01  label=discard-draft-confirmation  ×3  A Binding<Bool> mapped …\n"
     )
     #expect(
       try lines(100)
