@@ -1,3 +1,5 @@
+import BindingDiagnostics
+
 /// "Did you mean": the closest of some names to a mistyped one, by edit distance.
 enum Suggestion {
   /// The name among `candidates` closest to `text` (dashes before it and case aside), when it
@@ -29,28 +31,14 @@ enum Suggestion {
     return names.dropLast().joined(separator: ", ") + (or ? " or " : " and ") + last
   }
 
-  private static func bare(_ text: String) -> Substring.UnicodeScalarView {
-    Substring(text.drop { $0 == "-" }.lowercased()).unicodeScalars
+  /// `text` without leading dashes, lower-cased, as UTF-8.
+  private static func bare(_ text: String) -> [UInt8] {
+    Array(text.drop { $0 == "-" }.lowercased().utf8)
   }
 
   /// Optimal string alignment distance: insertions, deletions, substitutions and swaps of two
   /// neighbours (`fromat` is one edit from `format`) each cost one.
-  static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
-    if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-    var previous2 = [Int](repeating: 0, count: b.count + 1)
-    var previous = Array(0...b.count)
-    var current = [Int](repeating: 0, count: b.count + 1)
-    for i in 1...a.count {
-      current[0] = i
-      for j in 1...b.count {
-        let cost = a[i - 1] == b[j - 1] ? 0 : 1
-        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-          current[j] = min(current[j], previous2[j - 2] + 1)
-        }
-      }
-      (previous2, previous, current) = (previous, current, previous2)
-    }
-    return previous[b.count]
+  static func distance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+    NameSuggestion.editDistance(a, b)
   }
 }

@@ -1,5 +1,6 @@
-/// The closest known name to a mistyped one, for "did you mean …?" in configuration warnings.
-enum NameSuggestion {
+/// The closest known name to a mistyped one, for "did you mean …?" in configuration warnings
+/// (and, through ``editDistance(_:_:)``, in `bindiag`'s usage errors).
+package enum NameSuggestion {
   /// The name in `known` closest to `name` by edit distance (insertions, deletions,
   /// substitutions and swaps of neighbours, case ignored), if it is close enough to be a typo:
   /// at most 2 edits, and fewer than half of `name`'s characters.
@@ -23,7 +24,7 @@ enum NameSuggestion {
 
   /// Optimal string alignment distance (Damerau–Levenshtein without repeated edits of a
   /// substring) between `a` and `b`, by bytes.
-  static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+  package static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
     if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
     var before = [Int](repeating: 0, count: b.count + 1)
     var previous = Array(0...b.count)

@@ -14,19 +14,13 @@ public struct TerminalColor: Sendable {
   }
 
   /// Ends any colour: systemd's `ANSI_NORMAL`.
-  static let normal = "\u{1b}[0m"
+  static let normal = HumanLineEncoder.normal
 
   /// The sequence journalctl starts a line of `level`'s syslog priority with, or `nil` for the
-  /// plain ones (`info`).
+  /// plain ones (`info`): the same palette as the standard-error sink's human lines.
   /// - Parameter level: The level.
   public static func sequence(for level: MisuseLevel) -> String? {
-    switch level.syslogPriority {
-    case ...3: "\u{1b}[0;1;31m"  // ANSI_HIGHLIGHT_RED
-    case 4: "\u{1b}[0;1;38;5;185m"  // ANSI_HIGHLIGHT_YELLOW (khaki)
-    case 5: "\u{1b}[0;1;39m"  // ANSI_HIGHLIGHT
-    case 7...: "\u{1b}[0;38;5;245m"  // ANSI_GREY
-    default: nil
-    }
+    HumanLineEncoder.colorSequence(for: level)
   }
 
   /// `text` in `level`'s colour.
