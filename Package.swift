@@ -9,7 +9,6 @@ let package = Package(
     .library(name: "BindingDiagnostics", targets: ["BindingDiagnostics"]),
     .library(name: "BindingDiagnosticsTesting", targets: ["BindingDiagnosticsTesting"]),
     .library(name: "BindingDiagnosticsXCTest", targets: ["BindingDiagnosticsXCTest"]),
-    .library(name: "BindingDiagnosticsReport", targets: ["BindingDiagnosticsReport"]),
     .executable(name: "bindiag", targets: ["bindiag"]),
   ],
   targets: [

@@ -277,13 +277,16 @@ final class JSONLinesWriter: @unchecked Sendable {
       halted = true
       writeGate.unlock()
     }
-    var received = droppedClosed.value
+    // One reading of the closed-sink drops serves both the decision and the account, so a
+    // record dropped in between cannot make a line that says `dropped=0`.
+    let droppedAfterClose = droppedClosed.value
+    guard stuck || droppedAfterClose > 0 else { return }
+    var received = droppedAfterClose
     for shard in shards.all {
       shard.lock.lock()
       received += shard.accepted + shard.dropped
       shard.lock.unlock()
     }
-    guard stuck || droppedClosed.value > 0 else { return }
     writeGate.lock()
     let written = writtenThroughGate
     writeGate.unlock()

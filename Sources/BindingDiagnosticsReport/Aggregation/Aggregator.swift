@@ -1,4 +1,4 @@
-public import BindingDiagnostics
+package import BindingDiagnostics
 
 /// Streams events into groups: memory grows with the number of groups, runs and distinct
 /// strings, never with the number of events.
@@ -8,7 +8,7 @@ public import BindingDiagnostics
 /// per distinct value, for the summary. Events from any source come in through the same path:
 /// an event's strings are interned, a chunk of ``InternedRecord``s is moved to this table's ids
 /// once per distinct string.
-public struct Aggregator {
+package struct Aggregator {
   private struct GroupState {
     let key: SIMD8<Int64>
     var events = 0
@@ -108,9 +108,9 @@ public struct Aggregator {
   }
 
   /// The fields groups are keyed by.
-  public let groupBy: [GroupField]
+  package let groupBy: [GroupField]
   /// Which events count.
-  public let filter: EventFilter
+  package let filter: EventFilter
   private let bySite: Bool
   /// Whether the filter can refuse anything (most runs have none).
   private let filters: Bool
@@ -136,15 +136,15 @@ public struct Aggregator {
   private(set) var records = 0
   private(set) var duplicates = 0
   /// Malformed lines seen.
-  public private(set) var malformed = 0
+  package private(set) var malformed = 0
   /// Other lines seen.
-  public private(set) var other = 0
+  package private(set) var other = 0
 
   /// An empty aggregation.
   /// - Parameters:
   ///   - groupBy: Grouping fields; `site` (kind, file, line) by default.
   ///   - filter: Which events count.
-  public init(groupBy: [GroupField] = [.kind, .file, .line], filter: EventFilter = EventFilter()) {
+  package init(groupBy: [GroupField] = [.kind, .file, .line], filter: EventFilter = EventFilter()) {
     // Each field once (as `GroupField.parseList` gives them), so a key fits its eight lanes.
     var fields: [GroupField] = []
     for field in groupBy where !fields.contains(field) { fields.append(field) }
@@ -163,7 +163,7 @@ public struct Aggregator {
 
   /// Adds one classified line.
   /// - Parameter line: The line's class.
-  public mutating func add(_ line: LineClass) {
+  package mutating func add(_ line: LineClass) {
     switch line {
     case .event(let event): add(event)
     case .malformed: malformed += 1
@@ -190,7 +190,7 @@ public struct Aggregator {
   /// counted in the runs of that host and process only (and only the filter's `run` is tracked
   /// at all); the filter's other fields select records within a run.
   /// - Parameter event: The event.
-  public mutating func add(_ event: MisuseEvent) {
+  package mutating func add(_ event: MisuseEvent) {
     if let selected = filter.run, !EventFilter.same(event.run, selected) { return }
     add(record(of: event))
   }
@@ -405,7 +405,7 @@ public struct Aggregator {
   }
 
   /// The summary of everything added so far.
-  public func summary() -> Summary {
+  package func summary() -> Summary {
     var first: Int64?
     var last: Int64?
     for state in groups where state.records > 0 {

@@ -1,30 +1,30 @@
-public import BindingDiagnostics
+package import BindingDiagnostics
 
 /// Which events count (`--since`, `--until`, `--kind`, `--file`, `--process`, `--host`, `--level`).
-public struct EventFilter: Sendable {
+package struct EventFilter: Sendable {
   /// Events at or after this time.
-  public var since: Timestamp?
+  package var since: Timestamp?
   /// Events at or before this time.
-  public var until: Timestamp?
+  package var until: Timestamp?
   /// Kinds to keep; all when empty.
-  public var kinds: Set<String> = []
+  package var kinds: Set<String> = []
   /// A substring the call site's file must contain.
-  public var fileSubstring: String?
+  package var fileSubstring: String?
   /// Process name to keep.
-  public var process: String?
+  package var process: String?
   /// Host name to keep.
-  public var host: String?
+  package var host: String?
   /// Minimum level.
-  public var minimumLevel: MisuseLevel?
+  package var minimumLevel: MisuseLevel?
   /// Run id to keep (one process start).
-  public var run: String?
+  package var run: String?
 
   /// A filter that keeps everything.
-  public init() {}
+  package init() {}
 
   /// Whether `event` passes. Text is compared byte for byte.
   /// - Parameter event: The event.
-  public func accepts(_ event: MisuseEvent) -> Bool {
+  package func accepts(_ event: MisuseEvent) -> Bool {
     if let since, event.timestamp < since { return false }
     if let until, until < event.timestamp { return false }
     if !kinds.isEmpty, !kinds.contains(event.kind.code) { return false }
@@ -43,7 +43,7 @@ public struct EventFilter: Sendable {
   }
 
   /// Whether the filter keeps everything.
-  public var isEmpty: Bool {
+  package var isEmpty: Bool {
     since == nil && until == nil && kinds.isEmpty && fileSubstring == nil && process == nil
       && host == nil && minimumLevel == nil && run == nil
   }

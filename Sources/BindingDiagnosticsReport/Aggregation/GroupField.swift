@@ -2,7 +2,7 @@ import BindingDiagnostics
 import Foundation
 
 /// A field events can be grouped by (`--group-by`).
-public enum GroupField: String, Sendable, Hashable, CaseIterable {
+package enum GroupField: String, Sendable, Hashable, CaseIterable {
   /// The misuse kind.
   case kind
   /// The call site's file.
@@ -25,7 +25,7 @@ public enum GroupField: String, Sendable, Hashable, CaseIterable {
   /// `function`, `label`, `file`, `line`, joined by commas; repeated fields are kept once.
   /// - Parameter text: The option's value.
   /// - Returns: The fields in order, or the first unknown name.
-  public static func parseList(_ text: String) -> Result<[GroupField], MalformedReason> {
+  package static func parseList(_ text: String) -> Result<[GroupField], MalformedReason> {
     var fields: [GroupField] = []
     for name in text.split(separator: ",", omittingEmptySubsequences: false) {
       let expanded: [GroupField]
@@ -47,14 +47,14 @@ public enum GroupField: String, Sendable, Hashable, CaseIterable {
 }
 
 /// One part of a group's key: text, or a number for `line` (sorted numerically).
-public enum GroupKeyPart: Sendable, Hashable, Comparable, CustomStringConvertible {
+package enum GroupKeyPart: Sendable, Hashable, Comparable, CustomStringConvertible {
   /// A text field.
   case text(String)
   /// The line number.
   case number(Int)
 
   /// Text sorts by code points, numbers numerically; a number sorts before text.
-  public static func < (lhs: GroupKeyPart, rhs: GroupKeyPart) -> Bool {
+  package static func < (lhs: GroupKeyPart, rhs: GroupKeyPart) -> Bool {
     switch (lhs, rhs) {
     case (.text(let a), .text(let b)): a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars)
     case (.number(let a), .number(let b)): a < b
@@ -64,7 +64,7 @@ public enum GroupKeyPart: Sendable, Hashable, Comparable, CustomStringConvertibl
   }
 
   /// The text or the number's digits.
-  public var description: String {
+  package var description: String {
     switch self {
     case .text(let text): text
     case .number(let number): String(number)

@@ -1,20 +1,20 @@
-public import BindingDiagnostics
+package import BindingDiagnostics
 
 /// A call site as CI reports and baselines key it: the kind, the `#fileID` and the line.
-public struct SiteKey: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct SiteKey: Sendable, Hashable, Comparable, CustomStringConvertible {
   /// The misuse kind's code.
-  public var kind: String
+  package var kind: String
   /// The call site's `#fileID` (`Module/File.swift`).
-  public var file: String
+  package var file: String
   /// The call site's line.
-  public var line: Int
+  package var line: Int
 
   /// A site.
   /// - Parameters:
   ///   - kind: The kind's code.
   ///   - file: The `#fileID`.
   ///   - line: The line.
-  public init(kind: String, file: String, line: Int) {
+  package init(kind: String, file: String, line: Int) {
     self.kind = kind
     self.file = file
     self.line = line
@@ -22,7 +22,7 @@ public struct SiteKey: Sendable, Hashable, Comparable, CustomStringConvertible {
 
   /// Orders by file, then line, then kind, comparing text by code points, so a sorted list
   /// reads file by file and does not depend on the locale.
-  public static func < (lhs: SiteKey, rhs: SiteKey) -> Bool {
+  package static func < (lhs: SiteKey, rhs: SiteKey) -> Bool {
     if lhs.file != rhs.file {
       return lhs.file.unicodeScalars.lexicographicallyPrecedes(rhs.file.unicodeScalars)
     }
@@ -32,22 +32,22 @@ public struct SiteKey: Sendable, Hashable, Comparable, CustomStringConvertible {
 
   /// Whether `groupBy` keys groups by site: exactly kind, file and line, in any order.
   /// - Parameter groupBy: Grouping fields.
-  public static func isKey(_ groupBy: [GroupField]) -> Bool {
+  package static func isKey(_ groupBy: [GroupField]) -> Bool {
     groupBy.count == 3 && Set(groupBy) == [.kind, .file, .line]
   }
 
   /// `kind at File.swift:LINE`.
-  public var description: String { "\(kind) at \(file):\(line)" }
+  package var description: String { "\(kind) at \(file):\(line)" }
 }
 
 extension Summary {
   /// Whether the groups are keyed by exactly kind, file and line (`--group-by site`, in any
   /// order), which SARIF, annotations and baselines need.
-  public var isGroupedBySite: Bool { SiteKey.isKey(groupBy) }
+  package var isGroupedBySite: Bool { SiteKey.isKey(groupBy) }
 
   /// The site of `group`, or `nil` when the summary is not grouped by site.
   /// - Parameter group: One of this summary's groups.
-  public func site(of group: Group) -> SiteKey? {
+  package func site(of group: Group) -> SiteKey? {
     guard isGroupedBySite else { return nil }
     var site = SiteKey(kind: "", file: "", line: 0)
     for (field, part) in zip(groupBy, group.key) {
@@ -64,5 +64,5 @@ extension Summary {
 
 extension Summary.Group {
   /// The most severe level among the group's events.
-  public var mostSevereLevel: MisuseLevel? { levels.keys.max() }
+  package var mostSevereLevel: MisuseLevel? { levels.keys.max() }
 }

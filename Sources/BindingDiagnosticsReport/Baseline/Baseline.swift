@@ -15,17 +15,17 @@
 ///
 /// Files of schema 1 (bindiag 1.0: kind, file, line and events) still read; their sites are
 /// known by kind, file and line.
-public struct Baseline: Sendable, Hashable {
+package struct Baseline: Sendable, Hashable {
   /// One recorded site.
-  public struct Entry: Sendable, Hashable {
+  package struct Entry: Sendable, Hashable {
     /// The site where it was recorded.
-    public var site: SiteKey
+    package var site: SiteKey
     /// Its function and label; `nil` in a schema 1 file.
-    public var identity: SiteIdentity?
+    package var identity: SiteIdentity?
     /// The hash of its source line (``SourceLineHash``), when recorded with a source root.
-    public var source: String?
+    package var source: String?
     /// Its events.
-    public var events: Int
+    package var events: Int
 
     /// An entry.
     /// - Parameters:
@@ -33,7 +33,7 @@ public struct Baseline: Sendable, Hashable {
     ///   - identity: Its identity, or `nil` for a schema 1 site.
     ///   - source: Its source line's hash, or `nil`.
     ///   - events: Its events.
-    public init(site: SiteKey, identity: SiteIdentity?, source: String? = nil, events: Int) {
+    package init(site: SiteKey, identity: SiteIdentity?, source: String? = nil, events: Int) {
       self.site = site
       self.identity = identity
       self.source = source
@@ -43,7 +43,7 @@ public struct Baseline: Sendable, Hashable {
     /// Whether this entry is the site `site` of identity `identity` with source hash `source`:
     /// the same identity (and source line, when both have one), or for a schema 1 entry the
     /// same kind, file and line.
-    public func matches(_ site: SiteKey, identity: SiteIdentity, source: String?) -> Bool {
+    package func matches(_ site: SiteKey, identity: SiteIdentity, source: String?) -> Bool {
       guard let known = self.identity else { return self.site == site }
       guard known == identity else { return false }
       guard let recorded = self.source, let source else { return true }
@@ -62,14 +62,14 @@ public struct Baseline: Sendable, Hashable {
   }
 
   /// The version written.
-  public static let schema = 2
+  package static let schema = 2
 
   /// The recorded sites, sorted.
-  public var entries: [Entry]
+  package var entries: [Entry]
 
   /// A baseline of `entries`.
   /// - Parameter entries: The sites.
-  public init(entries: [Entry]) {
+  package init(entries: [Entry]) {
     self.entries = entries.sorted(by: Entry.precedes)
   }
 
@@ -77,7 +77,7 @@ public struct Baseline: Sendable, Hashable {
   /// - Parameters:
   ///   - summary: The summary.
   ///   - sources: The source line hashes by site (see ``SourceLineHash``), when known.
-  public init(summary: Summary, sources: [SiteKey: String] = [:]) {
+  package init(summary: Summary, sources: [SiteKey: String] = [:]) {
     var entries: [Entry] = []
     for group in summary.groups {
       guard let site = summary.site(of: group) else { continue }
@@ -90,7 +90,7 @@ public struct Baseline: Sendable, Hashable {
   }
 
   /// The file's text.
-  public var text: String {
+  package var text: String {
     let lines = entries.map { entry in
       var members: [(String, JSONValue)] = [
         ("kind", .string(entry.site.kind)), ("file", .string(entry.site.file)),
@@ -110,7 +110,7 @@ public struct Baseline: Sendable, Hashable {
   /// Reads a baseline file's bytes, schema 2 or 1.
   /// - Parameter bytes: The file's contents.
   /// - Returns: The baseline, or why it is not one.
-  public static func parse(_ bytes: [UInt8]) -> Result<Baseline, MalformedReason> {
+  package static func parse(_ bytes: [UInt8]) -> Result<Baseline, MalformedReason> {
     let parsed = bytes.withUnsafeBufferPointer { JSONParser.parse($0) }
     let root: JSONValue
     switch parsed {

@@ -3,25 +3,25 @@
 /// (``Baseline/Entry/matches(_:identity:source:)``), so a site that moved to another line is
 /// still known; each recorded site stands for one site now, so a second unlabelled site of the
 /// same kind in the same function is new.
-public struct BaselineComparison: Sendable, Hashable {
+package struct BaselineComparison: Sendable, Hashable {
   /// A site and its events now and in the baseline.
-  public struct Site: Sendable, Hashable {
+  package struct Site: Sendable, Hashable {
     /// The site.
-    public var site: SiteKey
+    package var site: SiteKey
     /// Events now.
-    public var events: Int
+    package var events: Int
     /// Events in the baseline, `nil` for a new site.
-    public var baselineEvents: Int?
+    package var baselineEvents: Int?
   }
 
   /// Sites not in the baseline, sorted.
-  public var new: [Site] = []
+  package var new: [Site] = []
   /// Known sites whose events grew more than the allowed factor, sorted.
-  public var grown: [Site] = []
+  package var grown: [Site] = []
   /// Known sites seen this time.
-  public var known = 0
+  package var known = 0
   /// Sites in the baseline not seen this time, sorted.
-  public var unseen: [SiteKey] = []
+  package var unseen: [SiteKey] = []
 
   /// Compares the sites of `summary` (grouped by site) with `baseline`.
   /// - Parameters:
@@ -29,7 +29,7 @@ public struct BaselineComparison: Sendable, Hashable {
   ///   - baseline: The recorded sites.
   ///   - maxGrowth: How much a known site's events may grow, or `nil` for no limit.
   ///   - sources: This run's source line hashes by site, when a source root was given.
-  public init(
+  package init(
     _ summary: Summary, baseline: Baseline, maxGrowth: GrowthFactor? = nil,
     sources: [SiteKey: String] = [:]
   ) {
@@ -81,5 +81,5 @@ public struct BaselineComparison: Sendable, Hashable {
   }
 
   /// Events at new sites.
-  public var newEvents: Int { new.reduce(0) { $0 + $1.events } }
+  package var newEvents: Int { new.reduce(0) { $0 + $1.events } }
 }

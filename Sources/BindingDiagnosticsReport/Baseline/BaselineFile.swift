@@ -1,4 +1,4 @@
-public import BindingDiagnostics
+package import BindingDiagnostics
 
 #if canImport(Glibc)
   import Glibc
@@ -8,9 +8,9 @@ public import BindingDiagnostics
 
 /// Reading and writing baseline files: the POSIX calls, each retrying `EINTR` and returning
 /// failures as values.
-public enum BaselineFile {
+package enum BaselineFile {
   /// Why a baseline file could not be used.
-  public enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
+  package enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file could not be read.
     case unreadable(SystemError)
     /// The file is not a baseline.
@@ -20,7 +20,7 @@ public enum BaselineFile {
     case notARegularFile
 
     /// The reason, for `Error: cannot use baseline 'FILE': …`.
-    public var description: String {
+    package var description: String {
       switch self {
       case .unreadable(let error): error.message
       case .invalid(let reason): reason.text
@@ -31,12 +31,12 @@ public enum BaselineFile {
 
   /// The largest baseline read: far above any real one (a site is about 100 bytes), so a
   /// device or a hostile file cannot exhaust memory.
-  public static let maxBytes = 64 << 20
+  package static let maxBytes = 64 << 20
 
   /// Reads the baseline at `path` (`open(2)` without blocking, `fstat(2)`, `read(2)`), at most
   /// ``maxBytes``; anything but a regular file is refused before it is read.
   /// - Parameter path: The file.
-  public static func read(path: String) -> Result<Baseline, Failure> {
+  package static func read(path: String) -> Result<Baseline, Failure> {
     let fd = retrying { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
     guard fd >= 0 else { return .failure(.unreadable(SystemError("open", code: errno))) }
     defer { close(fd) }
@@ -65,7 +65,7 @@ public enum BaselineFile {
   /// - Parameters:
   ///   - baseline: The baseline.
   ///   - path: The file.
-  public static func write(_ baseline: Baseline, to path: String) -> Result<Void, SystemError> {
+  package static func write(_ baseline: Baseline, to path: String) -> Result<Void, SystemError> {
     let temporary = path + ".tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
     let fd = retrying {
       open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o640)

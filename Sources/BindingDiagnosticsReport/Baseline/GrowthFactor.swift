@@ -1,14 +1,14 @@
 /// How many times its baseline count a known site's events may grow (`--baseline-max-growth`):
 /// a decimal number of at least 1 with at most four decimals, compared exactly.
-public struct GrowthFactor: Sendable, Hashable, CustomStringConvertible {
+package struct GrowthFactor: Sendable, Hashable, CustomStringConvertible {
   /// The factor times 10 000.
   let tenThousandths: Int
   /// The factor as written.
-  public let description: String
+  package let description: String
 
   /// Parses `2`, `1.5`, `10.25`; `nil` for anything else, below 1 or above 1 000 000.
   /// - Parameter text: The option's value.
-  public init?(_ text: String) {
+  package init?(_ text: String) {
     let parts = text.split(separator: ".", omittingEmptySubsequences: false)
     guard (1...2).contains(parts.count), let whole = parts.first, !whole.isEmpty,
       whole.utf8.allSatisfy({ (0x30...0x39).contains($0) }), whole.utf8.count <= 7
@@ -28,7 +28,7 @@ public struct GrowthFactor: Sendable, Hashable, CustomStringConvertible {
   /// - Parameters:
   ///   - current: Events now.
   ///   - baseline: Events in the baseline.
-  public func isExceeded(by current: Int, baseline: Int) -> Bool {
+  package func isExceeded(by current: Int, baseline: Int) -> Bool {
     let now = current.multipliedFullWidth(by: 10_000)
     let allowed = baseline.multipliedFullWidth(by: tenThousandths)
     return (now.high, now.low) > (allowed.high, allowed.low)

@@ -2,15 +2,15 @@
 /// the label (several labels joined by `,`), and, when the source is at hand (`--source-root`),
 /// a hash of the call site's source line. Baselines and SARIF fingerprints key sites by it, so
 /// a line added above a mapping neither makes it new nor changes its fingerprint.
-public struct SiteIdentity: Sendable, Hashable {
+package struct SiteIdentity: Sendable, Hashable {
   /// The kind's code.
-  public var kind: String
+  package var kind: String
   /// The `#fileID`.
-  public var file: String
+  package var file: String
   /// The function holding the call site.
-  public var function: String
+  package var function: String
   /// The label the caller gave the mapping, `""` for none.
-  public var label: String
+  package var label: String
 
   /// An identity.
   /// - Parameters:
@@ -18,7 +18,7 @@ public struct SiteIdentity: Sendable, Hashable {
   ///   - file: The `#fileID`.
   ///   - function: The function.
   ///   - label: The label, `""` for none.
-  public init(kind: String, file: String, function: String, label: String) {
+  package init(kind: String, file: String, function: String, label: String) {
     self.kind = kind
     self.file = file
     self.function = function
@@ -29,7 +29,7 @@ public struct SiteIdentity: Sendable, Hashable {
   /// - Parameters:
   ///   - site: The group's site.
   ///   - group: The group (grouped by site).
-  public init(_ site: SiteKey, group: Summary.Group) {
+  package init(_ site: SiteKey, group: Summary.Group) {
     self.init(
       kind: site.kind, file: site.file, function: group.functions.joined(separator: ","),
       label: group.labels.joined(separator: ","))
@@ -39,7 +39,7 @@ public struct SiteIdentity: Sendable, Hashable {
   /// in every run and on every machine (FNV-1a, 64 bits, over the fields' UTF-8 bytes, each
   /// ended by a zero byte).
   /// - Parameter source: The source line's hash (``SourceLineHash``), or `nil`.
-  public func fingerprint(source: String?) -> String {
+  package func fingerprint(source: String?) -> String {
     SiteIdentity.hex(
       SiteIdentity.fnv1a([kind, file, function, label] + (source.map { [$0] } ?? [])))
   }

@@ -1,20 +1,20 @@
-public import BindingDiagnostics
+package import BindingDiagnostics
 
 /// The journald message catalog for the built-in kinds (`bindiag catalog`), the source of
 /// `config/binding-diagnostics.catalog`.
-public enum MessageCatalog {
+package enum MessageCatalog {
   /// One catalog entry.
-  public struct Entry: Sendable {
+  package struct Entry: Sendable {
     /// The kind it explains.
-    public var kind: MisuseKind
+    package var kind: MisuseKind
     /// The `Subject:` line.
-    public var subject: String
+    package var subject: String
     /// The body: what happened and how to fix it.
-    public var body: String
+    package var body: String
   }
 
   /// The entries, one per built-in kind.
-  public static let entries: [Entry] = [
+  package static let entries: [Entry] = [
     Entry(
       kind: .mappedBoolSetTrue,
       subject: "A Binding<Bool> mapped from an optional was set to true at @CODE_FILE@:@CODE_LINE@",
@@ -85,7 +85,7 @@ public enum MessageCatalog {
   ]
 
   /// The catalog file's text.
-  public static var text: String {
+  package static var text: String {
     var out = """
       # journald message catalog for BindingDiagnostics: one entry per built-in misuse kind.
       # Install: cp binding-diagnostics.catalog /usr/lib/systemd/catalog/ && journalctl --update-catalog

@@ -1,4 +1,4 @@
-public import BindingDiagnostics
+package import BindingDiagnostics
 
 #if canImport(Glibc)
   import Glibc
@@ -25,9 +25,9 @@ public import BindingDiagnostics
 /// 3. stops reading a file once no name links to it for a while, or when more than
 ///    ``maxFiles`` newer ones are followed.
 /// A file that shrinks was truncated and is read again from its start.
-public final class FileFollower {
+package final class FileFollower {
   /// What a poll found.
-  public enum Item: Sendable {
+  package enum Item: Sendable {
     /// A valid event (not yet filtered).
     case event(MisuseEvent)
     /// A line that looks like an event but is not one: the file's name, line number, why.
@@ -38,7 +38,7 @@ public final class FileFollower {
 
   /// The path followed (its rotated generations are `path.<UTC time>`, or `path.1`, `path.2`, …
   /// from earlier versions).
-  public let path: String
+  package let path: String
   /// The directory holding `path`, for watching.
   package let directory: String
   private let filter: EventFilter
@@ -66,7 +66,7 @@ public final class FileFollower {
   ///     everything.
   ///   - filter: Decides which events count for `start`; polls hand over every event.
   ///   - maxLineBytes: Longer lines are malformed.
-  public init(
+  package init(
     path: String, start: FollowStart, filter: EventFilter = EventFilter(),
     maxLineBytes: Int = 1 << 20
   ) {
@@ -103,7 +103,7 @@ public final class FileFollower {
   /// rotated in since, handing each event, malformed line and truncation to `body`.
   /// - Parameter body: Receives each item; returns `false` to stop.
   /// - Returns: `false` when `body` did.
-  public func poll(_ body: (Item) -> Bool) -> Bool {
+  package func poll(_ body: (Item) -> Bool) -> Bool {
     discover(initial: false)
     var ends = [Int64?](repeating: nil, count: files.count)
     var linked = [Bool](repeating: true, count: files.count)
@@ -271,7 +271,7 @@ extension FileFollower {
   /// `paths` without repeats, and without `X.N` or `X.<UTC time>` when `X` is named too (it is
   /// part of `X`'s rotation, which is followed anyway).
   /// - Parameter paths: Files named on the command line.
-  public static func rotationSets(_ paths: [String]) -> [String] {
+  package static func rotationSets(_ paths: [String]) -> [String] {
     var result: [String] = []
     for path in paths where !result.contains(path) {
       let isGeneration = paths.contains { base in

@@ -1,5 +1,5 @@
 /// Where `follow` starts: which records already written it shows before the new ones.
-public enum FollowStart: Sendable, Hashable {
+package enum FollowStart: Sendable, Hashable {
   /// The last `n` events that pass the filter (0: only new ones), like `tail -n` and
   /// `journalctl -n`.
   case last(Int)

@@ -1,4 +1,4 @@
-public import BindingDiagnostics
+package import BindingDiagnostics
 import Foundation
 
 #if canImport(Glibc)
@@ -8,27 +8,27 @@ import Foundation
 #endif
 
 /// Reads files, standard input and the journal into an ``Aggregator``.
-public struct InputReader {
+package struct InputReader {
   /// A malformed line: where, and why.
-  public struct MalformedLine: Sendable, Hashable {
+  package struct MalformedLine: Sendable, Hashable {
     /// The file's path as named, or `<stdin>`, or `journal`.
-    public var source: String
+    package var source: String
     /// 1-based line number (entry number for the journal).
-    public var line: Int
+    package var line: Int
     /// Why it is not a valid event.
-    public var reason: String
+    package var reason: String
   }
 
   /// How far a read has got in one source, for a progress line.
-  public struct Progress: Sendable, Hashable {
+  package struct Progress: Sendable, Hashable {
     /// The file's path as named, or `<stdin>`, or `journal`.
-    public var source: String
+    package var source: String
     /// Bytes read so far from it (`nil` for the journal).
-    public var bytes: Int?
+    package var bytes: Int?
     /// Its size when known (a regular file).
-    public var size: Int?
+    package var size: Int?
     /// Events (`1 + suppressed` per record) read so far from it, before filters.
-    public var events: Int
+    package var events: Int
 
     /// How far a read has got.
     /// - Parameters:
@@ -36,7 +36,7 @@ public struct InputReader {
     ///   - bytes: Bytes read so far (`nil` for the journal).
     ///   - size: The size when known.
     ///   - events: Events read so far.
-    public init(source: String, bytes: Int?, size: Int?, events: Int) {
+    package init(source: String, bytes: Int?, size: Int?, events: Int) {
       self.source = source
       self.bytes = bytes
       self.size = size
@@ -45,25 +45,25 @@ public struct InputReader {
   }
 
   /// Lines longer than this are malformed (`--max-line-bytes`).
-  public var maxLineBytes: Int
+  package var maxLineBytes: Int
   /// Called for every malformed line, in input order.
-  public var onMalformed: (MalformedLine) -> Void
+  package var onMalformed: (MalformedLine) -> Void
   /// Threads that classify a regular file's lines (`--threads`); 1 reads on the calling
   /// thread alone. The processors this process may run on by default.
-  public var threads = InputReader.availableProcessors
+  package var threads = InputReader.availableProcessors
   /// Bytes of a regular file per chunk (tests make it small to cross many chunk ends).
   package var chunkBytes = ChunkedFileReader.defaultChunkBytes
   /// Bytes of output a chunk holds at most (tests make it small to stop chunks early).
   package var chunkOutputBytes = ChunkedFileReader.defaultOutputBytes
   /// Called often during a read (every 64 KiB or 256 lines, 8 MiB chunk, or 1 024 journal
   /// entries) with how far it has got; the caller decides how often to show it.
-  public var onProgress: ((Progress) -> Void)?
+  package var onProgress: ((Progress) -> Void)?
 
   /// A reader.
   /// - Parameters:
   ///   - maxLineBytes: The longest valid line, 1 MiB by default.
   ///   - onMalformed: Receives each malformed line.
-  public init(
+  package init(
     maxLineBytes: Int = 1 << 20, onMalformed: @escaping (MalformedLine) -> Void = { _ in }
   ) {
     self.maxLineBytes = maxLineBytes
@@ -75,7 +75,7 @@ public struct InputReader {
   ///   - path: A file path, or `-` for standard input.
   ///   - aggregator: Where events and line counts go.
   /// - Returns: The read error, if the file could not be read (what was read before it counts).
-  public func read(path: String, into aggregator: inout Aggregator) -> Result<Void, SystemError> {
+  package func read(path: String, into aggregator: inout Aggregator) -> Result<Void, SystemError> {
     let fd: Int32
     let name: String
     if path == "-" {
@@ -100,7 +100,7 @@ public struct InputReader {
   ///   - name: The name used in malformed-line reports.
   ///   - aggregator: Where events and line counts go.
   /// - Returns: The read error, if reading failed part-way.
-  public func read(fd: Int32, name: String, into aggregator: inout Aggregator) -> Result<
+  package func read(fd: Int32, name: String, into aggregator: inout Aggregator) -> Result<
     Void, SystemError
   > {
     var info = stat()
@@ -161,7 +161,7 @@ public struct InputReader {
   ///   - name: The name used in malformed-line reports.
   ///   - body: Receives each line's class and number.
   /// - Returns: The read error, if reading failed part-way.
-  public func classifyLines(
+  package func classifyLines(
     fd: Int32, name: String, _ body: (LineClass, Int) -> Bool
   ) -> Result<Void, SystemError> {
     var classifier = LineClassifier()
@@ -227,7 +227,7 @@ public struct InputReader {
 
   /// The processors this process may run on (its CPU affinity, and the cgroup's quota where
   /// Foundation reads it).
-  public static var availableProcessors: Int {
+  package static var availableProcessors: Int {
     max(1, ProcessInfo.processInfo.activeProcessorCount)
   }
 
@@ -242,14 +242,14 @@ public struct InputReader {
   }
 
   /// A journal that could not be read, or a directory or journal file of one.
-  public struct JournalFailure: Error, Sendable, Hashable {
+  package struct JournalFailure: Error, Sendable, Hashable {
     /// The directory or journal file, or `nil` for the local journal.
-    public var path: String?
+    package var path: String?
     /// Why.
-    public var error: JournalError
+    package var error: JournalError
     /// Whether it is one journal file of a directory whose other files were read: a warning
     /// (that file skipped), not a failure of the run.
-    public var skipped = false
+    package var skipped = false
   }
 
   /// Reads journal entries with `BINDING_SCHEMA=1` (of the filter's run, when it names one,
@@ -269,7 +269,7 @@ public struct InputReader {
   ///   - directories: Journal directories; none for the local journal.
   ///   - aggregator: Where events go.
   /// - Returns: What could not be read; what could be read from the rest counts.
-  public func readJournal(directories: [String], into aggregator: inout Aggregator)
+  package func readJournal(directories: [String], into aggregator: inout Aggregator)
     -> [JournalFailure]
   {
     var failures: [JournalFailure] = []
@@ -399,7 +399,7 @@ public struct InputReader {
   ///     all from the filter's `since` (or the head) (`.beginning`).
   ///   - handler: Receives each entry's class.
   /// - Returns: Why the journal could not be read.
-  public static func followJournal(
+  package static func followJournal(
     directory: String?, filter: EventFilter, start: FollowStart,
     handler: @escaping (LineClass) -> Bool
   ) -> Result<Void, JournalError> {

@@ -1,7 +1,7 @@
-public import BindingDiagnostics
+package import BindingDiagnostics
 
 /// What one input line is.
-public enum LineClass: Sendable, Equatable {
+package enum LineClass: Sendable, Equatable {
   /// A valid event: contract JSON Lines, standard-error logfmt, or a `journalctl -o json` entry.
   case event(MisuseEvent)
   /// A line that looks like an event but is not a valid one, and why.
@@ -15,15 +15,15 @@ public enum LineClass: Sendable, Equatable {
 /// Recognises events line by line in a mixed stream (the DocC article *The bindiag command line*):
 /// a line starting (after blanks) with `{` is JSON (the contract's, journalctl's or the unified
 /// log's), a line with `v=` and `kind=` keys is logfmt, anything else is `other`.
-public struct LineClassifier: Sendable {
+package struct LineClassifier: Sendable {
   private var fast = ContractFastParser()
 
   /// A classifier; it keeps small caches between lines, so reuse one per stream.
-  public init() {}
+  package init() {}
 
   /// Classifies one line (without its `\n`).
   /// - Parameter line: The line's bytes.
-  public mutating func classify(_ line: UnsafeBufferPointer<UInt8>) -> LineClass {
+  package mutating func classify(_ line: UnsafeBufferPointer<UInt8>) -> LineClass {
     guard let start = line.firstIndex(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0d }) else {
       return .blank
     }
@@ -37,7 +37,7 @@ public struct LineClassifier: Sendable {
   /// Classifies a line with the exact parsers only (no fast path): the reference the fast
   /// path is tested against.
   /// - Parameter line: The line's bytes.
-  public static func classifyExactly(_ line: UnsafeBufferPointer<UInt8>) -> LineClass {
+  package static func classifyExactly(_ line: UnsafeBufferPointer<UInt8>) -> LineClass {
     guard let start = line.firstIndex(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0d }) else {
       return .blank
     }

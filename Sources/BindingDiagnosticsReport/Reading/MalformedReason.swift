@@ -1,16 +1,16 @@
 /// Why a line that looked like an event is not one: a short phrase for `FILE:LINE: reason`.
-public struct MalformedReason: Error, Sendable, Hashable, ExpressibleByStringInterpolation,
+package struct MalformedReason: Error, Sendable, Hashable, ExpressibleByStringInterpolation,
   CustomStringConvertible
 {
   /// The phrase.
-  public let text: String
+  package let text: String
 
   /// A reason from a literal or an interpolation.
   /// - Parameter value: The phrase.
-  public init(stringLiteral value: String) {
+  package init(stringLiteral value: String) {
     self.text = value
   }
 
   /// The phrase.
-  public var description: String { text }
+  package var description: String { text }
 }

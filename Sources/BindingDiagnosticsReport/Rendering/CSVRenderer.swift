@@ -2,19 +2,19 @@ import BindingDiagnostics
 import Foundation
 
 /// One CSV row per group (RFC 4180 quoting), with a header row.
-public struct CSVRenderer: Sendable {
+package struct CSVRenderer: Sendable {
   /// At most this many groups (all when `nil`).
-  public var top: Int?
+  package var top: Int?
 
   /// A renderer.
   /// - Parameter top: The group limit, or `nil` for all.
-  public init(top: Int? = nil) {
+  package init(top: Int? = nil) {
     self.top = top
   }
 
   /// The CSV text, lines ending in CRLF as RFC 4180 says.
   /// - Parameter summary: The summary.
-  public func render(_ summary: Summary) -> String {
+  package func render(_ summary: Summary) -> String {
     var rows: [[String]] = []
     rows.append(
       ["events", "records"] + summary.groupBy.map(\.rawValue)

@@ -4,10 +4,10 @@ import BindingDiagnostics
 /// (C0, DEL, C1), line separators and bidirectional controls become `\uXXXX` escapes, so a
 /// hostile file name or message can neither break a line, nor send terminal escape sequences,
 /// nor show itself in another order than it is.
-public enum DisplayText {
+package enum DisplayText {
   /// `text` with every control character, line separator and bidirectional control escaped.
   /// - Parameter text: Text that came from the input.
-  public static func escapingControls(_ text: String) -> String {
+  package static func escapingControls(_ text: String) -> String {
     LogfmtEscaping.escapingControls(text)
   }
 }

@@ -9,7 +9,7 @@ import BindingDiagnostics
 /// The zone human formats show times in: the local one by default (`TZ`, else
 /// `/etc/localtime`), as journalctl does, or UTC (`--utc`). Machine formats always write
 /// RFC 3339 UTC.
-public enum DisplayTimeZone: Sendable, Hashable {
+package enum DisplayTimeZone: Sendable, Hashable {
   /// Coordinated Universal Time.
   case utc
   /// The process's local time zone.

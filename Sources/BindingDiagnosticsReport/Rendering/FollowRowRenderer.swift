@@ -1,4 +1,4 @@
-public import BindingDiagnostics
+package import BindingDiagnostics
 
 /// The lines of `follow`'s live view, one per event, in aligned columns:
 ///
@@ -13,14 +13,14 @@ public import BindingDiagnostics
 /// On a terminal (``width``) a line fits its width: the process goes first, then padding,
 /// then the label is shortened with `…` and the path cut at its slashes; the time, level and
 /// kind stay whole. Where room is left, the event's message follows.
-public struct FollowRowRenderer: Sendable {
+package struct FollowRowRenderer: Sendable {
   private var widths: [Int]
   private let color: TerminalColor
   private let timeZone: DisplayTimeZone
   /// The terminal's width, or `nil` (no fitting, no message).
-  public var width: Int?
+  package var width: Int?
   /// The most columns one cell of text from the input takes, or `nil`.
-  public var cellLimit: Int?
+  package var cellLimit: Int?
 
   /// A renderer whose columns start at their narrowest.
   /// - Parameters:
@@ -28,7 +28,7 @@ public struct FollowRowRenderer: Sendable {
   ///   - timeZone: The zone times are shown in.
   ///   - width: The terminal's width to fit, or `nil`.
   ///   - cellLimit: The most columns a cell of text from the input takes, or `nil`.
-  public init(
+  package init(
     color: TerminalColor = TerminalColor(enabled: false), timeZone: DisplayTimeZone,
     width: Int? = nil, cellLimit: Int? = nil
   ) {
@@ -52,7 +52,7 @@ public struct FollowRowRenderer: Sendable {
 
   /// The event's line, ending in a newline.
   /// - Parameter event: The event.
-  public mutating func render(_ event: MisuseEvent) -> String {
+  package mutating func render(_ event: MisuseEvent) -> String {
     let time = timeZone.wallClock(event.timestamp)
     var site = LogfmtEscaping.escapingControls("\(event.file):\(event.line)")
     var process = LogfmtEscaping.escapingControls("\(event.process)[\(event.pid)]@\(event.host)")

@@ -9,18 +9,18 @@ import BindingDiagnostics
 /// `warning`, else `note`. Column 1 stands for "the line" (events carry none). A site whose
 /// file is not a plain relative path is written as `bindiag: SEVERITY: …`, as compilers write
 /// what has no file. Text from the input has its control characters escaped: one site, one line.
-public struct GCCRenderer: Sendable {
+package struct GCCRenderer: Sendable {
   /// At most this many sites (all when `nil`).
-  public var top: Int?
+  package var top: Int?
   /// The path for each `#fileID`, relative to the source root; a `#fileID` not in it is
   /// written as it is when it is a plain relative path.
-  public var paths: [String: String]
+  package var paths: [String: String]
 
   /// A renderer.
   /// - Parameters:
   ///   - top: The site limit, or `nil` for all.
   ///   - paths: Paths by `#fileID` (see ``SourceRootResolver``).
-  public init(top: Int? = nil, paths: [String: String] = [:]) {
+  package init(top: Int? = nil, paths: [String: String] = [:]) {
     self.top = top
     self.paths = paths
   }
@@ -28,7 +28,7 @@ public struct GCCRenderer: Sendable {
   /// One line per call site. Groups must be keyed by site (kind, file, line); other groups
   /// are left out.
   /// - Parameter summary: The summary.
-  public func render(_ summary: Summary) -> String {
+  package func render(_ summary: Summary) -> String {
     var out = ""
     for group in summary.groups.prefix(top ?? Int.max) {
       guard let site = summary.site(of: group) else { continue }

@@ -7,19 +7,19 @@ import BindingDiagnostics
 /// Escaping follows the runner's rules: in the message `%`, CR and LF become `%25`, `%0D` and
 /// `%0A`; in property values `:` and `,` also become `%3A` and `%2C`. Any other control
 /// character is then written as a `\u00XX` escape so that nothing reaches the log raw.
-public struct GitHubAnnotationRenderer: Sendable {
+package struct GitHubAnnotationRenderer: Sendable {
   /// At most this many annotations (all when `nil`).
-  public var top: Int?
+  package var top: Int?
   /// The path to annotate for each `#fileID`, relative to the source root; a `#fileID` not in
   /// it is written as it is when it is a plain relative path
   /// (``SourceRootResolver/relativePath(_:)``), and the annotation has no file otherwise.
-  public var paths: [String: String]
+  package var paths: [String: String]
 
   /// A renderer.
   /// - Parameters:
   ///   - top: The annotation limit, or `nil` for all.
   ///   - paths: Paths by `#fileID`.
-  public init(top: Int? = nil, paths: [String: String] = [:]) {
+  package init(top: Int? = nil, paths: [String: String] = [:]) {
     self.top = top
     self.paths = paths
   }
@@ -27,7 +27,7 @@ public struct GitHubAnnotationRenderer: Sendable {
   /// One line per call site. Groups must be keyed by site (kind, file, line); other groups
   /// are left out.
   /// - Parameter summary: The summary.
-  public func render(_ summary: Summary) -> String {
+  package func render(_ summary: Summary) -> String {
     var out = ""
     for group in summary.groups.prefix(top ?? Int.max) {
       guard let site = summary.site(of: group) else { continue }
@@ -57,7 +57,7 @@ public struct GitHubAnnotationRenderer: Sendable {
 
   /// A message: `%` → `%25`, CR → `%0D`, LF → `%0A`, other controls escaped.
   /// - Parameter text: The message.
-  public static func escapeData(_ text: String) -> String {
+  package static func escapeData(_ text: String) -> String {
     var out = ""
     for scalar in text.unicodeScalars {
       switch scalar {
@@ -72,7 +72,7 @@ public struct GitHubAnnotationRenderer: Sendable {
 
   /// A property value: as ``escapeData(_:)``, and `:` → `%3A`, `,` → `%2C`.
   /// - Parameter text: The value.
-  public static func escapeProperty(_ text: String) -> String {
+  package static func escapeProperty(_ text: String) -> String {
     var out = ""
     for scalar in escapeData(text).unicodeScalars {
       switch scalar {

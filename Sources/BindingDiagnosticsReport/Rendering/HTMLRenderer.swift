@@ -8,24 +8,24 @@ import BindingDiagnostics
 /// The page's state lives in its fragment: `#sort=events&order=asc&filter=Detail&level=warning`
 /// opens it sorted and filtered that way, and sorting or filtering by hand updates it, so a
 /// view can be shared as a link.
-public struct HTMLRenderer: Sendable {
+package struct HTMLRenderer: Sendable {
   /// At most this many groups (all when `nil`).
-  public var top: Int?
+  package var top: Int?
   /// The zone times are shown in (every time also carries its UTC form in `datetime`).
-  public var timeZone: DisplayTimeZone
+  package var timeZone: DisplayTimeZone
 
   /// A renderer.
   /// - Parameters:
   ///   - top: The group limit, or `nil` for all.
   ///   - timeZone: The zone for times, UTC by default.
-  public init(top: Int? = nil, timeZone: DisplayTimeZone = .utc) {
+  package init(top: Int? = nil, timeZone: DisplayTimeZone = .utc) {
     self.top = top
     self.timeZone = timeZone
   }
 
   /// The page.
   /// - Parameter summary: The summary.
-  public func render(_ summary: Summary) -> String {
+  package func render(_ summary: Summary) -> String {
     var html = """
       <!DOCTYPE html>
       <html lang="en">

@@ -4,19 +4,19 @@ import BindingDiagnostics
 /// lists its `labels` like its `processes`; each of `lost_runs` says how many of its lost
 /// records are its `head` (before the lowest `seq` seen); each group has `histogram`: its events (folded ones included) in ``Summary/histogramBins``
 /// equal bins spanning the summary's `first` to `last`.
-public struct JSONRenderer: Sendable {
+package struct JSONRenderer: Sendable {
   /// At most this many groups (all when `nil`).
-  public var top: Int?
+  package var top: Int?
 
   /// A renderer.
   /// - Parameter top: The group limit, or `nil` for all.
-  public init(top: Int? = nil) {
+  package init(top: Int? = nil) {
     self.top = top
   }
 
   /// The summary as one JSON object and a newline.
   /// - Parameter summary: The summary.
-  public func render(_ summary: Summary) -> String {
+  package func render(_ summary: Summary) -> String {
     var out = [UInt8]()
     out.append(contentsOf: #"{"schema":1,"events":"#.utf8)
     out.appendDecimal(summary.events)

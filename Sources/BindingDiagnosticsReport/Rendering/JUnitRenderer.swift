@@ -1,4 +1,4 @@
-public import BindingDiagnostics
+package import BindingDiagnostics
 
 /// `--format junit`: a JUnit XML report, as CI systems show test results (GitLab, Jenkins,
 /// Azure Pipelines, the JUnit report actions). One test case per call site, named
@@ -6,20 +6,20 @@ public import BindingDiagnostics
 /// ``failingLevel`` and those events in the whole summary are more than ``maxEvents``, or, with a
 /// baseline, when ``baselineFailures`` names it. One more case, `lost records`, fails when more
 /// than ``maxLost`` records were lost.
-public struct JUnitRenderer: Sendable {
+package struct JUnitRenderer: Sendable {
   /// At most this many sites (all when `nil`).
-  public var top: Int?
+  package var top: Int?
   /// The path for each `#fileID`, relative to the source root, written as the case's `file`.
-  public var paths: [String: String]
+  package var paths: [String: String]
   /// The least level whose events count against the threshold (`check`'s `--level`).
-  public var failingLevel: MisuseLevel
+  package var failingLevel: MisuseLevel
   /// The most events allowed before counted sites fail (`check`'s `--max-events`).
-  public var maxEvents: Int
+  package var maxEvents: Int
   /// The most lost records allowed (`check`'s `--max-lost`).
-  public var maxLost: Int
+  package var maxLost: Int
   /// With a baseline, why each site `check` fails on fails (new sites, grown ones): these
   /// sites fail and no other does. `nil` to judge every site by ``maxEvents``.
-  public var baselineFailures: [SiteKey: String]?
+  package var baselineFailures: [SiteKey: String]?
 
   /// A renderer with `check`'s defaults.
   /// - Parameters:
@@ -29,7 +29,7 @@ public struct JUnitRenderer: Sendable {
   ///   - maxEvents: The events allowed, 0 by default.
   ///   - maxLost: The lost records allowed, 0 by default.
   ///   - baselineFailures: With a baseline, the failing sites and why; `nil` by default.
-  public init(
+  package init(
     top: Int? = nil, paths: [String: String] = [:], failingLevel: MisuseLevel = .warning,
     maxEvents: Int = 0, maxLost: Int = 0, baselineFailures: [SiteKey: String]? = nil
   ) {
@@ -44,7 +44,7 @@ public struct JUnitRenderer: Sendable {
   /// The report as XML and a newline. Groups must be keyed by site (kind, file, line); other
   /// groups are left out.
   /// - Parameter summary: The summary.
-  public func render(_ summary: Summary) -> String {
+  package func render(_ summary: Summary) -> String {
     let counted = summary.groups.reduce(0) { $0 + countedEvents($1) }
     let crossed = counted > maxEvents
     var cases: [(xml: String, failed: Bool)] = []

@@ -2,19 +2,19 @@ import BindingDiagnostics
 import Foundation
 
 /// A Markdown summary for CI job summaries: a heading, totals, and a table of groups.
-public struct MarkdownRenderer: Sendable {
+package struct MarkdownRenderer: Sendable {
   /// At most this many groups (all when `nil`).
-  public var top: Int?
+  package var top: Int?
 
   /// A renderer.
   /// - Parameter top: The group limit (20 by default), or `nil` for all.
-  public init(top: Int? = 20) {
+  package init(top: Int? = 20) {
     self.top = top
   }
 
   /// The Markdown text.
   /// - Parameter summary: The summary.
-  public func render(_ summary: Summary) -> String {
+  package func render(_ summary: Summary) -> String {
     var lines = ["## Binding misuse summary", ""]
     lines.append(
       "**\(HumanText.number(summary.events))** \(summary.events == 1 ? "event" : "events") in "

@@ -3,31 +3,31 @@ import BindingDiagnostics
 /// `--format sarif`: a SARIF 2.1.0 log for code scanning (GitHub, GitLab, IDE viewers). One
 /// result per call site, one rule per kind with the journald catalog's explanation as help,
 /// fingerprints stable across runs, and the run's lost and malformed counts on the invocation.
-public struct SARIFRenderer: Sendable {
+package struct SARIFRenderer: Sendable {
   /// The schema the log names in `$schema`: the OASIS SARIF 2.1.0 schema with errata 01.
-  public static let schemaURI =
+  package static let schemaURI =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
   /// The `partialFingerprints` key; its value is the site's ``SiteIdentity/fingerprint(source:)``
   /// (kind, `#fileID`, function, label and, with a source root, the source line's hash), the
   /// same in every run and after edits above the site.
-  public static let fingerprintKey = "bindiagSite/v2"
+  package static let fingerprintKey = "bindiagSite/v2"
   /// The base id the result URIs are relative to.
-  public static let sourceRootBaseID = "%SRCROOT%"
+  package static let sourceRootBaseID = "%SRCROOT%"
 
   /// The tool version written in `tool.driver.version`.
-  public var toolVersion: String
+  package var toolVersion: String
   /// At most this many results (all when `nil`).
-  public var top: Int?
+  package var top: Int?
   /// Each `#fileID`'s path relative to the source root; a `#fileID` not in it is written as it
   /// is when it is a plain relative path (``SourceRootResolver/relativePath(_:)``), and as a
   /// logical location (no file) otherwise.
-  public var paths: [String: String]
+  package var paths: [String: String]
   /// The source root as an absolute directory path, written as where `%SRCROOT%` was.
-  public var sourceRoot: String?
+  package var sourceRoot: String?
   /// Whether every input could be read (`invocations[0].executionSuccessful`).
-  public var executionSuccessful: Bool
+  package var executionSuccessful: Bool
   /// The source line hashes by site (``SourceLineHash``), when a source root was given.
-  public var sources: [SiteKey: String]
+  package var sources: [SiteKey: String]
 
   /// A renderer.
   /// - Parameters:
@@ -37,7 +37,7 @@ public struct SARIFRenderer: Sendable {
   ///   - sourceRoot: The source root's absolute path, or `nil` when none was given.
   ///   - executionSuccessful: Whether every input could be read.
   ///   - sources: Source line hashes by site, for the fingerprints.
-  public init(
+  package init(
     toolVersion: String, top: Int? = nil, paths: [String: String] = [:],
     sourceRoot: String? = nil, executionSuccessful: Bool = true, sources: [SiteKey: String] = [:]
   ) {
@@ -52,7 +52,7 @@ public struct SARIFRenderer: Sendable {
   /// The log as indented JSON and a newline. Groups must be keyed by site (kind, file, line);
   /// other groups are left out.
   /// - Parameter summary: The summary.
-  public func render(_ summary: Summary) -> String {
+  package func render(_ summary: Summary) -> String {
     let sites = summary.groups.prefix(top ?? Int.max).compactMap { group in
       summary.site(of: group).map { (group, $0) }
     }

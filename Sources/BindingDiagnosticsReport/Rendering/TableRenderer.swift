@@ -5,21 +5,21 @@ import BindingDiagnostics
 /// and other lines called out. Fits a width by dropping the least useful columns and
 /// shortening paths (at slashes) and labels (with `…`), never kinds; caps every cell of text
 /// from the input (``cellLimit``); colours levels with journalctl's palette when asked.
-public struct TableRenderer: Sendable {
+package struct TableRenderer: Sendable {
   /// At most this many groups (all when `nil`).
-  public var top: Int?
+  package var top: Int?
   /// The terminal's width in columns, or `nil` for no limit (output to a pipe or file).
-  public var width: Int?
+  package var width: Int?
   /// Whether to colour levels and headings (ANSI escape sequences).
-  public var color: Bool
+  package var color: Bool
   /// The zone times are shown in.
-  public var timeZone: DisplayTimeZone
+  package var timeZone: DisplayTimeZone
   /// The most columns one cell of text from the input (path, label, host, name) takes, or
   /// `nil` for no cap: paths are cut at slashes, other text with `…`.
-  public var cellLimit: Int?
+  package var cellLimit: Int?
 
   /// The cell cap `bindiag` uses off a terminal when `--max-columns` is not given.
-  public static let defaultCellLimit = 100
+  package static let defaultCellLimit = 100
 
   /// A renderer.
   /// - Parameters:
@@ -28,7 +28,7 @@ public struct TableRenderer: Sendable {
   ///   - color: Whether to write colours.
   ///   - timeZone: The zone for times, UTC by default.
   ///   - cellLimit: The most columns a cell of text from the input takes, or `nil` for no cap.
-  public init(
+  package init(
     top: Int? = 20, width: Int? = nil, color: Bool = false, timeZone: DisplayTimeZone = .utc,
     cellLimit: Int? = nil
   ) {
@@ -41,7 +41,7 @@ public struct TableRenderer: Sendable {
 
   /// The table and notes, ending in a newline.
   /// - Parameter summary: The summary.
-  public func render(_ summary: Summary) -> String {
+  package func render(_ summary: Summary) -> String {
     let paint = TerminalColor(enabled: color)
     let limit = width ?? Int.max
     var lines = headline(summary, limit: limit)

@@ -3,7 +3,7 @@ import Foundation
 /// Hashes of call sites' source lines under a source root, as GitHub's code scanning keys
 /// alerts by their line's text: whitespace is left out, so re-indenting a line keeps its hash,
 /// and a line moved down by an edit above it keeps it too.
-public enum SourceLineHash {
+package enum SourceLineHash {
   /// The largest source file read.
   static let maxBytes = 16 << 20
 
@@ -12,7 +12,7 @@ public enum SourceLineHash {
   /// - Parameters:
   ///   - summary: The summary.
   ///   - root: The source root.
-  public static func hashes(of summary: Summary, root: String) -> [SiteKey: String] {
+  package static func hashes(of summary: Summary, root: String) -> [SiteKey: String] {
     let sites = summary.groups.compactMap { summary.site(of: $0) }
     var paths: [String: String] = [:]
     for (fileID, resolution) in SourceRootResolver(root: root).resolve(sites.map(\.file)) {
@@ -27,7 +27,7 @@ public enum SourceLineHash {
   ///   - root: The source root.
   ///   - paths: Each `#fileID`'s path relative to the root (see ``SourceRootResolver``).
   /// - Returns: 16 lowercase hex digits by site.
-  public static func hashes(
+  package static func hashes(
     _ sites: some Sequence<SiteKey>, root: String, paths: [String: String]
   ) -> [SiteKey: String] {
     var lines: [String: [Substring]] = [:]

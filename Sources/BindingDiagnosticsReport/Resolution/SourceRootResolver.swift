@@ -5,9 +5,9 @@ import Foundation
 /// one, or else the only one inside a folder named `Module` (SwiftPM's `Sources/Module/…`, an
 /// Xcode target folder). Hidden folders (`.build`, `.git`, `.swiftpm`) are skipped and symbolic
 /// links are not followed.
-public struct SourceRootResolver: Sendable {
+package struct SourceRootResolver: Sendable {
   /// What became of one `#fileID`.
-  public enum Resolution: Sendable, Hashable {
+  package enum Resolution: Sendable, Hashable {
     /// The file's path relative to the root.
     case resolved(String)
     /// No file of that name under the root.
@@ -20,18 +20,18 @@ public struct SourceRootResolver: Sendable {
   }
 
   /// The source root, as given.
-  public let root: String
+  package let root: String
 
   /// A resolver for `root`.
   /// - Parameter root: A directory.
-  public init(root: String) {
+  package init(root: String) {
     self.root = root
   }
 
   /// Resolves each of `fileIDs`, walking the root once.
   /// - Parameter fileIDs: `#fileID`s of call sites.
   /// - Returns: A resolution for each distinct `#fileID`.
-  public func resolve(_ fileIDs: some Sequence<String>) -> [String: Resolution] {
+  package func resolve(_ fileIDs: some Sequence<String>) -> [String: Resolution] {
     let wanted = Set(fileIDs)
     let candidates = files(
       named: Set(
@@ -55,7 +55,7 @@ public struct SourceRootResolver: Sendable {
   /// reports write no other path, so a hostile `#fileID` such as `../../../../etc/passwd`
   /// never becomes one.
   /// - Parameter path: A path from the input or the resolver.
-  public static func relativePath(_ path: String) -> String? {
+  package static func relativePath(_ path: String) -> String? {
     guard !path.isEmpty, !path.contains("\\") else { return nil }
     for component in path.split(separator: "/", omittingEmptySubsequences: false) {
       if component.isEmpty || component == "." || component == ".." { return nil }
@@ -69,7 +69,7 @@ public struct SourceRootResolver: Sendable {
   ///   - fileIDs: `#fileID`s of call sites.
   ///   - directory: The directory they would be relative to, the working one by default.
   /// - Returns: The distinct ones that are not files, sorted.
-  public static func notFiles(_ fileIDs: some Sequence<String>, in directory: String = ".")
+  package static func notFiles(_ fileIDs: some Sequence<String>, in directory: String = ".")
     -> [String]
   {
     Set(fileIDs).filter { fileID in
