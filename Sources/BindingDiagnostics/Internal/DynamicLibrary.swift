@@ -11,6 +11,16 @@
 package struct DynamicLibrary: @unchecked Sendable {
   private let handle: UnsafeMutableRawPointer
 
+  /// `libsystemd.so.0`, opened once for the journald sink and the journal reader alike, or why
+  /// it could not be (always, off Linux: journald is Linux's).
+  package static let libsystemd: Result<DynamicLibrary, JournalError> = {
+    #if os(Linux)
+      open("libsystemd.so.0")
+    #else
+      .failure(.libraryUnavailable("journald exists on Linux only"))
+    #endif
+  }()
+
   /// Opens `name` (`dlopen` with `RTLD_NOW | RTLD_LOCAL`); a second open of the same library
   /// returns the same mapping.
   /// - Parameter name: The soname, e.g. `libsystemd.so.0`.

@@ -16,15 +16,10 @@ struct LibSystemd: Sendable {
   let sendv: SendV
 
   /// The loaded library, or why it could not be loaded (always, off Linux: journald is Linux's).
-  static let shared: Result<LibSystemd, JournalError> = {
-    #if os(Linux)
-      DynamicLibrary.open("libsystemd.so.0").flatMap { library in
-        Result { () throws(JournalError) in
-          LibSystemd(sendv: try library.function("sd_journal_sendv", as: SendV.self))
-        }
-      }
-    #else
-      .failure(.libraryUnavailable("journald exists on Linux only"))
-    #endif
-  }()
+  static let shared: Result<LibSystemd, JournalError> = DynamicLibrary.libsystemd.flatMap {
+    library in
+    Result { () throws(JournalError) in
+      LibSystemd(sendv: try library.function("sd_journal_sendv", as: SendV.self))
+    }
+  }
 }

@@ -47,7 +47,7 @@ struct JournalLibrary: @unchecked Sendable {
   let wait: Wait
 
   /// The loaded functions, or why they could not be loaded.
-  static let shared: Result<JournalLibrary, JournalError> = DynamicLibrary.open("libsystemd.so.0")
+  static let shared: Result<JournalLibrary, JournalError> = DynamicLibrary.libsystemd
     .flatMap { library in Result { () throws(JournalError) in try JournalLibrary(library) } }
 
   private init(_ library: DynamicLibrary) throws(JournalError) {
