@@ -1,3 +1,4 @@
+import BindingDiagnostics
 import BindingDiagnosticsReport
 
 #if canImport(Glibc)
@@ -26,24 +27,10 @@ enum Output {
   /// Whether `fd` is a terminal.
   static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
-  /// Writes all of `text` to `fd`, retrying `EINTR` and partial writes; stops at any other error.
+  /// Writes all of `text` to `fd` (the system-call seam retries `EINTR` and partial writes);
+  /// stops at any other error.
   static func write(_ fd: Int32, _ text: String) {
     var text = text
-    text.withUTF8 { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = systemWrite(fd, buffer.baseAddress! + offset, buffer.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          return
-        }
-        offset += written
-      }
-    }
+    text.withUTF8 { _ = FileDescriptorIO.writeAll(fd, UnsafeRawBufferPointer($0)) }
   }
-}
-
-/// `write(2)` from Glibc or Darwin, named apart from ``Output``'s own `write`.
-private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-  write(fd, buffer, count)
 }

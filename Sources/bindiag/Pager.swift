@@ -75,7 +75,7 @@ enum Pager {
     signal(SIGPIPE, SIG_IGN)
     let previousInterrupt = signal(SIGINT, SIG_IGN)
     Output.write(child.input, text)
-    close(child.input)
+    FileDescriptorIO.closeFile(child.input)
     let status = wait(child.pid)
     signal(SIGINT, previousInterrupt)
     return status != 126 && status != 127
@@ -110,13 +110,10 @@ enum Pager {
     return .success((pid, ends[1]))
   }
 
-  /// Waits for `pid` (`waitpid`, retrying `EINTR`) and returns its exit status, or -1 when it
-  /// was killed by a signal or could not be waited for.
+  /// Waits for `pid` (`waitpid`) and returns its exit status, or -1 when it was killed by a
+  /// signal or could not be waited for.
   private static func wait(_ pid: pid_t) -> Int32 {
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 {
-      if errno != EINTR { return -1 }
-    }
+    guard case .success(let status) = FileDescriptorIO.waitForChild(pid) else { return -1 }
     return status & 0x7f == 0 ? (status >> 8) & 0xff : -1
   }
 }

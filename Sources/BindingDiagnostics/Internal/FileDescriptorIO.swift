@@ -1,14 +1,52 @@
+// `package`: the seam's signatures use the C types (`stat`, `pollfd`, `mode_t`, `pid_t`).
 #if canImport(Glibc)
-  import Glibc
+  package import Glibc
 #elseif canImport(Darwin)
-  import Darwin
+  package import Darwin
 #endif
 
-/// The POSIX calls the sinks make, each retrying `EINTR`, looping on partial writes and
-/// returning failures as ``SystemError`` values.
+/// The system-call seam: every POSIX call the package makes that a signal can interrupt, each
+/// wrapped once here. `EINTR` is retried in one place (``retrying(_:_:limit:_:)``), partial writes
+/// are looped on, and failures come back as ``SystemError`` values; the test hook
+/// ``SystemCallFaults`` injects errno values and short transfers into the calls of its task.
 package enum FileDescriptorIO {
+  /// Calls `body`, one system call given the most bytes it may transfer (`limit`, or fewer
+  /// under a ``SystemCallFaults/Fault/short(_:)`` fault), again while a signal interrupts it
+  /// (`EINTR`), unless `interrupted` is given: then an interruption returns that. A result
+  /// below 0 is a failure of `operation` with `errno`. The one `EINTR` loop of the package.
+  @inline(__always)
+  private static func retrying<Value: BinaryInteger>(
+    _ operation: String, _ call: SystemCallFaults.Call, limit: Int = 0,
+    interrupted: Value? = nil, _ body: (_ limit: Int) -> Value
+  ) -> Result<Value, SystemError> {
+    let faults = SystemCallFaults.current
+    while true {
+      var most = limit
+      var code: Int32
+      switch faults?.next(call) {
+      case .error(let injected)?:
+        code = injected
+      case .short(let bytes)?:
+        most = min(most, bytes)
+        fallthrough
+      case .asUsual?, nil:
+        let result = body(most)
+        if result >= 0 { return .success(result) }
+        code = errno
+      }
+      guard code == EINTR else { return .failure(SystemError(operation, code: code)) }
+      if let interrupted { return .success(interrupted) }
+    }
+  }
+
   /// Writes all of `bytes` to `fd` (`write(2)`): one call unless the kernel takes less.
-  static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Result<Void, SystemError> {
+  /// - Parameters:
+  ///   - fd: The descriptor.
+  ///   - bytes: What to write.
+  /// - Returns: The failure of `write`, when a call failed before all was written.
+  package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Result<
+    Void, SystemError
+  > {
     var offset = 0
     return writeAll(fd, bytes, written: &offset)
   }
@@ -18,40 +56,87 @@ package enum FileDescriptorIO {
   static func writeAll(
     _ fd: Int32, _ bytes: UnsafeRawBufferPointer, written offset: inout Int
   ) -> Result<Void, SystemError> {
-    let faults = SystemCallFaults.current
     while offset < bytes.count {
-      var count = bytes.count - offset
-      switch faults?.next() {
-      case .error(let code)?:
-        if code == EINTR { continue }
-        return .failure(SystemError("write", code: code))
-      case .short(let most)?: count = min(count, most)
-      case nil: break
+      let start = offset
+      let result = retrying("write", .write, limit: bytes.count - start) {
+        write(fd, bytes.baseAddress! + start, $0)
       }
-      let written = write(fd, bytes.baseAddress! + offset, count)
-      if written < 0 {
-        if errno == EINTR { continue }
-        return .failure(SystemError("write", code: errno))
+      switch result {
+      case .success(let written): offset += written
+      case .failure(let error): return .failure(error)
       }
-      offset += written
     }
     return .success(())
   }
 
   /// Writes all of `bytes` to `fd`.
-  static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Result<Void, SystemError> {
+  /// - Parameters:
+  ///   - fd: The descriptor.
+  ///   - bytes: What to write.
+  /// - Returns: The failure of `write`.
+  package static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Result<Void, SystemError> {
     bytes.withUnsafeBytes { writeAll(fd, $0) }
   }
 
-  /// `open(2)` with `flags` and `mode`.
-  static func openFile(_ path: String, _ flags: Int32, _ mode: mode_t) -> Result<Int32, SystemError>
-  {
-    while true {
-      let fd = open(path, flags, mode)
-      if fd >= 0 { return .success(fd) }
-      if errno == EINTR { continue }
-      return .failure(SystemError("open", code: errno))
+  /// `read(2)`: up to `buffer.count` bytes.
+  /// - Parameters:
+  ///   - fd: The descriptor.
+  ///   - buffer: Where the bytes go.
+  /// - Returns: How many bytes were read (0 at the end of the input), or the failure of `read`
+  ///   (`EWOULDBLOCK` for a non-blocking descriptor with nothing to read).
+  package static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<
+    Int, SystemError
+  > {
+    retrying("read", .read, limit: buffer.count) { systemRead(fd, buffer.baseAddress, $0) }
+  }
+
+  /// `pread(2)`: up to `buffer.count` bytes at `offset`, the descriptor's offset left alone.
+  /// - Parameters:
+  ///   - fd: The descriptor.
+  ///   - buffer: Where the bytes go.
+  ///   - offset: The file offset of the first byte.
+  /// - Returns: How many bytes were read (0 at the end of the file), or the failure of `pread`.
+  package static func read(
+    _ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int
+  ) -> Result<Int, SystemError> {
+    retrying("pread", .read, limit: buffer.count) {
+      pread(fd, buffer.baseAddress, $0, off_t(offset))
     }
+  }
+
+  /// `open(2)` with `flags` and `mode`.
+  /// - Parameters:
+  ///   - path: The file.
+  ///   - flags: `O_RDONLY`, `O_CLOEXEC`, ….
+  ///   - mode: The mode of a file `O_CREAT` makes.
+  /// - Returns: The descriptor, or the failure of `open`.
+  package static func openFile(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Result<
+    Int32, SystemError
+  > {
+    retrying("open", .open) { _ in open(path, flags, mode) }
+  }
+
+  /// `poll(2)`: waits at most `milliseconds` (-1: no limit) for the events asked in `entries`.
+  /// - Parameters:
+  ///   - entries: The descriptors and events; their `revents` are set.
+  ///   - milliseconds: The longest wait.
+  ///   - interruptible: Whether a signal ends the wait early with nothing ready (so that the
+  ///     caller looks at what the handler did), rather than waiting again.
+  /// - Returns: How many entries are ready (0 when the time ran out), or the failure of `poll`.
+  package static func poll(
+    _ entries: inout [pollfd], milliseconds: Int32, interruptible: Bool = false
+  ) -> Result<Int, SystemError> {
+    retrying("poll", .poll, interrupted: interruptible ? 0 : nil) { _ in
+      Int(systemPoll(&entries, nfds_t(entries.count), milliseconds))
+    }
+  }
+
+  /// `waitpid(2)`: waits for the child `pid` to end.
+  /// - Parameter pid: The child.
+  /// - Returns: Its raw wait status, or the failure of `waitpid`.
+  package static func waitForChild(_ pid: pid_t) -> Result<Int32, SystemError> {
+    var status: Int32 = 0
+    return retrying("waitpid", .wait) { _ in waitpid(pid, &status, 0) }.map { _ in status }
   }
 
   /// Moves `fd` to the lowest free descriptor from 3 up (close-on-exec), so that an app started
@@ -66,7 +151,8 @@ package enum FileDescriptorIO {
   }
 
   /// `pipe(2)`, both ends close-on-exec and above the standard streams.
-  static func makePipe() -> Result<(read: Int32, write: Int32), SystemError> {
+  /// - Returns: The two ends, or the failure of `pipe`.
+  package static func makePipe() -> Result<(read: Int32, write: Int32), SystemError> {
     var ends: [Int32] = [-1, -1]
     guard pipe(&ends) == 0 else { return .failure(SystemError("pipe", code: errno)) }
     let read = aboveStandardStreams(ends[0])
@@ -75,52 +161,49 @@ package enum FileDescriptorIO {
     return .success((read, write))
   }
 
-  /// Sets `O_NONBLOCK` on `fd`.
-  static func setNonBlocking(_ fd: Int32) {
+  /// Sets `O_NONBLOCK` on `fd` (`fcntl(2)`).
+  /// - Parameter fd: The descriptor.
+  package static func setNonBlocking(_ fd: Int32) {
     _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
   }
 
   /// `fstat(2)`.
-  static func status(_ fd: Int32) -> Result<stat, SystemError> {
+  /// - Parameter fd: The descriptor.
+  /// - Returns: What it refers to, or the failure of `fstat`.
+  package static func status(_ fd: Int32) -> Result<stat, SystemError> {
     var info = stat()
-    guard fstat(fd, &info) == 0 else { return .failure(SystemError("fstat", code: errno)) }
-    return .success(info)
+    return retrying("fstat", .status) { _ in fstat(fd, &info) }.map { _ in info }
+  }
+
+  /// `stat(2)`: the file `path` names, following symlinks.
+  /// - Parameter path: The file.
+  /// - Returns: What it is, or the failure of `stat`.
+  package static func pathStatus(_ path: String) -> Result<stat, SystemError> {
+    var info = stat()
+    return retrying("stat", .status) { _ in stat(path, &info) }.map { _ in info }
   }
 
   /// `stat(2)` without following a final symlink (`lstat`).
   static func linkStatus(_ path: String) -> Result<stat, SystemError> {
     var info = stat()
-    guard lstat(path, &info) == 0 else { return .failure(SystemError("lstat", code: errno)) }
-    return .success(info)
+    return retrying("lstat", .status) { _ in lstat(path, &info) }.map { _ in info }
   }
 
-  /// `flock(2)`, retrying `EINTR`.
+  /// `flock(2)`.
   static func lock(_ fd: Int32, _ operation: Int32) -> Result<Void, SystemError> {
-    while flock(fd, operation) != 0 {
-      if errno == EINTR { continue }
-      return .failure(SystemError("flock", code: errno))
-    }
-    return .success(())
+    retrying("flock", .sync) { _ in flock(fd, operation) }.map { _ in () }
   }
 
   /// The byte at `offset` (`pread(2)`), or `nil` when there is none or `fd` cannot be read.
   static func byte(_ fd: Int32, at offset: Int) -> UInt8? {
     var byte: UInt8 = 0
-    while true {
-      let count = pread(fd, &byte, 1, off_t(offset))
-      if count == 1 { return byte }
-      if count < 0 && errno == EINTR { continue }
-      return nil
-    }
+    let count = withUnsafeMutableBytes(of: &byte) { read(fd, into: $0, at: offset) }
+    return count == .success(1) ? byte : nil
   }
 
   /// `fsync(2)`.
   static func sync(_ fd: Int32) -> Result<Void, SystemError> {
-    while fsync(fd) != 0 {
-      if errno == EINTR { continue }
-      return .failure(SystemError("fsync", code: errno))
-    }
-    return .success(())
+    retrying("fsync", .sync) { _ in fsync(fd) }.map { _ in () }
   }
 
   /// `rename(2)`.
@@ -131,11 +214,7 @@ package enum FileDescriptorIO {
 
   /// `ftruncate(2)` to `size` bytes.
   static func truncate(_ fd: Int32, to size: Int) -> Result<Void, SystemError> {
-    while ftruncate(fd, off_t(size)) != 0 {
-      if errno == EINTR { continue }
-      return .failure(SystemError("ftruncate", code: errno))
-    }
-    return .success(())
+    retrying("ftruncate", .sync) { _ in ftruncate(fd, off_t(size)) }.map { _ in () }
   }
 
   /// `unlink(2)`.
@@ -162,8 +241,10 @@ package enum FileDescriptorIO {
     return .success(names)
   }
 
-  /// `close(2)`; errors are not actionable after the descriptor is gone.
-  static func closeFile(_ fd: Int32) {
+  /// `close(2)`, never retried (on Linux the descriptor is gone even when it says `EINTR`);
+  /// errors are not actionable after the descriptor is gone.
+  /// - Parameter fd: The descriptor.
+  package static func closeFile(_ fd: Int32) {
     _ = close(fd)
   }
 }
@@ -205,4 +286,15 @@ extension FileDescriptorIO {
     let type = info.st_mode & S_IFMT
     return type == S_IFIFO || type == S_IFSOCK
   }
+}
+
+/// `read(2)` and `poll(2)`, named apart from the seam's own.
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+  read(fd, buffer, count)
+}
+
+private func systemPoll(_ entries: UnsafeMutablePointer<pollfd>, _ count: nfds_t, _ timeout: Int32)
+  -> Int32
+{
+  poll(entries, count, timeout)
 }

@@ -1,32 +1,67 @@
 /// A test hook of the system-call seam (``FileDescriptorIO``): failures to inject into the
-/// `write(2)` calls made on the current task, so that the writers' failure paths are unit tests.
+/// system calls made on the current task, so that the writers', the flusher's and the readers'
+/// failure paths are unit tests.
 ///
-/// Task-local, like ``DiagnosticsSystem``'s override: only writes made on the task that set it
-/// (a synchronous sink's) see it; the library's own threads never do.
+/// Task-local, like ``DiagnosticsSystem``'s override: only calls made on the task (or thread)
+/// that set it see it; the library's own threads and a reader's worker threads never do.
 package final class SystemCallFaults: Sendable {
-  /// What one `write(2)` does instead of its work.
-  package enum Fault: Sendable, Equatable {
-    /// Fails with this errno (`ENOSPC`, `EPIPE`, `EINTR`, `EWOULDBLOCK`, …), writing nothing.
-    case error(Int32)
-    /// Writes at most this many bytes (a short write), then returns.
-    case short(Int)
+  /// The system calls faults can be injected into, one queue of faults each.
+  package enum Call: Sendable, Hashable, CaseIterable {
+    /// `open(2)`.
+    case open
+    /// `read(2)` and `pread(2)`.
+    case read
+    /// `write(2)`.
+    case write
+    /// `poll(2)`.
+    case poll
+    /// `waitpid(2)`.
+    case wait
+    /// `fstat(2)`, `stat(2)` and `lstat(2)`.
+    case status
+    /// `fsync(2)`, `ftruncate(2)` and `flock(2)`.
+    case sync
   }
 
-  /// The faults still to come, in order; each `write(2)` takes the first.
-  private let pending: Lock<[Fault]>
+  /// What one call does instead of its work.
+  package enum Fault: Sendable, Equatable {
+    /// Fails with this errno (`ENOSPC`, `EPIPE`, `EINTR`, `EWOULDBLOCK`, `EIO`, …), doing
+    /// nothing.
+    case error(Int32)
+    /// Transfers at most this many bytes (a short read or write); other calls work as usual.
+    case short(Int)
+    /// Works as usual (to let the first calls through).
+    case asUsual
+  }
 
-  /// Faults for the next `write(2)` calls, in order; later calls work as usual.
-  /// - Parameter faults: One per call.
-  package init(_ faults: [Fault]) {
+  /// The faults still to come per call, in order; each call takes the first of its own.
+  private let pending: Lock<[Call: [Fault]]>
+
+  /// Faults for the next calls of each kind, in order; later calls work as usual.
+  /// - Parameter faults: One per call, per kind of call.
+  package init(_ faults: [Call: [Fault]]) {
     pending = Lock(faults)
   }
 
-  /// The faults not yet taken.
-  package var remaining: [Fault] { pending.withLock { $0 } }
+  /// Faults for the next `write(2)` calls, in order; later calls work as usual.
+  /// - Parameter faults: One per call.
+  package convenience init(_ faults: [Fault]) {
+    self.init([.write: faults])
+  }
 
-  /// The fault for the next `write(2)`, if any is left.
-  func next() -> Fault? {
-    pending.withLock { faults in faults.isEmpty ? nil : faults.removeFirst() }
+  /// The faults not yet taken, all kinds of call together (in ``Call``'s order).
+  package var remaining: [Fault] {
+    pending.withLock { faults in Call.allCases.flatMap { faults[$0] ?? [] } }
+  }
+
+  /// The fault for the next `call`, if any is left.
+  func next(_ call: Call) -> Fault? {
+    pending.withLock { faults in
+      guard var queue = faults[call], !queue.isEmpty else { return nil }
+      let fault = queue.removeFirst()
+      faults[call] = queue
+      return fault
+    }
   }
 
   /// The faults in force for the current task.

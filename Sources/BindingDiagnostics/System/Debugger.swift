@@ -45,18 +45,16 @@ enum Debugger {
   }
 
   #if !canImport(Darwin)
-    /// `/proc/self/status`, read with `open(2)` and `read(2)` (retrying `EINTR`); `nil` when it
-    /// cannot be read.
+    /// `/proc/self/status`, read through the system-call seam; `nil` when it cannot be read.
     private static func readStatus() -> String? {
-      let fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC)
-      guard fd >= 0 else { return nil }
-      defer { close(fd) }
+      guard case .success(let fd) = FileDescriptorIO.openFile("/proc/self/status", O_RDONLY | O_CLOEXEC)
+      else { return nil }
+      defer { FileDescriptorIO.closeFile(fd) }
       var bytes: [UInt8] = []
       var chunk = [UInt8](repeating: 0, count: 4096)
       while true {
-        let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        if count < 0, errno == EINTR { continue }
-        guard count >= 0 else { return nil }
+        let got = chunk.withUnsafeMutableBytes { FileDescriptorIO.read(fd, into: $0) }
+        guard case .success(let count) = got else { return nil }
         if count == 0 { break }
         bytes += chunk[0..<count]
       }

@@ -23,7 +23,7 @@ import Foundation
 /// process goes would be cut short, tearing a record. Records made meanwhile by threads still
 /// running are dropped, counted and said in one line. `BINDING_DIAGNOSTICS_SIGNALS=off` leaves
 /// signals alone.
-enum ProcessFlush {
+package enum ProcessFlush {
   /// The stop signals handled.
   static let signals: [Int32] = [SIGTERM, SIGINT, SIGHUP]
   /// How long a stop signal or `exit` waits for the flush.
@@ -32,14 +32,138 @@ enum ProcessFlush {
   /// their line about records dropped meanwhile is said before the process goes.
   private static let finishSeconds = 0.9
 
-  // Written once by `install` before any handler or atexit hook can read them: plain integers a
-  // signal handler may read. `stopping` is the first stop signal seen (0 before).
-  nonisolated(unsafe) private static var requestWrite: Int32 = -1
-  nonisolated(unsafe) private static var doneRead: Int32 = -1
+  /// The two pipes between the hooks (`exit`, stop signals) and the flushing thread: a hook
+  /// writes one request byte (0 for `exit`, else the signal's number), the thread answers an
+  /// exit request with one byte once the sinks are flushed. Plain integers, so that a signal
+  /// handler may read them.
+  package struct Channel: Sendable {
+    /// The flushing thread reads requests here (blocking).
+    package var requestRead: Int32 = -1
+    /// The hooks write requests here (non-blocking: a handler never blocks).
+    package var requestWrite: Int32 = -1
+    /// The exit hook reads answers here (non-blocking).
+    package var doneRead: Int32 = -1
+    /// The flushing thread writes answers here (non-blocking: it never blocks on a pipe
+    /// nobody reads).
+    package var doneWrite: Int32 = -1
+
+    /// How an exit hook's wait for the flush ended.
+    package enum Answer: Sendable, Equatable {
+      /// The flushing thread answered: the sinks are flushed.
+      case finished
+      /// The request could not be written (the pipe full or closed): no flush was asked.
+      case notAsked(SystemError)
+      /// No answer within the bound.
+      case unanswered
+      /// Waiting for the answer failed.
+      case failed(SystemError)
+    }
+
+    /// No pipes (every descriptor -1).
+    package init() {}
+
+    /// New pipes (`pipe(2)`), all ends but the flushing thread's request end non-blocking.
+    /// - Returns: The channel, or the failure of `pipe`.
+    package static func make() -> Result<Channel, SystemError> {
+      // The test hook's task-local and the seam's types are made here, never for the first
+      // time in a signal handler or in the flushing thread's idle wait (``LibraryThread``).
+      _ = FileDescriptorIO.read(-1, into: UnsafeMutableRawBufferPointer(start: nil, count: 0))
+      let request: (read: Int32, write: Int32)
+      switch FileDescriptorIO.makePipe() {
+      case .success(let ends): request = ends
+      case .failure(let error): return .failure(error)
+      }
+      let done: (read: Int32, write: Int32)
+      switch FileDescriptorIO.makePipe() {
+      case .success(let ends): done = ends
+      case .failure(let error):
+        FileDescriptorIO.closeFile(request.read)
+        FileDescriptorIO.closeFile(request.write)
+        return .failure(error)
+      }
+      for fd in [request.write, done.read, done.write] { FileDescriptorIO.setNonBlocking(fd) }
+      var channel = Channel()
+      channel.requestRead = request.read
+      channel.requestWrite = request.write
+      channel.doneRead = done.read
+      channel.doneWrite = done.write
+      return .success(channel)
+    }
+
+    /// Asks the flushing thread: writes `byte` (async-signal-safe: a non-blocking `write(2)`
+    /// of one byte, nothing allocated).
+    /// - Parameter byte: 0 for `exit`, else the stop signal's number.
+    /// - Returns: The failure of `write` (`EWOULDBLOCK` when the pipe is full, `EBADF` without
+    ///   a channel).
+    package func ask(_ byte: UInt8) -> Result<Void, SystemError> {
+      guard requestWrite >= 0 else { return .failure(SystemError("write", code: EBADF)) }
+      return withUnsafeBytes(of: byte) { FileDescriptorIO.writeAll(requestWrite, $0) }
+    }
+
+    /// What the exit hook does: asks for a flush and waits at most `milliseconds` for the
+    /// answer (`poll(2)`), after dropping answers to earlier requests that timed out.
+    /// - Parameter milliseconds: The longest wait.
+    /// - Returns: How the wait ended.
+    package func askToFlushAndWait(milliseconds: Int32) -> Answer {
+      while case .success(1) = readByte(doneRead) {}
+      if case .failure(let error) = ask(0) { return .notAsked(error) }
+      var waiting = [pollfd(fd: doneRead, events: Int16(POLLIN), revents: 0)]
+      switch FileDescriptorIO.poll(&waiting, milliseconds: milliseconds) {
+      case .failure(let error): return .failed(error)
+      case .success(0): return .unanswered
+      case .success:
+        switch readByte(doneRead) {
+        case .success(1): return .finished
+        case .success: return .unanswered
+        case .failure(let error): return .failed(error)
+        }
+      }
+    }
+
+    /// The flushing thread's loop: reads requests and serves each (an exit request flushes
+    /// `diagnostics` and answers; a stop signal's flushes and ends the process by it) until
+    /// the request pipe ends or cannot be read.
+    /// - Parameter diagnostics: The pipeline to flush.
+    /// - Returns: The failure of `read` that ended the loop, `nil` at the pipe's end.
+    package func serve(_ diagnostics: Diagnostics) -> SystemError? {
+      while true {
+        var byte: UInt8 = 0
+        let got = LibraryThread.waiting {
+          withUnsafeMutableBytes(of: &byte) { FileDescriptorIO.read(requestRead, into: $0) }
+        }
+        switch got {
+        case .failure(let error): return error
+        case .success(0): return nil
+        case .success:
+          guard byte == 0 else {
+            flushThenEnd(by: Int32(byte), diagnostics)
+            continue
+          }
+          diagnostics.finishAtProcessEnd(within: finishSeconds)
+          // A failed answer (the exit hook gone) only leaves the hook to its time bound.
+          _ = withUnsafeBytes(of: byte) { FileDescriptorIO.writeAll(doneWrite, $0) }
+        }
+      }
+    }
+
+    /// Closes every end still open (async-signal-safe).
+    func close() {
+      for fd in [requestRead, requestWrite, doneRead, doneWrite] where fd >= 0 {
+        FileDescriptorIO.closeFile(fd)
+      }
+    }
+
+    /// One byte read from `fd`: 1 when there was one.
+    private func readByte(_ fd: Int32) -> Result<Int, SystemError> {
+      var byte: UInt8 = 0
+      return withUnsafeMutableBytes(of: &byte) { FileDescriptorIO.read(fd, into: $0) }
+    }
+  }
+
+  // Written by `install` before any handler or atexit hook can read it. `stopping` is the
+  // first stop signal seen (0 before).
+  nonisolated(unsafe) private static var channel = Channel()
   nonisolated(unsafe) fileprivate static var stopping: Int32 = 0
-  /// The pipes' other ends (the flushing thread's), closed in a forked child.
-  nonisolated(unsafe) private static var requestRead: Int32 = -1
-  nonisolated(unsafe) private static var doneWrite: Int32 = -1
   /// Whether the exit hook and the signal handlers are in place; a forked child inherits both.
   nonisolated(unsafe) private static var hooksInstalled = false
 
@@ -48,40 +172,25 @@ enum ProcessFlush {
   /// more in a forked child for its own pipeline (the hooks, inherited, are not added again).
   static func install(_ diagnostics: Diagnostics) {
     ProcessFork.register()
-    guard case .success(let request) = FileDescriptorIO.makePipe(),
-      case .success(let done) = FileDescriptorIO.makePipe()
-    else {
-      ConfigurationWarning.emit(
-        "no flush at exit or on signals: pipe: \(SystemError("pipe", code: errno))")
+    let made: Channel
+    switch Channel.make() {
+    case .success(let channel): made = channel
+    case .failure(let error):
+      ConfigurationWarning.emit("no flush at exit or on signals: pipe: \(error)")
       return
     }
-    // Neither a handler nor the flushing thread may ever block on a pipe nobody reads.
-    FileDescriptorIO.setNonBlocking(request.write)
-    FileDescriptorIO.setNonBlocking(done.read)
-    FileDescriptorIO.setNonBlocking(done.write)
-    requestWrite = request.write
-    doneRead = done.read
-    requestRead = request.read
-    doneWrite = done.write
+    channel = made
     LibraryThread.start(name: "bindiag.flush") {
       blockStopSignals()
-      var byte: UInt8 = 0
-      while true {
-        let count = LibraryThread.waiting { read(request.read, &byte, 1) }
-        if count < 0 && errno == EINTR { continue }
-        guard count == 1 else { return }
-        if byte == 0 {
-          diagnostics.finishAtProcessEnd(within: finishSeconds)
-          _ = write(done.write, &byte, 1)
-        } else {
-          flushThenEnd(by: Int32(byte), diagnostics)
-        }
-      }
+      _ = made.serve(diagnostics)
     }
     guard !hooksInstalled else { return }
     hooksInstalled = true
     atexit {
-      if !ProcessFlush.requestExitFlushAndWait() {
+      if ProcessFlush.channel.requestWrite >= 0,
+        ProcessFlush.channel.askToFlushAndWait(milliseconds: ProcessFlush.timeoutMilliseconds)
+          != .finished
+      {
         ConfigurationWarning.emit(
           "flush at exit did not finish within \(ProcessFlush.timeoutMilliseconds) ms; "
             + "records still queued are lost")
@@ -102,14 +211,8 @@ enum ProcessFlush {
   /// the parent to flush and end. Until the child makes its own pipeline, a stop signal ends it
   /// as the default disposition would.
   static func detachAfterFork() {
-    func detach(_ fd: inout Int32) {
-      if fd >= 0 { _ = close(fd) }
-      fd = -1
-    }
-    detach(&requestWrite)
-    detach(&doneRead)
-    detach(&requestRead)
-    detach(&doneWrite)
+    channel.close()
+    channel = Channel()
     stopping = 0
   }
 
@@ -123,24 +226,8 @@ enum ProcessFlush {
 
   /// Asks the flushing thread (async-signal-safe: one non-blocking `write`).
   fileprivate static func request(_ byte: UInt8) -> Bool {
-    guard requestWrite >= 0 else { return false }
-    var byte = byte
-    return write(requestWrite, &byte, 1) == 1
-  }
-
-  /// The exit hook: asks for a flush and waits at most ``timeoutMilliseconds``.
-  /// - Returns: Whether the flush finished in time.
-  static func requestExitFlushAndWait() -> Bool {
-    guard requestWrite >= 0 else { return true }
-    var byte: UInt8 = 0
-    while read(doneRead, &byte, 1) == 1 {}  // answers to earlier, timed-out requests
-    guard request(0) else { return false }
-    var waiting = pollfd(fd: doneRead, events: Int16(POLLIN), revents: 0)
-    while true {
-      let ready = poll(&waiting, 1, timeoutMilliseconds)
-      if ready < 0 && errno == EINTR { continue }
-      return ready == 1 && read(doneRead, &byte, 1) == 1
-    }
+    guard case .success = channel.ask(byte) else { return false }
+    return true
   }
 
   /// Flushes for at most the bound, then ends the process by `signal` as if no handler had

@@ -6,8 +6,8 @@ package import BindingDiagnostics
   import Darwin
 #endif
 
-/// Reading and writing baseline files: the POSIX calls, each retrying `EINTR` and returning
-/// failures as values.
+/// Reading and writing baseline files, through the system-call seam (`FileDescriptorIO`), with
+/// failures returned as values.
 package enum BaselineFile {
   /// Why a baseline file could not be used.
   package enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
@@ -37,21 +37,25 @@ package enum BaselineFile {
   /// ``maxBytes``; anything but a regular file is refused before it is read.
   /// - Parameter path: The file.
   package static func read(path: String) -> Result<Baseline, Failure> {
-    let fd = retrying { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
-    guard fd >= 0 else { return .failure(.unreadable(SystemError("open", code: errno))) }
-    defer { close(fd) }
-    var status = stat()
-    guard fstat(fd, &status) == 0 else {
-      return .failure(.unreadable(SystemError("fstat", code: errno)))
+    let fd: Int32
+    switch FileDescriptorIO.openFile(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) {
+    case .success(let opened): fd = opened
+    case .failure(let error): return .failure(.unreadable(error))
     }
-    guard status.st_mode & S_IFMT == S_IFREG else { return .failure(.notARegularFile) }
+    defer { FileDescriptorIO.closeFile(fd) }
+    switch FileDescriptorIO.status(fd) {
+    case .success(let status) where status.st_mode & S_IFMT == S_IFREG: break
+    case .success: return .failure(.notARegularFile)
+    case .failure(let error): return .failure(.unreadable(error))
+    }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 64 << 10)
     while true {
-      let count = chunk.withUnsafeMutableBytes { buffer in
-        retrying { systemRead(fd, buffer.baseAddress!, buffer.count) }
+      let count: Int
+      switch chunk.withUnsafeMutableBytes({ FileDescriptorIO.read(fd, into: $0) }) {
+      case .success(let got): count = got
+      case .failure(let error): return .failure(.unreadable(error))
       }
-      if count < 0 { return .failure(.unreadable(SystemError("read", code: errno))) }
       if count == 0 { break }
       bytes += chunk[..<count]
       if bytes.count > maxBytes { return .failure(.unreadable(SystemError("read", code: EFBIG))) }
@@ -67,25 +71,19 @@ package enum BaselineFile {
   ///   - path: The file.
   package static func write(_ baseline: Baseline, to path: String) -> Result<Void, SystemError> {
     let temporary = path + ".tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-    let fd = retrying {
-      open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o640)
+    let fd: Int32
+    switch FileDescriptorIO.openFile(
+      temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o640)
+    {
+    case .success(let opened): fd = opened
+    case .failure(let error): return .failure(error)
     }
-    guard fd >= 0 else { return .failure(SystemError("open", code: errno)) }
-    let bytes = Array(baseline.text.utf8)
-    var offset = 0
-    while offset < bytes.count {
-      let written = bytes.withUnsafeBytes { buffer in
-        retrying { systemWrite(fd, buffer.baseAddress! + offset, buffer.count - offset) }
-      }
-      if written < 0 {
-        let error = SystemError("write", code: errno)
-        close(fd)
-        unlink(temporary)
-        return .failure(error)
-      }
-      offset += written
+    let written = FileDescriptorIO.writeAll(fd, Array(baseline.text.utf8))
+    FileDescriptorIO.closeFile(fd)
+    if case .failure(let error) = written {
+      unlink(temporary)
+      return .failure(error)
     }
-    close(fd)
     guard rename(temporary, path) == 0 else {
       let error = SystemError("rename", code: errno)
       unlink(temporary)
@@ -93,21 +91,4 @@ package enum BaselineFile {
     }
     return .success(())
   }
-
-  /// Calls `body` again while it fails with `EINTR`.
-  private static func retrying<T: BinaryInteger>(_ body: () -> T) -> T {
-    while true {
-      let result = body()
-      if result >= 0 || errno != EINTR { return result }
-    }
-  }
-}
-
-/// `read(2)` and `write(2)`, named apart from ``BaselineFile/read(path:)``.
-private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-  read(fd, buffer, count)
-}
-
-private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-  write(fd, buffer, count)
 }

@@ -390,17 +390,18 @@ struct ChunkedFileReader {
         buffer.deallocate()
         buffer = larger
       }
-      while true {
-        // A piece at most, even into a buffer grown for a long line: a chunk reads little
-        // past its end.
-        let count = min(buffer.count - filled, ChunkedFileReader.pieceBytes)
-        let got = pread(fd, buffer.baseAddress! + filled, count, off_t(offset + filled))
-        if got > 0 {
-          filled += got
-          return true
-        }
-        if got < 0, errno == EINTR { continue }
-        if got < 0 { error = errno }
+      // A piece at most, even into a buffer grown for a long line: a chunk reads little past
+      // its end.
+      let room = UnsafeMutableRawBufferPointer(
+        start: buffer.baseAddress! + filled,
+        count: min(buffer.count - filled, ChunkedFileReader.pieceBytes))
+      switch FileDescriptorIO.read(fd, into: room, at: offset + filled) {
+      case .success(let got) where got > 0:
+        filled += got
+        return true
+      case .success: return false
+      case .failure(let failure):
+        error = failure.code
         return false
       }
     }

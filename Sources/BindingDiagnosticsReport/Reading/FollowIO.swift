@@ -6,7 +6,8 @@ import BindingDiagnostics
   import Darwin
 #endif
 
-/// The POSIX and inotify calls `follow` makes, each retrying `EINTR` and returning failures as
+/// The POSIX and inotify calls `follow` makes, through the system-call seam
+/// (`FileDescriptorIO`) where a signal can interrupt them; failures come back as
 /// ``SystemError`` values.
 enum FollowIO {
   /// A file's identity: its device and inode.
@@ -22,15 +23,20 @@ enum FollowIO {
 
   /// `open(2)` for reading, close-on-exec; the file must not be a directory (`fstat`).
   static func openForReading(_ path: String) -> Result<(fd: Int32, info: stat), SystemError> {
-    var fd: Int32
-    repeat { fd = open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
-    guard fd >= 0 else { return .failure(SystemError("open", code: errno)) }
-    guard case .success(let info) = status(fd) else {
-      close(fd)
-      return .failure(SystemError("fstat", code: errno))
+    let fd: Int32
+    switch FileDescriptorIO.openFile(path, O_RDONLY | O_CLOEXEC) {
+    case .success(let opened): fd = opened
+    case .failure(let error): return .failure(error)
+    }
+    let info: stat
+    switch status(fd) {
+    case .success(let got): info = got
+    case .failure(let error):
+      closeFile(fd)
+      return .failure(error)
     }
     guard info.st_mode & S_IFMT != S_IFDIR else {
-      close(fd)
+      closeFile(fd)
       return .failure(SystemError("open", code: EISDIR))
     }
     return .success((fd, info))
@@ -38,36 +44,25 @@ enum FollowIO {
 
   /// `fstat(2)`.
   static func status(_ fd: Int32) -> Result<stat, SystemError> {
-    var info = stat()
-    guard fstat(fd, &info) == 0 else { return .failure(SystemError("fstat", code: errno)) }
-    return .success(info)
+    FileDescriptorIO.status(fd)
   }
 
   /// `close(2)`; nothing to do about an error once the descriptor is gone.
   static func closeFile(_ fd: Int32) {
-    _ = close(fd)
+    FileDescriptorIO.closeFile(fd)
   }
 
   /// `stat(2)`: the file `path` names, following symlinks as `tail -F` does.
   static func pathStatus(_ path: String) -> Result<stat, SystemError> {
-    var info = stat()
-    while stat(path, &info) != 0 {
-      if errno == EINTR { continue }
-      return .failure(SystemError("stat", code: errno))
-    }
-    return .success(info)
+    FileDescriptorIO.pathStatus(path)
   }
 
   /// `pread(2)`: up to `count` bytes at `offset`; 0 at the end of the file.
   static func readAt(
     _ fd: Int32, into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int64
   ) -> Result<Int, SystemError> {
-    while true {
-      let got = pread(fd, buffer, count, off_t(offset))
-      if got >= 0 { return .success(got) }
-      if errno == EINTR { continue }
-      return .failure(SystemError("pread", code: errno))
-    }
+    FileDescriptorIO.read(
+      fd, into: UnsafeMutableRawBufferPointer(start: buffer, count: count), at: Int(offset))
   }
 
   /// `inotify_init1(IN_NONBLOCK | IN_CLOEXEC)`; `ENOSYS` where there is no inotify.
@@ -101,12 +96,9 @@ enum FollowIO {
   /// bytes): `follow` only needs to know that something happened.
   static func discardPending(_ fd: Int32) {
     var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-      let got = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-      if got > 0 { continue }
-      if got < 0 && errno == EINTR { continue }
-      return
-    }
+    while case .success(let got) = buffer.withUnsafeMutableBytes({ FileDescriptorIO.read(fd, into: $0) }),
+      got > 0
+    {}
   }
 
   /// `poll(2)` for input on `fds`, at most `milliseconds` (-1: no limit). An interrupting
@@ -114,12 +106,9 @@ enum FollowIO {
   /// - Returns: Which descriptors are readable (or hung up), in the order given.
   static func waitReadable(_ fds: [Int32], milliseconds: Int32) -> Result<[Bool], SystemError> {
     var entries = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-    let ready = poll(&entries, nfds_t(entries.count), milliseconds)
-    if ready < 0 {
-      if errno == EINTR { return .success(fds.map { _ in false }) }
-      return .failure(SystemError("poll", code: errno))
+    return FileDescriptorIO.poll(&entries, milliseconds: milliseconds, interruptible: true).map {
+      _ in entries.map { $0.revents != 0 }
     }
-    return .success(entries.map { $0.revents != 0 })
   }
 
   /// `pipe(2)`, both ends then made close-on-exec and non-blocking (`fcntl`).

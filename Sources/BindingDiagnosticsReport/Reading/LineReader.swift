@@ -49,10 +49,12 @@ struct LineReader {
         buffer = bigger
         capacity = grown
       }
-      let count = read(fd, buffer + used, min(LineReader.chunk, capacity - used))
-      if count < 0 {
-        if errno == EINTR { continue }
-        return .failure(SystemError("read", code: errno))
+      let room = UnsafeMutableRawBufferPointer(
+        start: buffer + used, count: min(LineReader.chunk, capacity - used))
+      let count: Int
+      switch FileDescriptorIO.read(fd, into: room) {
+      case .success(let got): count = got
+      case .failure(let error): return .failure(error)
       }
       if count == 0 {
         if used > 0 || skipping {
