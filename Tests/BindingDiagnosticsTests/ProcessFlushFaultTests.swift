@@ -58,8 +58,7 @@ import Testing
 
   /// Runs the flushing thread's loop on a thread of its own; it ends when the request pipe's
   /// write end is closed.
-  func serving(_ channel: ProcessFlush.Channel, _ diagnostics: Diagnostics) -> DispatchSemaphore
-  {
+  func serving(_ channel: ProcessFlush.Channel, _ diagnostics: Diagnostics) -> DispatchSemaphore {
     let ended = DispatchSemaphore(value: 0)
     Thread {
       _ = channel.serve(diagnostics)

@@ -5,9 +5,9 @@
   package import Darwin
 #endif
 
-/// The system-call seam: every POSIX call the package makes that a signal can interrupt, each
-/// wrapped once here. `EINTR` is retried in one place (``retrying(_:_:limit:_:)``), partial writes
-/// are looped on, and failures come back as ``SystemError`` values; the test hook
+/// The system-call seam: the POSIX calls a signal can interrupt, each wrapped once here for every
+/// target. `EINTR` is retried in one place (``retrying(_:_:limit:interrupted:_:)``), partial
+/// writes are looped on, and failures come back as ``SystemError`` values; the test hook
 /// ``SystemCallFaults`` injects errno values and short transfers into the calls of its task.
 package enum FileDescriptorIO {
   /// Calls `body`, one system call given the most bytes it may transfer (`limit`, or fewer

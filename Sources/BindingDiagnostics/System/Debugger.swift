@@ -47,7 +47,8 @@ enum Debugger {
   #if !canImport(Darwin)
     /// `/proc/self/status`, read through the system-call seam; `nil` when it cannot be read.
     private static func readStatus() -> String? {
-      guard case .success(let fd) = FileDescriptorIO.openFile("/proc/self/status", O_RDONLY | O_CLOEXEC)
+      guard
+        case .success(let fd) = FileDescriptorIO.openFile("/proc/self/status", O_RDONLY | O_CLOEXEC)
       else { return nil }
       defer { FileDescriptorIO.closeFile(fd) }
       var bytes: [UInt8] = []

@@ -59,9 +59,6 @@ package enum ProcessFlush {
       case failed(SystemError)
     }
 
-    /// No pipes (every descriptor -1).
-    package init() {}
-
     /// New pipes (`pipe(2)`), all ends but the flushing thread's request end non-blocking.
     /// - Returns: The channel, or the failure of `pipe`.
     package static func make() -> Result<Channel, SystemError> {
@@ -82,12 +79,10 @@ package enum ProcessFlush {
         return .failure(error)
       }
       for fd in [request.write, done.read, done.write] { FileDescriptorIO.setNonBlocking(fd) }
-      var channel = Channel()
-      channel.requestRead = request.read
-      channel.requestWrite = request.write
-      channel.doneRead = done.read
-      channel.doneWrite = done.write
-      return .success(channel)
+      return .success(
+        Channel(
+          requestRead: request.read, requestWrite: request.write, doneRead: done.read,
+          doneWrite: done.write))
     }
 
     /// Asks the flushing thread: writes `byte` (async-signal-safe: a non-blocking `write(2)`
@@ -146,11 +141,13 @@ package enum ProcessFlush {
       }
     }
 
-    /// Closes every end still open (async-signal-safe).
+    /// Closes every end still open (async-signal-safe: nothing allocated).
     func close() {
-      for fd in [requestRead, requestWrite, doneRead, doneWrite] where fd >= 0 {
-        FileDescriptorIO.closeFile(fd)
-      }
+      func closeIfOpen(_ fd: Int32) { if fd >= 0 { FileDescriptorIO.closeFile(fd) } }
+      closeIfOpen(requestRead)
+      closeIfOpen(requestWrite)
+      closeIfOpen(doneRead)
+      closeIfOpen(doneWrite)
     }
 
     /// One byte read from `fd`: 1 when there was one.

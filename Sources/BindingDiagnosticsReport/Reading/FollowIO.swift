@@ -96,9 +96,10 @@ enum FollowIO {
   /// bytes): `follow` only needs to know that something happened.
   static func discardPending(_ fd: Int32) {
     var buffer = [UInt8](repeating: 0, count: 4096)
-    while case .success(let got) = buffer.withUnsafeMutableBytes({ FileDescriptorIO.read(fd, into: $0) }),
-      got > 0
-    {}
+    while true {
+      let got = buffer.withUnsafeMutableBytes { FileDescriptorIO.read(fd, into: $0) }
+      guard case .success(let count) = got, count > 0 else { return }
+    }
   }
 
   /// `poll(2)` for input on `fds`, at most `milliseconds` (-1: no limit). An interrupting
