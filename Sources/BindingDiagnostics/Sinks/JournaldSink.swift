@@ -17,8 +17,8 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
   /// How long ``flush()`` waits for queued entries to reach journald, in seconds.
   public let flushTimeout: Double
   /// The queue and sending thread, or `nil` when journald is unavailable.
-  private let sender: SinkWorker<State>?
-  private let state: State
+  private let sender: SinkWorker<Delivery>?
+  private let delivery: Delivery
   /// What ``init(socketPath:fallback:queueCapacity:flushTimeout:)`` was given, for a forked
   /// child's sink of its own.
   private let socketPath: String
@@ -30,7 +30,7 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
   /// accepts but never reads keeps it full for ever. So the app's thread only enqueues the
   /// event; the sending thread sends, and hands an event journald refused (journald gone) to
   /// the fallback sink.
-  private final class State: SinkDelivery {
+  private final class Delivery: SinkDelivery {
     /// Queued events, each with whether its fallback delivery is wanted.
     struct Entries: SinkBatch {
       var items: [(event: MisuseEvent, deliverFallback: Bool)] = []
@@ -51,7 +51,7 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
 
     init(fallback: any DiagnosticsSink) { self.fallback = fallback }
 
-    func deliver(_ batch: Entries, fromShard shard: Int, worker: SinkWorker<State>) {
+    func deliver(_ batch: Entries, fromShard shard: Int, worker: SinkWorker<Delivery>) {
       for item in batch.items {
         switch JournalWriter.send(JournalFieldsEncoder().fields(item.event)) {
         case .success: sent.increment()
@@ -90,13 +90,13 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
     self.flushTimeout = flushTimeout
     self.socketPath = socketPath
     self.queueCapacity = queueCapacity
-    let state = State(fallback: fallback)
-    self.state = state
+    let delivery = Delivery(fallback: fallback)
+    self.delivery = delivery
     switch JournalWriter.availability(socketPath: socketPath) {
     case .success:
       unavailableReason = nil
       let sender = SinkWorker(
-        delivering: state,
+        delivering: delivery,
         .init(
           threadName: "bindiag.journal", noticeName: Array("journald".utf8),
           capacity: queueCapacity, capacityCountsInFlight: true))
@@ -105,7 +105,7 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
     case .failure(let error):
       unavailableReason = error.description
       sender = nil
-      state.failureSaid.increment()
+      delivery.failureSaid.increment()
       ConfigurationWarning.emit("journald unavailable: \(error); writing to the fallback sink")
     }
   }
@@ -128,7 +128,7 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
   public var isAvailable: Bool { unavailableReason == nil }
 
   /// Entries journald accepted so far.
-  public var sent: Int { state.sent.value }
+  public var sent: Int { delivery.sent.value }
 
   /// Events dropped because the queue to journald was full.
   public var dropped: Int { sender?.dropped ?? 0 }
@@ -137,7 +137,7 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
   public var queued: Int { sender?.backlog ?? 0 }
 
   /// Events handed to the fallback sink so far.
-  public var fellBack: Int { state.fellBack.value }
+  public var fellBack: Int { delivery.fellBack.value }
 
   /// Queues the event for journald, or hands it to the fallback sink when journald is
   /// unavailable.
@@ -150,7 +150,7 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
     if let sender {
       sender.submit((event, deliveringFallback))
     } else {
-      state.fellBack.increment()
+      delivery.fellBack.increment()
       if deliveringFallback { fallback.receive(event) }
     }
   }
@@ -164,7 +164,7 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
   /// error), then flushes the fallback sink.
   public func flush() {
     if let sender, !sender.flush(within: flushTimeout),
-      state.slowSaid.increment() == 1
+      delivery.slowSaid.increment() == 1
     {
       ConfigurationWarning.emit(
         "journald did not take \(sender.backlog) queued entries within \(flushTimeout) s "
