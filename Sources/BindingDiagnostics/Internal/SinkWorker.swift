@@ -33,15 +33,10 @@ protocol SinkDelivery: AnyObject, Sendable {
 /// journald sinks.
 ///
 /// Callers append to one of `shards` queues, each behind its own lock; a thread always uses the
-/// same queue (``ThreadOrdinal``), so misusing threads do not contend with each other, and each
-/// waits only for its own queue's lock, which the worker holds for a swap. A caller wakes the
-/// worker when it finds its queue empty (the first record since the worker took the last batch),
-/// so a busy app pays for one wake-up per batch. A full queue drops and counts the record, with
-/// one line on standard error when drops start and one when they stop (``DropNotice``).
-///
-/// `flush(within:)` and `stop(within:)` wait a bounded time (a hung filesystem, a journald that
-/// stopped reading); `finish(within:)` ends the worker as the process ends without leaving a
-/// write half done (``unlessHalted(_:)``).
+/// same queue (``ThreadOrdinal``), so misusing threads do not contend, and a caller waits only
+/// for its queue's lock. The first record into an empty queue wakes the worker: one wake-up per
+/// batch. A full queue drops and counts the record (``DropNotice`` says when drops start and
+/// stop). Flushes and stops wait a bounded time (a hung filesystem, a stuck journald).
 ///
 /// `@unchecked Sendable`: the queues and the control state are ``Condition``s; `spares` and
 /// `completed` belong to the worker thread (or, when it is not running, to the caller holding
@@ -139,7 +134,7 @@ final class SinkWorker<Delivery: SinkDelivery>: @unchecked Sendable {
     spares = (0..<configuration.shards).map { _ in Batch() }
   }
 
-  /// Starts the worker thread (not for a synchronous worker).
+  /// Starts the worker thread.
   func start() {
     control.withLock { $0.running = true }
     LibraryThread.start(name: configuration.threadName) { [self] in self.run() }
