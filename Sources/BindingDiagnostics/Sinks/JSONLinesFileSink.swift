@@ -96,8 +96,9 @@ public final class JSONLinesFileSink: DiagnosticsSink {
   public let path: String
   /// The options in force.
   public let options: Options
-  /// The writer, or `nil` when the path was refused and records go to ``fallback``.
-  private let writer: JSONLinesWriter?
+  /// The queues and thread writing to the file, or `nil` when the path was refused and records
+  /// go to ``fallback``.
+  private let writer: SinkWorker<JSONLinesWriter>?
   /// Where records go when the path was refused.
   private let fallback = StandardErrorSink()
   private let fellBack = Counter()
@@ -140,12 +141,11 @@ public final class JSONLinesFileSink: DiagnosticsSink {
     }
     self.path = path
     self.options = options
-    self.writer = file.map { JSONLinesWriter(path: path, options: options, file: $0) }
-    if !options.synchronous { writer?.start() }
+    self.writer = file.map { JSONLinesWriter.worker(path: path, options: options, file: $0) }
   }
 
   deinit {
-    writer?.stop()
+    writer?.stop(within: JSONLinesWriter.waitSeconds)
   }
 
   /// Encodes the event (cut to ``maxRecordBytes``) and enqueues or writes it.
@@ -157,13 +157,21 @@ public final class JSONLinesFileSink: DiagnosticsSink {
   /// Returns once every record received before the call is written (and `fsync`ed under
   /// `.flush` or `.always`), or counted as dropped.
   public func flush() {
-    writer?.flush()
-    if writer == nil { fallback.flush() }
+    guard let writer else { return fallback.flush() }
+    if !writer.flush(within: JSONLinesWriter.waitSeconds) {
+      JSONLinesWriter.say(
+        path: path, error: nil,
+        action: "flush gave up after \(Int(JSONLinesWriter.waitSeconds)) s; writes are stuck")
+    }
   }
 
   /// Counters of records written, dropped and failed.
   public var statistics: Statistics {
-    var statistics = writer?.statistics ?? Statistics(failed: 1)
+    var statistics = Statistics(failed: 1)
+    if let writer {
+      statistics = writer.delivery.statistics
+      statistics.dropped += writer.dropped
+    }
     statistics.fellBack = fellBack.value
     return statistics
   }
@@ -190,8 +198,17 @@ extension JSONLinesFileSink: ProcessBoundSink {
   }
 
   func finishAtProcessEnd(within seconds: Double) {
-    writer?.finish(within: seconds)
-    if writer == nil { fallback.flush() }
+    guard let writer else { return fallback.flush() }
+    switch writer.finish(within: seconds) {
+    case nil: break
+    case .stuck:
+      JSONLinesWriter.say(
+        path: path, error: nil, action: "a write is stuck as the process ends; queued records lost")
+    case .account(let written, let dropped):
+      JSONLinesWriter.say(
+        path: path, error: nil, action: "process ending; the rest dropped", written: written,
+        dropped: dropped)
+    }
   }
 }
 

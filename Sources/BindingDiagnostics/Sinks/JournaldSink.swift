@@ -16,20 +16,63 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
   public let fallback: any DiagnosticsSink
   /// How long ``flush()`` waits for queued entries to reach journald, in seconds.
   public let flushTimeout: Double
-  private let sender: JournalSender?
-  private let state: State
+  /// The queue and sending thread, or `nil` when journald is unavailable.
+  private let sender: SinkWorker<Delivery>?
+  private let delivery: Delivery
   /// What ``init(socketPath:fallback:queueCapacity:flushTimeout:)`` was given, for a forked
   /// child's sink of its own.
   private let socketPath: String
   private let queueCapacity: Int
 
-  /// Counters shared with the sending thread.
-  private final class State: Sendable {
+  /// What the sending thread does, and the counters it shares with the sink.
+  ///
+  /// `sd_journal_sendv` blocks while journald's datagram queue is full, and a journald that
+  /// accepts but never reads keeps it full for ever. So the app's thread only enqueues the
+  /// event; the sending thread sends, and hands an event journald refused (journald gone) to
+  /// the fallback sink.
+  private final class Delivery: SinkDelivery {
+    /// Queued events, each with whether its fallback delivery is wanted.
+    struct Entries: SinkBatch {
+      var items: [(event: MisuseEvent, deliverFallback: Bool)] = []
+      var count: Int { items.count }
+      mutating func append(_ item: (event: MisuseEvent, deliverFallback: Bool)) {
+        items.append(item)
+      }
+      mutating func removeAll() { items.removeAll(keepingCapacity: true) }
+    }
+
+    let fallback: any DiagnosticsSink
     /// Above 0 once a failure was said: only the first increment says it.
     let failureSaid = Counter()
     /// Above 0 once a slow flush was said: only the first increment says it.
     let slowSaid = Counter()
     let fellBack = Counter()
+    let sent = Counter()
+
+    init(fallback: any DiagnosticsSink) { self.fallback = fallback }
+
+    func deliver(_ batch: Entries, fromShard shard: Int, worker: SinkWorker<Delivery>) {
+      for item in batch.items {
+        switch JournalWriter.send(JournalFieldsEncoder().fields(item.event)) {
+        case .success: sent.increment()
+        case .failure(let error): refused(item.event, error, deliverFallback: item.deliverFallback)
+        }
+        // Counted entry by entry, so a flush that gives up reports exactly what got through.
+        worker.delivered(1, fromShard: shard)
+      }
+    }
+
+    func flushed() {}
+    func stopped() {}
+
+    /// Says the first refusal, and hands the event to the fallback sink.
+    func refused(_ event: MisuseEvent, _ error: JournalError, deliverFallback: Bool) {
+      if failureSaid.increment() == 1 {
+        ConfigurationWarning.emit("journald send failed: \(error); writing to the fallback sink")
+      }
+      fellBack.increment()
+      if deliverFallback { fallback.receive(event) }
+    }
   }
 
   /// A journald sink, checking once that libsystemd loads and a journald listens.
@@ -47,30 +90,28 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
     self.flushTimeout = flushTimeout
     self.socketPath = socketPath
     self.queueCapacity = queueCapacity
-    let state = State()
-    self.state = state
+    let delivery = Delivery(fallback: fallback)
+    self.delivery = delivery
     switch JournalWriter.availability(socketPath: socketPath) {
     case .success:
       unavailableReason = nil
-      let sender = JournalSender(capacity: queueCapacity) { event, error, deliverFallback in
-        if state.failureSaid.increment() == 1 {
-          ConfigurationWarning.emit("journald send failed: \(error); writing to the fallback sink")
-        }
-        state.fellBack.increment()
-        if deliverFallback { fallback.receive(event) }
-      }
+      let sender = SinkWorker(
+        delivering: delivery,
+        .init(
+          threadName: "bindiag.journal", noticeName: Array("journald".utf8),
+          capacity: queueCapacity, capacityCountsInFlight: true))
       sender.start()
       self.sender = sender
     case .failure(let error):
       unavailableReason = error.description
       sender = nil
-      state.failureSaid.increment()
+      delivery.failureSaid.increment()
       ConfigurationWarning.emit("journald unavailable: \(error); writing to the fallback sink")
     }
   }
 
   deinit {
-    sender?.stop(timeout: flushTimeout)
+    sender?.stop(within: flushTimeout)
   }
 
   /// Why a journald sink would be unavailable here, or `nil` when libsystemd loads and a
@@ -87,16 +128,16 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
   public var isAvailable: Bool { unavailableReason == nil }
 
   /// Entries journald accepted so far.
-  public var sent: Int { sender?.counts.sent ?? 0 }
+  public var sent: Int { delivery.sent.value }
 
   /// Events dropped because the queue to journald was full.
-  public var dropped: Int { sender?.counts.dropped ?? 0 }
+  public var dropped: Int { sender?.dropped ?? 0 }
 
   /// Events waiting for journald (queued, or being sent).
   public var queued: Int { sender?.backlog ?? 0 }
 
   /// Events handed to the fallback sink so far.
-  public var fellBack: Int { state.fellBack.value }
+  public var fellBack: Int { delivery.fellBack.value }
 
   /// Queues the event for journald, or hands it to the fallback sink when journald is
   /// unavailable.
@@ -107,9 +148,9 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
 
   func receive(_ event: MisuseEvent, deliveringFallback: Bool) {
     if let sender {
-      sender.submit(event, deliverFallback: deliveringFallback)
+      sender.submit((event, deliveringFallback))
     } else {
-      state.fellBack.increment()
+      delivery.fellBack.increment()
       if deliveringFallback { fallback.receive(event) }
     }
   }
@@ -122,13 +163,12 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
   /// ``flushTimeout`` seconds (a journald that stopped reading is said once on standard
   /// error), then flushes the fallback sink.
   public func flush() {
-    if let sender, !sender.flush(timeout: flushTimeout),
-      state.slowSaid.increment() == 1
+    if let sender, !sender.flush(within: flushTimeout),
+      delivery.slowSaid.increment() == 1
     {
-      let counts = sender.counts
       ConfigurationWarning.emit(
         "journald did not take \(sender.backlog) queued entries within \(flushTimeout) s "
-          + "(sent \(counts.sent), dropped \(counts.dropped) so far); is journald reading?")
+          + "(sent \(sent), dropped \(dropped) so far); is journald reading?")
     }
     fallback.flush()
   }
@@ -142,7 +182,7 @@ extension JournaldSink: ProcessBoundSink {
   }
 
   func finishAtProcessEnd(within seconds: Double) {
-    sender?.stop(timeout: min(seconds, flushTimeout))
+    sender?.stop(within: min(seconds, flushTimeout))
     fallback.finishOrFlushAtProcessEnd(within: seconds)
   }
 }

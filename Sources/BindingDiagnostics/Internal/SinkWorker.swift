@@ -1,0 +1,356 @@
+/// Records waiting in a ``SinkWorker``'s queue, in the form its delivery wants them (encoded
+/// bytes, events).
+protocol SinkBatch {
+  /// What a caller appends.
+  associatedtype Element
+  init()
+  /// Records held.
+  var count: Int { get }
+  /// Appends one record.
+  mutating func append(_ element: Element)
+  /// Empties the batch, keeping its memory.
+  mutating func removeAll()
+}
+
+/// What a ``SinkWorker`` hands its batches to: the file, or journald.
+protocol SinkDelivery: AnyObject, Sendable {
+  associatedtype Batch: SinkBatch
+  /// Delivers `batch`. Called on the worker thread with no lock held, or, for a synchronous
+  /// worker (and a flush after the thread ended), on the caller's thread under the worker's
+  /// lock: one call at a time, never two at once.
+  /// - Parameters:
+  ///   - batch: The records, in the order they were appended.
+  ///   - shard: The queue they came from (``SinkWorker/delivered(_:fromShard:)``).
+  ///   - worker: The worker, for ``SinkWorker/unlessHalted(_:)``.
+  func deliver(_ batch: Batch, fromShard shard: Int, worker: SinkWorker<Self>)
+  /// After the batches a ``SinkWorker/flush(within:)`` waits for were delivered.
+  func flushed()
+  /// Once the worker thread ended (under the worker's lock): nothing is delivered any more.
+  func stopped()
+}
+
+/// A bounded queue and the library thread that empties it, shared by the JSON Lines and
+/// journald sinks.
+///
+/// Callers append to one of `shards` queues, each behind its own lock; a thread always uses the
+/// same queue (``ThreadOrdinal``), so misusing threads do not contend, and a caller waits only
+/// for its queue's lock. The first record into an empty queue wakes the worker: one wake-up per
+/// batch. A full queue drops and counts the record (``DropNotice`` says when drops start and
+/// stop). Flushes and stops wait a bounded time (a hung filesystem, a stuck journald).
+///
+/// `@unchecked Sendable`: the queues and the control state are ``Condition``s; `spares` and
+/// `completed` belong to the worker thread (or, when it is not running, to the caller holding
+/// `control`'s lock).
+final class SinkWorker<Delivery: SinkDelivery>: @unchecked Sendable {
+  typealias Batch = Delivery.Batch
+
+  /// How the worker queues and wakes.
+  struct Configuration {
+    /// The thread's name.
+    var threadName: String
+    /// The sink's name in the drop lines, with any identifying `key=value` pairs after it.
+    var noticeName: [UInt8]
+    /// Records a queue holds before new ones are dropped and counted.
+    var capacity: Int
+    /// Queues callers are spread over; threads beyond this many share them.
+    var shards = 1
+    /// Whether records being delivered still count against the capacity.
+    var capacityCountsInFlight = false
+    /// How long the worker lets records gather after it wakes from idle (0: not at all).
+    var gatherNanoseconds: UInt64 = 0
+    /// Deliver on the caller's thread, under the worker's lock, instead of a thread.
+    var synchronous = false
+  }
+
+  /// How ``finish(within:)`` ended, when it has something to say.
+  enum Ending: Equatable {
+    /// A delivery step was still under way after the whole time.
+    case stuck
+    /// Records were left undelivered: those delivered, and every other one received.
+    case account(delivered: Int, dropped: Int)
+  }
+
+  /// One queue callers append to.
+  private struct Queue {
+    var batch = Batch()
+    /// Records the worker took and is delivering (kept only with `capacityCountsInFlight`).
+    var inFlight = 0
+    var accepted = 0
+    /// Records dropped because this queue was full.
+    var dropped = 0
+    var notice = DropNotice()
+    /// Keeps the next queue's state off this one's cache line.
+    private let padding = CacheLinePadding()
+  }
+
+  /// What the worker and the callers that wait for it share.
+  private struct Control {
+    /// A caller found its queue empty and appended: the worker has a batch to take.
+    var pending = false
+    var flushRequested: UInt64 = 0
+    var flushCompleted: UInt64 = 0
+    var stopping = false
+    var running = false
+
+    var hasWork: Bool { pending || flushRequested != flushCompleted || stopping }
+  }
+
+  /// Delivery steps under way, for ``finish(within:)``.
+  private struct Gate {
+    var delivering = false
+    var halted = false
+    var haltWaiting = false
+    /// Records delivered through the gate.
+    var delivered = 0
+  }
+
+  /// What the records are delivered to.
+  let delivery: Delivery
+  private let configuration: Configuration
+  private let queues: Striped<Condition<Queue>>
+  private let control = Condition(Control())
+  private let gate = Condition(Gate())
+  /// Above 0 once ``stop(within:)`` closed the queues: later records are dropped.
+  private let closed = Counter()
+  /// Records dropped because the queues were closed.
+  private let droppedClosed = Counter()
+  /// Records a synchronous worker dropped after it stopped.
+  private let droppedStopped = Counter()
+  /// What the worker swaps each queue's batch with, one per queue.
+  private var spares: [Batch]
+  /// The flush ticket the worker completed last.
+  private var completed: UInt64 = 0
+
+  /// A worker; ``start()`` starts its thread.
+  /// - Parameters:
+  ///   - delivery: What batches are handed to.
+  ///   - configuration: Queues, bounds, mode.
+  init(delivering delivery: Delivery, _ configuration: Configuration) {
+    self.delivery = delivery
+    var configuration = configuration
+    configuration.capacity = max(1, configuration.capacity)
+    self.configuration = configuration
+    queues = Striped(count: configuration.shards) { Condition(Queue()) }
+    spares = (0..<configuration.shards).map { _ in Batch() }
+  }
+
+  /// Starts the worker thread.
+  func start() {
+    control.withLock { $0.running = true }
+    LibraryThread.start(name: configuration.threadName) { [self] in self.run() }
+  }
+
+  /// Appends `element` to the calling thread's queue (or, synchronously, delivers it); drops and
+  /// counts it when that queue is full. The caller waits for its queue's lock only, and wakes
+  /// the worker at most once per batch.
+  func submit(_ element: Batch.Element) {
+    if configuration.synchronous {
+      control.withLock { control in
+        guard !control.stopping else {
+          droppedStopped.increment()
+          return
+        }
+        spares[0].removeAll()
+        spares[0].append(element)
+        delivery.deliver(spares[0], fromShard: 0, worker: self)
+        spares[0].removeAll()
+      }
+      return
+    }
+    // Ending (the process goes, or the sink): counted, without waiting for the queue's lock
+    // (misusing threads would keep the worker and the ending thread from it).
+    if closed.value != 0 {
+      droppedClosed.increment()
+      return
+    }
+    let capacity = configuration.capacity
+    let inFlight = configuration.capacityCountsInFlight
+    let (wake, change) = queues[ThreadOrdinal.current()].withLock {
+      queue -> (Bool, DropNotice.Change?) in
+      if queue.batch.count + (inFlight ? queue.inFlight : 0) < capacity {
+        let wake = queue.batch.count == 0
+        queue.batch.append(element)
+        queue.accepted += 1
+        return (wake, queue.notice.accepted(now: RateLimiter.monotonicNanoseconds()))
+      }
+      queue.dropped += 1
+      return (false, queue.notice.dropped(now: RateLimiter.monotonicNanoseconds()))
+    }
+    if wake {
+      control.withLock { $0.pending = true }
+      control.signal()
+    }
+    if let change { DropNotice.say(change, sink: configuration.noticeName, capacity: capacity) }
+  }
+
+  /// Waits until every record submitted before the call was delivered, then
+  /// ``SinkDelivery/flushed()``; at most `seconds` for a worker thread. Without a running
+  /// thread the caller delivers what is queued itself.
+  /// - Parameter seconds: How long to wait for the worker.
+  /// - Returns: Whether everything was delivered in time.
+  @discardableResult
+  func flush(within seconds: Double) -> Bool {
+    let ticket = control.withLock { control -> UInt64? in
+      guard configuration.synchronous || !control.running else {
+        control.flushRequested += 1
+        return control.flushRequested
+      }
+      for index in 0..<configuration.shards where take(index) {
+        deliverTaken(index)
+      }
+      delivery.flushed()
+      return nil
+    }
+    guard let ticket else { return true }
+    control.broadcast()
+    return control.withLock(
+      when: { $0.flushCompleted >= ticket || !$0.running }, before: deadline(seconds)
+    ) { _, wait in wait.ready }
+  }
+
+  /// Closes the queues (records received later are dropped and counted), lets the worker
+  /// deliver what they hold, and ends its thread; then ``SinkDelivery/stopped()``.
+  /// - Parameter seconds: How long to wait for the worker.
+  /// - Returns: Whether the worker is still running (stuck, or slower than `seconds`).
+  @discardableResult
+  func stop(within seconds: Double) -> Bool {
+    closed.increment()
+    control.withLock { $0.stopping = true }
+    control.broadcast()
+    return control.withLock(when: { !$0.running }, before: deadline(seconds)) { control, _ in
+      guard !control.running else { return true }
+      delivery.stopped()
+      return false
+    }
+  }
+
+  /// Ends the worker as the process ends (`exit`, a stop signal), so that no delivery step
+  /// (``unlessHalted(_:)``) is under way when the process goes: the kernel cuts a write to a
+  /// regular file short when the process is killed, tearing a record. The queues are closed
+  /// and delivered for two thirds of `seconds`; a worker still at work by then is halted once
+  /// its current step returns.
+  /// - Parameter seconds: How long the process may wait.
+  /// - Returns: `nil` when everything received was delivered; otherwise what to say.
+  func finish(within seconds: Double) -> Ending? {
+    let stuck = stop(within: seconds * 2 / 3)
+    if stuck {
+      gate.withLock { $0.haltWaiting = true }
+      let halted = gate.withLock(when: { !$0.delivering }, before: deadline(seconds / 3)) {
+        gate, wait in
+        if wait.ready { gate.halted = true }
+        return wait.ready
+      }
+      guard halted else { return .stuck }
+    }
+    // One reading of the closed-sink drops serves both the decision and the account, so a
+    // record dropped in between cannot make a line that says `dropped=0`.
+    let droppedAfterClose = droppedClosed.value
+    guard stuck || droppedAfterClose > 0 else { return nil }
+    var received = droppedAfterClose
+    for queue in queues.all { received += queue.withLock { $0.accepted + $0.dropped } }
+    let delivered = gate.withLock { $0.delivered }
+    return .account(delivered: delivered, dropped: received - delivered)
+  }
+
+  /// Runs `step`, one delivery step the end of the process must not cut short (a `write(2)`),
+  /// unless ``finish(within:)`` halted the worker.
+  /// - Parameter step: Delivers, and returns how many records it delivered.
+  /// - Returns: Whether `step` ran.
+  func unlessHalted(_ step: () -> Int) -> Bool {
+    let open = gate.withLock { gate -> Bool in
+      guard !gate.halted else { return false }
+      gate.delivering = true
+      return true
+    }
+    guard open else { return false }
+    let delivered = step()
+    let wake = gate.withLock { gate -> Bool in
+      gate.delivering = false
+      gate.delivered += delivered
+      return gate.haltWaiting
+    }
+    if wake { gate.broadcast() }
+    return true
+  }
+
+  /// Tells the worker that `count` records taken from queue `shard` left it (they no longer
+  /// count against the capacity, nor in ``backlog``).
+  func delivered(_ count: Int, fromShard shard: Int) {
+    queues[shard].withLock { $0.inFlight -= count }
+  }
+
+  /// Records dropped: queues full, or closed.
+  var dropped: Int {
+    var total = droppedClosed.value + droppedStopped.value
+    for queue in queues.all { total += queue.withLock { $0.dropped } }
+    return total
+  }
+
+  /// Records waiting or being delivered.
+  var backlog: Int {
+    var total = 0
+    for queue in queues.all { total += queue.withLock { $0.batch.count + $0.inFlight } }
+    return total
+  }
+
+  private func deadline(_ seconds: Double) -> UInt64 {
+    RateLimiter.monotonicNanoseconds() &+ UInt64(max(0, seconds) * 1e9)
+  }
+
+  /// Swaps queue `index`'s batch with its spare. Only the worker calls it.
+  /// - Returns: Whether the batch taken holds records.
+  private func take(_ index: Int) -> Bool {
+    let inFlight = configuration.capacityCountsInFlight
+    queues[index].withLock { queue in
+      swap(&queue.batch, &spares[index])
+      if inFlight { queue.inFlight = spares[index].count }
+    }
+    return spares[index].count > 0
+  }
+
+  /// Delivers the batch ``take(_:)`` took from queue `index`, then empties it.
+  private func deliverTaken(_ index: Int) {
+    delivery.deliver(spares[index], fromShard: index, worker: self)
+    spares[index].removeAll()
+    if configuration.capacityCountsInFlight { queues[index].withLock { $0.inFlight = 0 } }
+  }
+
+  /// Whether any queue holds at least `count` records.
+  private func anyQueueHolds(_ count: Int) -> Bool {
+    queues.all.contains { queue in queue.withLock { $0.batch.count >= count } }
+  }
+
+  private func run() {
+    ProcessFlush.blockStopSignals()
+    let gather = configuration.gatherNanoseconds
+    while true {
+      let idled = control.withLock(when: \.hasWork, waitingForWork: true) { _, wait in
+        wait.waited
+      }
+      // Woken from idle: let a burst gather (a flush or stop request cuts the wait short). Not
+      // after a batch when records are already waiting: they gathered while it was delivered,
+      // and a worker that sleeps on a loaded machine may not run again for tens of milliseconds.
+      if idled && gather > 0 && !anyQueueHolds(max(1, configuration.capacity / 2)) {
+        control.withLock(
+          when: { $0.flushRequested != $0.flushCompleted || $0.stopping },
+          before: RateLimiter.monotonicNanoseconds() &+ gather
+        ) { _, _ in }
+      }
+      let (ticket, stop) = control.withLock { control in
+        control.pending = false
+        return (control.flushRequested, control.stopping)
+      }
+      // Deliver with the lock released, so callers only ever wait for their queue's lock.
+      for index in 0..<configuration.shards where take(index) {
+        deliverTaken(index)
+      }
+      if ticket != completed { delivery.flushed() }
+      completed = ticket
+      control.withLock { $0.flushCompleted = ticket }
+      control.broadcast()
+      if stop && !anyQueueHolds(1) { break }
+    }
+    control.withLock { $0.running = false }
+    control.broadcast()
+  }
+}
