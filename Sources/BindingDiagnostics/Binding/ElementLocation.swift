@@ -8,11 +8,11 @@
 /// Unlocked, like the base binding's own storage and `Binding(unwrapping:)`'s last value: an
 /// element binding is used where its base is (SwiftUI: the main actor), one thread at a time,
 /// while any number of element bindings into one collection may be used on as many threads as
-/// the base allows. A lock here cost more than the rest of a read (46 ns against 26 ns per read,
-/// where a binding by index takes 16 to 25 ns), and each view makes its own bindings anyway.
-/// `@unchecked Sendable` on that condition, as `Binding` itself is. No run-time exclusivity
-/// check on `index` and `last` (it cost half again of a read: 474 instructions against 223),
-/// which are only accessed for an instant, never across a call that could reach them again.
+/// the base allows. A lock here cost almost as much as the rest of a read, and each view makes
+/// its own bindings anyway. `@unchecked Sendable` on that condition, as `Binding` itself is. No
+/// run-time exclusivity check on `index` and `last` (it cost more than the rest of a read), which
+/// are only accessed for an instant, never across a call that could reach them again. Figures:
+/// Benchmarks/results/element.txt.
 @usableFromInline
 final class ElementLocation<Elements: MutableCollection & RandomAccessCollection>:
   @unchecked Sendable

@@ -24,8 +24,8 @@ import Dispatch
 /// itself, the same budget at a time, after merging what the worker made.
 struct ChunkedFileReader {
   /// Bytes of the file per chunk by default: large enough that handing a chunk from its worker
-  /// to the aggregating thread is rare (2 MiB chunks cost about a tenth more CPU on two
-  /// threads), small enough that the chunks in flight stay a few MiB each.
+  /// to the aggregating thread is rare (smaller chunks cost more CPU on two threads; see
+  /// Benchmarks/results/chunk-size.txt), small enough that the chunks in flight stay a few MiB.
   static let defaultChunkBytes = 8 << 20
   /// The most worker threads used, whatever `threads` asks.
   static let maxWorkers = 32
