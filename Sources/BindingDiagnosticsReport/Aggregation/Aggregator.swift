@@ -106,28 +106,52 @@ package struct Aggregator {
     add(record(of: event))
   }
 
-  /// The ids of `table`'s strings in this aggregator's table, interning the new ones: what
-  /// ``add(_:translating:)`` takes to add records made with `table`.
-  mutating func translation(of table: StringTable) -> [UInt32] {
-    strings.ids(of: table)
+  /// A chunk's strings, to be moved to this aggregator's table by ``add(_:translating:)``.
+  struct Translation {
+    let table: StringTable
   }
 
-  /// Adds records whose ids are those of a chunk's table, moved to this table's through
-  /// `translation` (see ``translation(of:)``).
-  mutating func add(_ chunk: UnsafeBufferPointer<InternedRecord>, translating translation: [UInt32])
-  {
-    translation.withUnsafeBufferPointer { map in
+  /// What ``add(_:translating:)`` takes to add records made with `table`.
+  func translation(of table: StringTable) -> Translation { Translation(table: table) }
+
+  /// Adds records whose ids are those of a chunk's table (see ``translation(of:)``), moved to
+  /// this table's ids once per distinct string, a batch at a time. Labels not grouped by are
+  /// moved only when a group keeps them: a million distinct labels, most of which a group's
+  /// full list of labels refuses, are never interned here.
+  mutating func add(
+    _ chunk: UnsafeBufferPointer<InternedRecord>, translating translation: Translation
+  ) {
+    let table = translation.table
+    let lazyLabels = !groupBy.contains(.label)
+    var needed: [Bool]?
+    if lazyLabels {
+      var marks = [Bool](repeating: false, count: table.count)
+      for record in chunk {
+        marks[Int(record.kind)] = true
+        marks[Int(record.file)] = true
+        marks[Int(record.function)] = true
+        marks[Int(record.valueType)] = true
+        marks[Int(record.process)] = true
+        marks[Int(record.host)] = true
+        marks[Int(record.run)] = true
+      }
+      needed = marks
+    }
+    let ids = strings.ids(of: table, needed: needed)
+    ids.withUnsafeBufferPointer { map in
       for var record in chunk {
         record.kind = map[Int(record.kind)]
         record.file = map[Int(record.file)]
         record.function = map[Int(record.function)]
         record.valueType = map[Int(record.valueType)]
-        if record.label != InternedRecord.none { record.label = map[Int(record.label)] }
+        if record.label != InternedRecord.none, !lazyLabels {
+          record.label = map[Int(record.label)]
+        }
         record.process = map[Int(record.process)]
         record.host = map[Int(record.host)]
         record.run = map[Int(record.run)]
         if filterRun != InternedRecord.none, record.run != filterRun { continue }
-        add(record)
+        add(record, labelsIn: lazyLabels ? table : nil)
       }
     }
   }
@@ -160,7 +184,9 @@ package struct Aggregator {
   }
 
   /// Adds one record whose ids are this table's.
-  private mutating func add(_ record: InternedRecord) {
+  /// - Parameter labels: The table of `record`'s label when only its id there is known.
+  private mutating func add(_ record: InternedRecord, labelsIn labels: StringTable? = nil) {
+    var record = record
     let index = run(of: record)
     guard runs[index].seqs.insert(record.seq) else {
       duplicates += 1
@@ -182,6 +208,13 @@ package struct Aggregator {
     events += record.events
     records += 1
     let group = group(of: record)
+    if let labels, record.label != InternedRecord.none {
+      let label = record.label
+      record.label = labels.withBytes(label) { bytes in
+        groups.refusesLabel(bytes, in: group, strings: strings)
+          ? InternedRecord.none : strings.intern(bytes, hash: labels.hash(of: label)).id
+      }
+    }
     groups.add(record, to: group, strings: strings)
   }
 

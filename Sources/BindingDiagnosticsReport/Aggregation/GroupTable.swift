@@ -64,16 +64,29 @@ struct GroupTable: Sendable {
       more.append(id)
     }
 
+    /// Whether the set, full, would refuse a value of `bytes` (not smaller than the largest
+    /// kept): what ``insert(_:first:strings:)`` would do, without the value's id.
+    mutating func refuses(_ bytes: UnsafeBufferPointer<UInt8>, first: UInt32, strings: StringTable)
+      -> Bool
+    {
+      guard more.count + 1 >= IDSet.limit else { return false }
+      findLargest(first: first, strings: strings)
+      return !strings.precedes(bytes, largest < 0 ? first : more[largest])
+    }
+
+    private mutating func findLargest(first: UInt32, strings: StringTable) {
+      guard largest == -2 else { return }
+      let index = more.indices.max { strings.precedes(more[$0], more[$1]) } ?? 0
+      largest = strings.precedes(first, more[index]) ? index : -1
+    }
+
     /// When full: `id` replaces the largest kept value if its string is smaller (bytes are
     /// compared: UTF-8's byte order is code-point order) and it is not kept already. Out of
     /// line, so the common path stays small; the largest is found again only after a
     /// replacement, and a value not smaller is refused without a scan.
     @inline(never)
     private mutating func keepIfSmaller(_ id: UInt32, first: inout UInt32, strings: StringTable) {
-      if largest == -2 {
-        let index = more.indices.max { strings.precedes(more[$0], more[$1]) } ?? 0
-        largest = strings.precedes(first, more[index]) ? index : -1
-      }
+      findLargest(first: first, strings: strings)
       guard strings.precedes(id, largest < 0 ? first : more[largest]), !more.contains(id)
       else { return }
       if largest < 0 { first = id } else { more[largest] = id }
@@ -232,6 +245,15 @@ struct GroupTable: Sendable {
       }
     }
     states[index] = state
+  }
+
+  /// Whether group `index`'s labels, full, would refuse a label of `bytes`.
+  mutating func refusesLabel(
+    _ bytes: UnsafeBufferPointer<UInt8>, in index: Int, strings: StringTable
+  ) -> Bool {
+    let state = states[index]
+    guard state.extra != 0 else { return false }
+    return extras[Int(state.extra) - 1].labels.refuses(bytes, first: state.label, strings: strings)
   }
 
   /// The extra of a group, if it has one.

@@ -90,12 +90,18 @@ struct StringTable: Sendable {
   /// new ones. A batch's slots, then the entries of those found, are read before any is interned:
   /// the reads do not depend on each other, so their cache misses overlap instead of following
   /// one another (a table of a million strings misses the cache on nearly every new one).
-  mutating func ids(of other: StringTable) -> [UInt32] {
+  /// - Parameter needed: Per id of `other`, whether to move it; those not are `none`.
+  mutating func ids(of other: StringTable, needed: [Bool]? = nil) -> [UInt32] {
     var ids: [UInt32] = []
     ids.reserveCapacity(other.count)
     var start = 0
     while start < other.count {
       let end = min(start + StringTable.batch, other.count)
+      if let needed, !needed[start..<end].contains(true) {
+        ids.append(contentsOf: repeatElement(InternedRecord.none, count: end - start))
+        start = end
+        continue
+      }
       var touched: UInt64 = 0
       for id in start..<end {
         touched |= slots[Int(truncatingIfNeeded: other.entries[id].hash) & mask]
@@ -111,6 +117,10 @@ struct StringTable: Sendable {
       // Kept, so the reads above are not optimized away.
       touchedSlots |= touched
       for id in start..<end {
+        guard needed?[id] ?? true else {
+          ids.append(InternedRecord.none)
+          continue
+        }
         ids.append(other.withBytes(UInt32(id)) { intern($0, hash: other.entries[id].hash).id })
       }
       start = end
@@ -152,6 +162,17 @@ struct StringTable: Sendable {
 
   /// The length in bytes of the string `id`.
   func byteCount(of id: UInt32) -> Int { entries[Int(id)].count }
+
+  /// Whether `bytes` come before the string `id` byte by byte.
+  func precedes(_ bytes: UnsafeBufferPointer<UInt8>, _ id: UInt32) -> Bool {
+    let entry = entries[Int(id)]
+    let order = arena.withUnsafeBufferPointer { base -> Int32 in
+      let common = min(bytes.count, entry.count)
+      guard common > 0 else { return 0 }
+      return memcmp(bytes.baseAddress!, base.baseAddress! + entry.start, common)
+    }
+    return order != 0 ? order < 0 : bytes.count < entry.count
+  }
 
   /// The hash the table keys `id` by.
   func hash(of id: UInt32) -> UInt64 { entries[Int(id)].hash }
