@@ -4,8 +4,8 @@ import BindingDiagnostics
 /// its counts and the first value of each of its sets fit 64 bytes, and only a group with more
 /// (a second process, host, type, label, function or level, or events more than a second
 /// apart) has an ``Extra``. Groups are found through an open-addressing table of indices keyed
-/// by a seeded hash of the key, so a million distinct groups cost a few dozen megabytes and no
-/// string each; ``group(_:strings:fields:start:end:)`` builds one ``Summary/Group`` when read.
+/// by a seeded hash of the key, so a million distinct groups cost about 100 MB and not one
+/// string each; ``Summary/Groups`` builds one ``Summary/Group`` when it is read.
 struct GroupTable: Sendable {
   /// One group's counts and, inline, the first value of each set.
   struct State: Sendable {
