@@ -89,7 +89,14 @@ enum SummaryCommand {
         color: Terminal.colors(options.color, fd: 1), timeZone: timeZone,
         cellLimit: options.cellLimit(terminal: width != nil)
       ).render(summary)
-    case .json: text = JSONRenderer(top: options.top).render(summary)
+    case .json:
+      if options.pager, Output.isTerminal(1) {
+        text = JSONRenderer(top: options.top).render(summary)
+      } else {
+        // Streamed, whole groups at a time: the JSON of a million groups is never one string.
+        JSONRenderer(top: options.top).render(summary, to: Output.out)
+        text = ""
+      }
     case .markdown: text = MarkdownRenderer(top: options.top ?? 20).render(summary)
     case .csv: text = CSVRenderer(top: options.top).render(summary)
     case .html: text = HTMLRenderer(top: options.top, timeZone: timeZone).render(summary)

@@ -3,94 +3,12 @@ package import BindingDiagnostics
 /// Streams events into groups: memory grows with the number of groups, runs and distinct
 /// strings, never with the number of events.
 ///
-/// Every text field is kept as an id in one ``StringTable``: groups, runs, filters and the sets
-/// of processes, hosts, types and labels compare and hash integers, and strings are built once
-/// per distinct value, for the summary. Events from any source come in through the same path:
-/// an event's strings are interned, a chunk of ``InternedRecord``s is moved to this table's ids
-/// once per distinct string.
+/// Every text field is kept as an id in one ``StringTable``: groups (a ``GroupTable``), runs,
+/// filters and the sets of processes, hosts, types and labels compare and hash integers, and
+/// strings are built only for the groups a renderer reads. Events from any source come in
+/// through the same path: an event's strings are interned, a chunk of ``InternedRecord``s is
+/// moved to this table's ids once per distinct string.
 package struct Aggregator {
-  private struct GroupState {
-    let key: SIMD8<Int64>
-    var events = 0
-    var records = 0
-    var first = Int64.max
-    var last = Int64.min
-    var processes = IDSet()
-    var hosts = IDSet()
-    var valueTypes = IDSet()
-    var labels = IDSet()
-    var functions = IDSet()
-    /// Events per level, by rank: inline, no allocation per group.
-    var levels = SIMD8<Int64>.zero
-    var histogram = TimeHistogram()
-
-    init(key: SIMD8<Int64>) {
-      self.key = key
-    }
-  }
-
-  /// Distinct strings, at most 64: past that, the 64 smallest, so which ones are kept does
-  /// not depend on the input's order. Values repeat, and there are few: compare with the last
-  /// one, then scan the ids. The first value is kept inline (most groups have one process,
-  /// host and type), so a group allocates nothing for it.
-  private struct IDSet {
-    static let limit = 64
-    /// The first value, or `none`.
-    private var first = InternedRecord.none
-    /// The values after the first.
-    private var more: [UInt32] = []
-    private var last = InternedRecord.none
-    /// Once full, the index in `more` of the largest value kept, -1 before it is needed.
-    private var largest = -1
-
-    private var count: Int { (first == InternedRecord.none ? 0 : 1) + more.count }
-
-    @inline(__always)
-    mutating func insert(_ id: UInt32, strings: StringTable) {
-      // `last` is either kept or was refused; a refused value stays refused, since the
-      // largest kept value only ever decreases.
-      if id == last { return }
-      last = id
-      if first == InternedRecord.none, more.isEmpty {
-        first = id
-        return
-      }
-      if id == first || more.contains(id) { return }
-      guard count < IDSet.limit else { return keepIfSmaller(id, strings: strings) }
-      more.append(id)
-    }
-
-    /// When full: `id` replaces the largest kept value if its string is smaller (bytes are
-    /// compared: UTF-8's byte order is code-point order). Out of line, so the common path stays
-    /// small; the largest is found again only after a replacement.
-    @inline(never)
-    private mutating func keepIfSmaller(_ id: UInt32, strings: StringTable) {
-      if first != InternedRecord.none {
-        // The first value joins the others, so one index names the largest.
-        more.append(first)
-        first = InternedRecord.none
-      }
-      if largest < 0 {
-        largest = more.indices.max { strings.precedes(more[$0], more[$1]) } ?? 0
-      }
-      guard strings.precedes(id, more[largest]) else { return }
-      more[largest] = id
-      largest = -1
-    }
-
-    func strings(_ text: (UInt32) -> String) -> [String] {
-      var ids = more
-      if first != InternedRecord.none { ids.append(first) }
-      return ids.map(text).sorted(by: IDSet.precedes)
-    }
-
-    /// Code-point order: total on distinct strings, which are distinct bytes here (`<` on
-    /// `String` would call two spellings of one accented letter equal).
-    static func precedes(_ lhs: String, _ rhs: String) -> Bool {
-      lhs.unicodeScalars.lexicographicallyPrecedes(rhs.unicodeScalars)
-    }
-  }
-
   private struct RunState {
     var seqs = SeqTracker()
     /// The smallest process name among the run's records (one, unless the input is odd), so
@@ -101,12 +19,6 @@ package struct Aggregator {
     var selected = false
   }
 
-  /// A recent group key and its group, in a small direct-mapped table.
-  private struct GroupSlot {
-    var key: SIMD8<Int64>
-    var group = -1
-  }
-
   /// The fields groups are keyed by.
   package let groupBy: [GroupField]
   /// Which events count.
@@ -115,9 +27,7 @@ package struct Aggregator {
   /// Whether the filter can refuse anything (most runs have none).
   private let filters: Bool
   private var strings = StringTable()
-  private var groups: [GroupState] = []
-  private var groupIndex: [SIMD8<Int64>: Int] = [:]
-  private var groupSlots = [GroupSlot](repeating: GroupSlot(key: .zero), count: 1024)
+  private var groups: GroupTable
   /// Per string id, the index of the run it names, or -1.
   private var runOf: [Int32] = []
   private var runs: [RunState] = []
@@ -152,6 +62,7 @@ package struct Aggregator {
     self.filter = filter
     self.bySite = fields == [.kind, .file, .line]
     self.filters = !filter.isEmpty
+    groups = GroupTable(width: fields.count)
     var table = StringTable()
     func id(_ text: String?) -> UInt32 { text.map { table.intern($0) } ?? InternedRecord.none }
     filterRun = id(filter.run)
@@ -195,30 +106,52 @@ package struct Aggregator {
     add(record(of: event))
   }
 
-  /// The ids of `table`'s strings in this aggregator's table, interning the new ones: what
-  /// ``add(_:translating:)`` takes to add records made with `table`.
-  mutating func translation(of table: StringTable) -> [UInt32] {
-    (0..<UInt32(table.count)).map { id in
-      table.withBytes(id) { strings.intern($0, hash: table.hash(of: id)).id }
-    }
+  /// A chunk's strings, to be moved to this aggregator's table by ``add(_:translating:)``.
+  struct Translation {
+    let table: StringTable
   }
 
-  /// Adds records whose ids are those of a chunk's table, moved to this table's through
-  /// `translation` (see ``translation(of:)``).
-  mutating func add(_ chunk: UnsafeBufferPointer<InternedRecord>, translating translation: [UInt32])
-  {
-    translation.withUnsafeBufferPointer { map in
+  /// What ``add(_:translating:)`` takes to add records made with `table`.
+  func translation(of table: StringTable) -> Translation { Translation(table: table) }
+
+  /// Adds records whose ids are those of a chunk's table (see ``translation(of:)``), moved to
+  /// this table's ids once per distinct string, a batch at a time. Labels not grouped by are
+  /// moved only when a group keeps them: a million distinct labels, most of which a group's
+  /// full list of labels refuses, are never interned here.
+  mutating func add(
+    _ chunk: UnsafeBufferPointer<InternedRecord>, translating translation: Translation
+  ) {
+    let table = translation.table
+    let lazyLabels = !groupBy.contains(.label)
+    var needed: [Bool]?
+    if lazyLabels {
+      var marks = [Bool](repeating: false, count: table.count)
+      for record in chunk {
+        marks[Int(record.kind)] = true
+        marks[Int(record.file)] = true
+        marks[Int(record.function)] = true
+        marks[Int(record.valueType)] = true
+        marks[Int(record.process)] = true
+        marks[Int(record.host)] = true
+        marks[Int(record.run)] = true
+      }
+      needed = marks
+    }
+    let ids = strings.ids(of: table, needed: needed)
+    ids.withUnsafeBufferPointer { map in
       for var record in chunk {
         record.kind = map[Int(record.kind)]
         record.file = map[Int(record.file)]
         record.function = map[Int(record.function)]
         record.valueType = map[Int(record.valueType)]
-        if record.label != InternedRecord.none { record.label = map[Int(record.label)] }
+        if record.label != InternedRecord.none, !lazyLabels {
+          record.label = map[Int(record.label)]
+        }
         record.process = map[Int(record.process)]
         record.host = map[Int(record.host)]
         record.run = map[Int(record.run)]
         if filterRun != InternedRecord.none, record.run != filterRun { continue }
-        add(record)
+        add(record, labelsIn: lazyLabels ? table : nil)
       }
     }
   }
@@ -251,7 +184,9 @@ package struct Aggregator {
   }
 
   /// Adds one record whose ids are this table's.
-  private mutating func add(_ record: InternedRecord) {
+  /// - Parameter labels: The table of `record`'s label when only its id there is known.
+  private mutating func add(_ record: InternedRecord, labelsIn labels: StringTable? = nil) {
+    var record = record
     let index = run(of: record)
     guard runs[index].seqs.insert(record.seq) else {
       duplicates += 1
@@ -273,7 +208,14 @@ package struct Aggregator {
     events += record.events
     records += 1
     let group = group(of: record)
-    apply(record, to: group)
+    if let labels, record.label != InternedRecord.none {
+      let label = record.label
+      record.label = labels.withBytes(label) { bytes in
+        groups.refusesLabel(bytes, in: group, strings: strings)
+          ? InternedRecord.none : strings.intern(bytes, hash: labels.hash(of: label)).id
+      }
+    }
+    groups.add(record, to: group, strings: strings)
   }
 
   private mutating func see(kind: UInt32) {
@@ -325,26 +267,7 @@ package struct Aggregator {
     return runs.count - 1
   }
 
-  @inline(__always)
-  private mutating func apply(_ record: InternedRecord, to index: Int) {
-    let events = record.events
-    groups[index].events += events
-    groups[index].records += 1
-    if record.timestamp < groups[index].first { groups[index].first = record.timestamp }
-    if record.timestamp > groups[index].last { groups[index].last = record.timestamp }
-    groups[index].processes.insert(record.process, strings: strings)
-    groups[index].hosts.insert(record.host, strings: strings)
-    groups[index].valueTypes.insert(record.valueType, strings: strings)
-    if record.label != InternedRecord.none {
-      groups[index].labels.insert(record.label, strings: strings)
-    }
-    groups[index].functions.insert(record.function, strings: strings)
-    groups[index].levels[record.level.rank] &+= Int64(events)
-    groups[index].histogram.add(record.timestamp, count: events)
-  }
-
-  /// The index of `record`'s group, creating it when new: recent keys are found in a small
-  /// direct-mapped table before the dictionary.
+  /// The index of `record`'s group, creating it when new.
   @inline(__always)
   private mutating func group(of record: InternedRecord) -> Int {
     var key = SIMD8<Int64>.zero
@@ -357,26 +280,7 @@ package struct Aggregator {
         key[position] = Aggregator.part(field, of: record)
       }
     }
-    var mix = UInt64(bitPattern: key[0]) &* 0x9e37_79b9_7f4a_7c15
-    mix ^= UInt64(bitPattern: key[1]) &* 0xbf58_476d_1ce4_e5b9
-    mix ^= UInt64(bitPattern: key[2]) &* 0x94d0_49bb_1331_11eb
-    if !bySite {
-      mix ^=
-        UInt64(bitPattern: key[3] ^ key[4] << 21 ^ key[5] << 42 ^ key[6] << 13)
-        &* 0xd6e8_feb8_6659_fd93
-    }
-    let slot = Int(truncatingIfNeeded: (mix ^ (mix >> 31)) >> 54)
-    if groupSlots[slot].group >= 0, groupSlots[slot].key == key { return groupSlots[slot].group }
-    let index: Int
-    if let known = groupIndex[key] {
-      index = known
-    } else {
-      index = groups.count
-      groups.append(GroupState(key: key))
-      groupIndex[key] = index
-    }
-    groupSlots[slot] = GroupSlot(key: key, group: index)
-    return index
+    return groups.index(of: key, level: record.level)
   }
 
   /// A field's id (or the line number) in a record.
@@ -393,53 +297,16 @@ package struct Aggregator {
     }
   }
 
-  /// The key a group shows: text for string ids, a number for the line.
-  private func key(of state: GroupState, _ text: (UInt32) -> String) -> [GroupKeyPart] {
-    groupBy.enumerated().map { position, field in
-      switch field {
-      case .line: .number(Int(state.key[position]))
-      case .label where UInt32(state.key[position]) == InternedRecord.none: .text("")
-      default: .text(text(UInt32(state.key[position])))
-      }
-    }
-  }
-
   /// The summary of everything added so far.
   package func summary() -> Summary {
     var first: Int64?
     var last: Int64?
-    for state in groups where state.records > 0 {
+    for state in groups.states where state.records > 0 {
       first = min(first ?? state.first, state.first)
       last = max(last ?? state.last, state.last)
     }
-    let start = first ?? 0
-    let end = last ?? 0
-    // Each distinct string built once and shared by the groups showing it.
-    var texts = [String?](repeating: nil, count: strings.count)
-    func text(_ id: UInt32) -> String {
-      if let known = texts[Int(id)] { return known }
-      let made = strings.string(id)
-      texts[Int(id)] = made
-      return made
-    }
-    var built = groups.map { state in
-      Summary.Group(
-        key: key(of: state, text), events: state.events, records: state.records,
-        first: Timestamp(microsecondsSinceEpoch: state.first),
-        last: Timestamp(microsecondsSinceEpoch: state.last),
-        processes: state.processes.strings(text), hosts: state.hosts.strings(text),
-        valueTypes: state.valueTypes.strings(text), labels: state.labels.strings(text),
-        functions: state.functions.strings(text),
-        levels: Dictionary(
-          uniqueKeysWithValues: MisuseLevel.allCases.compactMap { level in
-            state.levels[level.rank] > 0 ? (level, Int(state.levels[level.rank])) : nil
-          }),
-        histogram: state.histogram.bins(Summary.histogramBins, start: start, end: end))
-    }
-    built.sort { lhs, rhs in
-      if lhs.events != rhs.events { return lhs.events > rhs.events }
-      return lhs.key.lexicographicallyPrecedes(rhs.key)
-    }
+    let built = Summary.Groups(
+      table: groups, strings: strings, fields: groupBy, start: first ?? 0, end: last ?? 0)
     var lostRuns: [Summary.LostRun] = []
     var lost = 0
     var selectedRuns = 0

@@ -19,8 +19,9 @@ struct StringTable: Sendable {
 
   private var arena: [UInt8] = []
   private var entries: [Entry] = []
-  /// `id + 1` per slot, 0 for an empty one.
-  private var slots: [UInt32]
+  /// Per slot, `id + 1` in the low half and the high half of the string's hash in the high
+  /// half, 0 for an empty slot: a probe that meets another string rarely reads its entry.
+  private var slots: [UInt64]
   private var mask: Int
 
   /// The process's seed, from the system's random source.
@@ -30,7 +31,7 @@ struct StringTable: Sendable {
   init(capacity: Int = 256) {
     var size = 16
     while size < capacity * 2 { size <<= 1 }
-    slots = [UInt32](repeating: 0, count: size)
+    slots = [UInt64](repeating: 0, count: size)
     mask = size - 1
   }
 
@@ -40,7 +41,7 @@ struct StringTable: Sendable {
   /// Bytes the table holds (strings, entries, slots), without spare capacity.
   var bytes: Int {
     arena.count &+ entries.count &* MemoryLayout<Entry>.stride
-      &+ slots.count &* MemoryLayout<UInt32>.stride
+      &+ slots.count &* MemoryLayout<UInt64>.stride
   }
 
   /// Forgets every string, keeping the storage.
@@ -61,27 +62,76 @@ struct StringTable: Sendable {
     id: UInt32, new: Bool
   ) {
     var slot = Int(truncatingIfNeeded: hash) & mask
+    let tag = hash & StringTable.tagMask
     while true {
       let held = slots[slot]
       if held == 0 { break }
-      let entry = entries[Int(held - 1)]
-      if entry.hash == hash, entry.count == bytes.count,
+      let index = Int(truncatingIfNeeded: held & ~StringTable.tagMask) &- 1
+      if held & StringTable.tagMask == tag, case let entry = entries[index], entry.hash == hash,
+        entry.count == bytes.count,
         bytes.count == 0
           || arena.withUnsafeBufferPointer({
             memcmp($0.baseAddress! + entry.start, bytes.baseAddress!, bytes.count) == 0
           })
       {
-        return (held - 1, false)
+        return (UInt32(index), false)
       }
       slot = (slot + 1) & mask
     }
     let id = UInt32(entries.count)
     entries.append(Entry(start: arena.count, count: bytes.count, hash: hash))
     arena.append(contentsOf: bytes)
-    slots[slot] = id + 1
+    slots[slot] = tag | UInt64(id + 1)
     if entries.count * 2 > slots.count { grow() }
     return (id, true)
   }
+
+  /// The ids in this table of every string of `other`, in `other`'s id order, interning the
+  /// new ones. A batch's slots, then the entries of those found, are read before any is interned:
+  /// the reads do not depend on each other, so their cache misses overlap instead of following
+  /// one another (a table of a million strings misses the cache on nearly every new one).
+  /// - Parameter needed: Per id of `other`, whether to move it; those not are `none`.
+  mutating func ids(of other: StringTable, needed: [Bool]? = nil) -> [UInt32] {
+    var ids: [UInt32] = []
+    ids.reserveCapacity(other.count)
+    var start = 0
+    while start < other.count {
+      let end = min(start + StringTable.batch, other.count)
+      if let needed, !needed[start..<end].contains(true) {
+        ids.append(contentsOf: repeatElement(InternedRecord.none, count: end - start))
+        start = end
+        continue
+      }
+      var touched: UInt64 = 0
+      for id in start..<end {
+        touched |= slots[Int(truncatingIfNeeded: other.entries[id].hash) & mask]
+      }
+      // Then the entries of the strings already here (their slot has their hash's tag).
+      for id in start..<end {
+        let hash = other.entries[id].hash
+        let held = slots[Int(truncatingIfNeeded: hash) & mask]
+        if held != 0, held & StringTable.tagMask == hash & StringTable.tagMask {
+          touched |= entries[Int(truncatingIfNeeded: held & ~StringTable.tagMask) &- 1].hash
+        }
+      }
+      // Kept, so the reads above are not optimized away.
+      touchedSlots |= touched
+      for id in start..<end {
+        guard needed?[id] ?? true else {
+          ids.append(InternedRecord.none)
+          continue
+        }
+        ids.append(other.withBytes(UInt32(id)) { intern($0, hash: other.entries[id].hash).id })
+      }
+      start = end
+    }
+    return ids
+  }
+
+  /// Strings per batch in ``ids(of:)``.
+  private static let batch = 32
+  /// What ``ids(of:)`` read ahead, kept only so that the reads happen.
+  private var touchedSlots: UInt64 = 0
 
   /// The id of `text`, interning it when new.
   mutating func intern(_ text: String) -> UInt32 {
@@ -110,6 +160,20 @@ struct StringTable: Sendable {
     return order != 0 ? order < 0 : left.count < right.count
   }
 
+  /// The length in bytes of the string `id`.
+  func byteCount(of id: UInt32) -> Int { entries[Int(id)].count }
+
+  /// Whether `bytes` come before the string `id` byte by byte.
+  func precedes(_ bytes: UnsafeBufferPointer<UInt8>, _ id: UInt32) -> Bool {
+    let entry = entries[Int(id)]
+    let order = arena.withUnsafeBufferPointer { base -> Int32 in
+      let common = min(bytes.count, entry.count)
+      guard common > 0 else { return 0 }
+      return memcmp(bytes.baseAddress!, base.baseAddress! + entry.start, common)
+    }
+    return order != 0 ? order < 0 : bytes.count < entry.count
+  }
+
   /// The hash the table keys `id` by.
   func hash(of id: UInt32) -> UInt64 { entries[Int(id)].hash }
 
@@ -118,14 +182,17 @@ struct StringTable: Sendable {
     withBytes(id) { String(decoding: $0, as: UTF8.self) }
   }
 
+  /// The high half of a slot: the high half of its string's hash.
+  private static let tagMask: UInt64 = 0xffff_ffff_0000_0000
+
   private mutating func grow() {
     let size = slots.count * 2
-    slots = [UInt32](repeating: 0, count: size)
+    slots = [UInt64](repeating: 0, count: size)
     mask = size - 1
     for (index, entry) in entries.enumerated() {
       var slot = Int(truncatingIfNeeded: entry.hash) & mask
       while slots[slot] != 0 { slot = (slot + 1) & mask }
-      slots[slot] = UInt32(index + 1)
+      slots[slot] = entry.hash & StringTable.tagMask | UInt64(index + 1)
     }
   }
 

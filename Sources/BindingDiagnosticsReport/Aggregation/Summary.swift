@@ -70,7 +70,7 @@ package struct Summary: Sendable {
   /// Latest counted event.
   package var last: Timestamp?
   /// The groups, sorted.
-  package var groups: [Group]
+  package var groups: Groups
   /// Runs with lost records, most lost first.
   package var lostRuns: [LostRun]
   /// Distinct runs seen.

@@ -41,6 +41,18 @@ struct TimeHistogram: Sendable {
   /// group of one time), at most ``maxBuckets``: many small groups cost little.
   private var buckets: [Bucket] = []
 
+  /// An empty histogram.
+  init() {}
+
+  /// The histogram of `count` events from `first` to `last` (µs), which lie within one bucket
+  /// of the narrowest width: what adding them one by one makes.
+  init(first: Int64, last: Int64, count: Int) {
+    base = first &>> shift
+    self.first = first
+    self.last = last
+    buckets = [Bucket(count: count, first: first, last: last)]
+  }
+
   mutating func add(_ micros: Int64, count: Int) {
     let offset = UInt64(bitPattern: (micros &>> shift) &- base)
     if offset < UInt64(buckets.count) {
@@ -89,23 +101,36 @@ struct TimeHistogram: Sendable {
   func bins(_ bins: Int, start: Int64, end: Int64) -> [Int] {
     var result = [Int](repeating: 0, count: bins)
     guard bins > 0 else { return result }
-    let span = end > start ? UInt64(bitPattern: end &- start) : 0
     for bucket in buckets where bucket.count != 0 {
-      // The middle, as an unsigned distance from `start` (the halves avoid any overflow).
-      let low = UInt64(bitPattern: bucket.first &- start)
-      let high = UInt64(bitPattern: bucket.last &- start)
-      let middle =
-        bucket.first < start ? 0 : min(low / 2 + high / 2 + (low & high & 1), span)
-      let position: Int
-      if span == 0 {
-        position = 0
-      } else {
-        // middle * bins / span, exactly: the quotient is at most `bins`.
-        let product = UInt64(bins).multipliedFullWidth(by: middle)
-        position = Int(min(span.dividingFullWidth(product).quotient, UInt64(bins - 1)))
-      }
-      result[position] += bucket.count
+      result[TimeHistogram.bin(bucket.first, bucket.last, bins, start: start, end: end)] +=
+        bucket.count
     }
     return result
+  }
+
+  /// ``bins(_:start:end:)`` of `count` events from `first` to `last` within one bucket of the
+  /// narrowest width (``init(first:last:count:)``), without making the histogram.
+  static func bins(
+    _ bins: Int, first: Int64, last: Int64, count: Int, start: Int64, end: Int64
+  ) -> [Int] {
+    var result = [Int](repeating: 0, count: bins)
+    guard bins > 0, count != 0 else { return result }
+    result[bin(first, last, bins, start: start, end: end)] += count
+    return result
+  }
+
+  /// The bin of a bucket from `first` to `last`: the bin of the middle of the two.
+  private static func bin(_ first: Int64, _ last: Int64, _ bins: Int, start: Int64, end: Int64)
+    -> Int
+  {
+    let span = end > start ? UInt64(bitPattern: end &- start) : 0
+    // The middle, as an unsigned distance from `start` (the halves avoid any overflow).
+    let low = UInt64(bitPattern: first &- start)
+    let high = UInt64(bitPattern: last &- start)
+    let middle = first < start ? 0 : min(low / 2 + high / 2 + (low & high & 1), span)
+    guard span != 0 else { return 0 }
+    // middle * bins / span, exactly: the quotient is at most `bins`.
+    let product = UInt64(bins).multipliedFullWidth(by: middle)
+    return Int(min(span.dividingFullWidth(product).quotient, UInt64(bins - 1)))
   }
 }

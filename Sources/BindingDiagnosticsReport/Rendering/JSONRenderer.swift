@@ -14,10 +14,29 @@ package struct JSONRenderer: Sendable {
     self.top = top
   }
 
+  /// Bytes gathered before they are handed on by ``render(_:to:)``.
+  static let pieceBytes = 1 << 16
+
   /// The summary as one JSON object and a newline.
   /// - Parameter summary: The summary.
   package func render(_ summary: Summary) -> String {
+    var text = ""
+    render(summary) { text += $0 }
+    return text
+  }
+
+  /// The summary as one JSON object and a newline, handed to `write` in pieces of whole groups
+  /// (about ``pieceBytes`` each), so the JSON of a million groups is never held at once.
+  /// - Parameters:
+  ///   - summary: The summary.
+  ///   - write: Called with each piece, in order.
+  package func render(_ summary: Summary, to write: (String) -> Void) {
     var out = [UInt8]()
+    out.reserveCapacity(JSONRenderer.pieceBytes + 4096)
+    func flush() {
+      write(String(decoding: out, as: UTF8.self))
+      out.removeAll(keepingCapacity: true)
+    }
     out.append(contentsOf: #"{"schema":1,"events":"#.utf8)
     out.appendDecimal(summary.events)
     out.append(contentsOf: #","records":"#.utf8)
@@ -86,6 +105,7 @@ package struct JSONRenderer: Sendable {
         out.appendDecimal(count)
       }
       out.append(contentsOf: "]}".utf8)
+      if out.count >= JSONRenderer.pieceBytes { flush() }
     }
     out.append(contentsOf: #"],"lost_runs":["#.utf8)
     for (index, run) in summary.lostRuns.enumerated() {
@@ -101,7 +121,7 @@ package struct JSONRenderer: Sendable {
       out.append(UInt8(ascii: "}"))
     }
     out.append(contentsOf: "]}\n".utf8)
-    return String(decoding: out, as: UTF8.self)
+    flush()
   }
 
   private func appendTimestamp(_ timestamp: Timestamp?, _ out: inout [UInt8]) {

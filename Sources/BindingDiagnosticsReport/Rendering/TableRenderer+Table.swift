@@ -112,7 +112,7 @@ extension TableRenderer {
           Column(
             .processes, "PROCS", groups.map { String($0.processes.count) }, rightAligned: true))
       }
-      if !fields.contains(.host), Set(summary.groups.flatMap(\.hosts)).count > 1 {
+      if !fields.contains(.host), summary.groups.haveSeveralHosts {
         columns.append(
           Column(.hosts, "HOSTS", groups.map { list($0.hosts) }, shortening: .keepingStart))
       }

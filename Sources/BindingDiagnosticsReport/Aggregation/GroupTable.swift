@@ -1,0 +1,272 @@
+import BindingDiagnostics
+
+/// The groups of an aggregation, compact: a group's key is a few integers in one flat array,
+/// its counts and the first value of each of its sets fit 64 bytes, and only a group with more
+/// (a second process, host, type, label, function or level, or events more than a second
+/// apart) has an ``Extra``. Groups are found through an open-addressing table of indices keyed
+/// by a seeded hash of the key, so a million distinct groups cost about 100 MB and not one
+/// string each; ``Summary/Groups`` builds one ``Summary/Group`` when it is read.
+struct GroupTable: Sendable {
+  /// One group's counts and, inline, the first value of each set.
+  struct State: Sendable {
+    var events = 0
+    var records = 0
+    var first = Int64.max
+    var last = Int64.min
+    var process = InternedRecord.none
+    var host = InternedRecord.none
+    var valueType = InternedRecord.none
+    /// `none` until a record with a label.
+    var label = InternedRecord.none
+    var function = InternedRecord.none
+    /// The index + 1 of the group's ``Extra``, 0 for none.
+    var extra: UInt32 = 0
+    /// The rank of every event's level, or ``GroupTable/mixedLevels`` (the extra's levels).
+    var level: UInt8
+    /// Whether the extra holds a histogram: until then the events lie within one bucket of
+    /// ``TimeHistogram``'s narrowest, and `first`, `last` and `events` are that bucket.
+    var histogram = false
+  }
+
+  /// What a group holds beyond one value of each set, one level and one second.
+  struct Extra: Sendable {
+    var processes = IDSet()
+    var hosts = IDSet()
+    var valueTypes = IDSet()
+    var labels = IDSet()
+    var functions = IDSet()
+    /// Events per level, by rank, once a group has two levels.
+    var levels = SIMD8<Int64>.zero
+    var histogram = TimeHistogram()
+  }
+
+  /// The values of one set after its first (kept in ``State``): at most ``limit`` in all;
+  /// past that, the smallest, so which ones are kept does not depend on the input's order.
+  /// Values repeat, and there are few: compare with the last one, then scan the ids.
+  struct IDSet: Sendable {
+    static let limit = 64
+    private(set) var more: [UInt32] = []
+    /// The value inserted last (kept, or refused: a refused value stays refused, since the
+    /// largest kept value only ever decreases).
+    private var last = InternedRecord.none
+    /// Once full, where the largest kept value is: an index in `more`, -1 for the first,
+    /// -2 before it is needed.
+    private var largest = -2
+
+    /// Inserts `id`, which is not `first` (the set's first value, already set).
+    mutating func insert(_ id: UInt32, first: inout UInt32, strings: StringTable) {
+      if id == last { return }
+      last = id
+      guard more.count + 1 < IDSet.limit else {
+        return keepIfSmaller(id, first: &first, strings: strings)
+      }
+      if more.contains(id) { return }
+      more.append(id)
+    }
+
+    /// Whether the set, full, would refuse a value of `bytes` (not smaller than the largest
+    /// kept): what ``insert(_:first:strings:)`` would do, without the value's id.
+    mutating func refuses(_ bytes: UnsafeBufferPointer<UInt8>, first: UInt32, strings: StringTable)
+      -> Bool
+    {
+      guard more.count + 1 >= IDSet.limit else { return false }
+      findLargest(first: first, strings: strings)
+      return !strings.precedes(bytes, largest < 0 ? first : more[largest])
+    }
+
+    private mutating func findLargest(first: UInt32, strings: StringTable) {
+      guard largest == -2 else { return }
+      let index = more.indices.max { strings.precedes(more[$0], more[$1]) } ?? 0
+      largest = strings.precedes(first, more[index]) ? index : -1
+    }
+
+    /// When full: `id` replaces the largest kept value if its string is smaller (bytes are
+    /// compared: UTF-8's byte order is code-point order) and it is not kept already. Out of
+    /// line, so the common path stays small; the largest is found again only after a
+    /// replacement, and a value not smaller is refused without a scan.
+    @inline(never)
+    private mutating func keepIfSmaller(_ id: UInt32, first: inout UInt32, strings: StringTable) {
+      findLargest(first: first, strings: strings)
+      guard strings.precedes(id, largest < 0 ? first : more[largest]), !more.contains(id)
+      else { return }
+      if largest < 0 { first = id } else { more[largest] = id }
+      largest = -2
+    }
+  }
+
+  /// ``State/level`` of a group with events of several levels.
+  static let mixedLevels = UInt8.max
+
+  /// Key fields per group.
+  let width: Int
+  /// The keys, `width` values per group, in the order groups were made.
+  private var keys: [Int64] = []
+  /// The groups, in the order they were made.
+  private(set) var states: [State] = []
+  private var extras: [Extra] = []
+  /// Per slot, the index + 1 of a group, 0 for none; at most half full.
+  private var slots = [UInt32](repeating: 0, count: 1024)
+  /// The process's seed, so crafted keys cannot aim at collisions they cannot see.
+  private static let seed = UInt64.random(in: .min ... .max) | 1
+
+  /// An empty table of keys of `width` fields (1 to 8).
+  init(width: Int) {
+    self.width = width
+  }
+
+  /// Groups made so far.
+  var count: Int { states.count }
+
+  /// The key of group `index`, field `position`.
+  func key(_ index: Int, _ position: Int) -> Int64 { keys[index &* width &+ position] }
+
+  /// The index of the group of `key` (its first `width` lanes), made when new with the level
+  /// of its first record.
+  @inline(__always)
+  mutating func index(of key: SIMD8<Int64>, level: MisuseLevel) -> Int {
+    let hash = hash(key)
+    let mask = slots.count - 1
+    var slot = Int(truncatingIfNeeded: hash) & mask
+    while true {
+      let held = Int(slots[slot])
+      if held == 0 { break }
+      if matches(held - 1, key) { return held - 1 }
+      slot = (slot + 1) & mask
+    }
+    let index = states.count
+    slots[slot] = UInt32(index + 1)
+    for position in 0..<width { keys.append(key[position]) }
+    states.append(State(level: UInt8(level.rank)))
+    if states.count * 2 > slots.count { grow() }
+    return index
+  }
+
+  @inline(__always)
+  private func matches(_ index: Int, _ key: SIMD8<Int64>) -> Bool {
+    let base = index &* width
+    for position in 0..<width where keys[base &+ position] != key[position] { return false }
+    return true
+  }
+
+  @inline(__always)
+  private func hash(_ key: SIMD8<Int64>) -> UInt64 {
+    var mix = GroupTable.seed
+    for position in 0..<width {
+      mix = (mix ^ UInt64(bitPattern: key[position])) &* 0xbf58_476d_1ce4_e5b9
+      mix ^= mix &>> 31
+    }
+    mix = (mix ^ (mix &>> 30)) &* 0x94d0_49bb_1331_11eb
+    return mix ^ (mix &>> 31)
+  }
+
+  private mutating func grow() {
+    let size = slots.count * 2
+    slots = [UInt32](repeating: 0, count: size)
+    let mask = size - 1
+    var key = SIMD8<Int64>.zero
+    for index in states.indices {
+      for position in 0..<width { key[position] = keys[index * width + position] }
+      var slot = Int(truncatingIfNeeded: hash(key)) & mask
+      while slots[slot] != 0 { slot = (slot + 1) & mask }
+      slots[slot] = UInt32(index + 1)
+    }
+  }
+
+  /// Counts `record` in group `index`.
+  @inline(__always)
+  mutating func add(_ record: InternedRecord, to index: Int, strings: StringTable) {
+    var state = states[index]
+    let events = record.events
+    let time = record.timestamp
+    if state.histogram {
+      extras[Int(state.extra) - 1].histogram.add(time, count: events)
+    } else if state.records > 0,
+      time &>> TimeHistogram.minimumShift != state.first &>> TimeHistogram.minimumShift
+    {
+      // Past one bucket: the bucket so far, then this time.
+      let extra = extraIndex(&state)
+      extras[extra].histogram = TimeHistogram(
+        first: state.first, last: state.last, count: state.events)
+      extras[extra].histogram.add(time, count: events)
+      state.histogram = true
+    }
+    let rank = UInt8(record.level.rank)
+    if state.level != rank {
+      let extra = extraIndex(&state)
+      if state.level != GroupTable.mixedLevels {
+        extras[extra].levels[Int(state.level)] = Int64(truncatingIfNeeded: state.events)
+        state.level = GroupTable.mixedLevels
+      }
+      extras[extra].levels[Int(rank)] &+= Int64(truncatingIfNeeded: events)
+    }
+    state.events += events
+    state.records += 1
+    if time < state.first { state.first = time }
+    if time > state.last { state.last = time }
+    if record.process != state.process {
+      if state.process == InternedRecord.none {
+        state.process = record.process
+      } else {
+        let extra = extraIndex(&state)
+        extras[extra].processes.insert(record.process, first: &state.process, strings: strings)
+      }
+    }
+    if record.host != state.host {
+      if state.host == InternedRecord.none {
+        state.host = record.host
+      } else {
+        let extra = extraIndex(&state)
+        extras[extra].hosts.insert(record.host, first: &state.host, strings: strings)
+      }
+    }
+    if record.valueType != state.valueType {
+      if state.valueType == InternedRecord.none {
+        state.valueType = record.valueType
+      } else {
+        let extra = extraIndex(&state)
+        extras[extra].valueTypes.insert(
+          record.valueType, first: &state.valueType, strings: strings)
+      }
+    }
+    if record.label != state.label, record.label != InternedRecord.none {
+      if state.label == InternedRecord.none {
+        state.label = record.label
+      } else {
+        let extra = extraIndex(&state)
+        extras[extra].labels.insert(record.label, first: &state.label, strings: strings)
+      }
+    }
+    if record.function != state.function {
+      if state.function == InternedRecord.none {
+        state.function = record.function
+      } else {
+        let extra = extraIndex(&state)
+        extras[extra].functions.insert(record.function, first: &state.function, strings: strings)
+      }
+    }
+    states[index] = state
+  }
+
+  /// Whether group `index`'s labels, full, would refuse a label of `bytes`.
+  mutating func refusesLabel(
+    _ bytes: UnsafeBufferPointer<UInt8>, in index: Int, strings: StringTable
+  ) -> Bool {
+    let state = states[index]
+    guard state.extra != 0 else { return false }
+    return extras[Int(state.extra) - 1].labels.refuses(bytes, first: state.label, strings: strings)
+  }
+
+  /// The extra of a group, if it has one.
+  func extra(of state: State) -> Extra? {
+    state.extra == 0 ? nil : extras[Int(state.extra) - 1]
+  }
+
+  /// The index of `state`'s extra, made when it has none.
+  private mutating func extraIndex(_ state: inout State) -> Int {
+    if state.extra == 0 {
+      extras.append(Extra())
+      state.extra = UInt32(extras.count)
+    }
+    return Int(state.extra) - 1
+  }
+}
