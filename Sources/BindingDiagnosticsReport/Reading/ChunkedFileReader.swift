@@ -236,7 +236,8 @@ struct ChunkedFileReader {
       for (index, identity) in output.journal {
         let run = output.parser.table.string(records[index].run)
         guard owners.owner(ofRun: run, claimedBy: identity) != nil else { continue }
-        aggregator.add(UnsafeBufferPointer(rebasing: records[start..<index]), translating: translation)
+        aggregator.add(
+          UnsafeBufferPointer(rebasing: records[start..<index]), translating: translation)
         aggregator.countForged()
         start = index + 1
       }

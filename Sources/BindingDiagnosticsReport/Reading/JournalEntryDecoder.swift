@@ -62,31 +62,27 @@ struct JournalEntryDecoder {
     }
   }
 
-  /// The process name shown for an entry: the name it claims (`SYSLOG_IDENTIFIER`) when that is
-  /// the file name of its executable (journald's trusted `_EXE`), or, when journald recorded no
-  /// executable, the kernel's name for it (`_COMM`, cut to 15 bytes, so a claim that starts
-  /// with a 15-byte `_COMM` agrees); otherwise the trusted name with the claim beside it,
-  /// `python3.11 (as InboxApp)`. An entry with neither shows its claim.
+  /// The process name shown for an entry: the name it claims (`SYSLOG_IDENTIFIER`) when
+  /// journald's trusted fields agree with it, otherwise the trusted name with the claim beside
+  /// it, `python3.11 (as InboxApp)`. The claim agrees when it is the file name of the executable
+  /// (`_EXE`), or the kernel's name for the process (`_COMM`: the name it was started as, a
+  /// link's name included, cut to 15 bytes, so a claim that starts with a 15-byte `_COMM`
+  /// agrees too). The trusted name is the executable's file name, else `_COMM`; an entry with
+  /// neither shows its claim.
   /// - Parameters:
   ///   - claim: `SYSLOG_IDENTIFIER`.
   ///   - exe: `_EXE`, a path.
   ///   - comm: `_COMM`.
   static func processName(claim: String, exe: String?, comm: String?) -> String {
-    let trusted: String
-    if let exe, !exe.isEmpty {
-      trusted = exe.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init)
-        ?? exe
-      if claim.utf8.elementsEqual(trusted.utf8) { return claim }
-    } else if let comm, !comm.isEmpty {
-      trusted = comm
-      if claim.utf8.elementsEqual(comm.utf8)
+    let executable = exe.flatMap { $0.split(separator: "/").last.map(String.init) }
+    if let executable, claim.utf8.elementsEqual(executable.utf8) { return claim }
+    if let comm, !comm.isEmpty,
+      claim.utf8.elementsEqual(comm.utf8)
         || (comm.utf8.count == 15 && claim.utf8.starts(with: comm.utf8))
-      {
-        return claim
-      }
-    } else {
+    {
       return claim
     }
+    guard let trusted = executable ?? comm.flatMap({ $0.isEmpty ? nil : $0 }) else { return claim }
     return trusted + " (as " + claim + ")"
   }
 
