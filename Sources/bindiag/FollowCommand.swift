@@ -25,7 +25,8 @@ enum FollowCommand {
     if options.readsJournal {
       exitWhenStopped(stop, printer)
       let result = InputReader.followJournal(
-        directory: options.journalDirectories.first, filter: options.filter, start: start
+        directory: options.journalDirectories.first, filter: options.filter, start: start,
+        forged: { printer.skip($0, source: "journal") }
       ) { printer.show($0, source: "journal", line: 0) }
       if case .failure(let error) = result {
         Output.err("Error: journal not available: \(error)\n")
@@ -36,7 +37,9 @@ enum FollowCommand {
     if options.files.isEmpty || options.files == ["-"] {
       exitWhenStopped(stop, printer)
       let reader = InputReader(maxLineBytes: options.maxLineBytes)
-      let result = reader.classifyLines(fd: 0, name: "<stdin>") { kind, line in
+      let result = reader.classifyLines(
+        fd: 0, name: "<stdin>", forged: { printer.skip($0, source: "<stdin>") }
+      ) { kind, line in
         printer.show(kind, source: "<stdin>", line: line)
       }
       if case .failure(let error) = result {
@@ -150,6 +153,18 @@ enum FollowCommand {
         }
         return state.printed < limit
       }
+    }
+
+    /// A forged journal entry is never shown as a record of the run it claims: one line on
+    /// standard error says who sent it and whose the run is.
+    /// - Returns: `true`: following goes on.
+    func skip(_ entry: InputReader.ForgedEntry, source: String) -> Bool {
+      state.withLock { _ in
+        Output.err(
+          "warning: \(LogfmtEscaping.escapingControls(source)): skipped a forged entry: "
+            + "\(entry.sender) claims run \(entry.run) (seq \(entry.seq)) of \(entry.owner)\n")
+      }
+      return true
     }
 
     /// `warning: FILE:LINE: malformed: REASON` on standard error.

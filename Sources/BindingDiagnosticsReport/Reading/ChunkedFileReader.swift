@@ -71,6 +71,9 @@ struct ChunkedFileReader {
     var parser = ContractRecordParser()
     /// Every event, in line order, whichever parser read it.
     var records: [InternedRecord] = []
+    /// The `journalctl -o json` entries among `records`: index and trusted identity, checked
+    /// against the run they claim in file order.
+    var journal: [(record: Int, identity: JournalEntryDecoder.Identity)] = []
     /// Malformed lines: 0-based line in the chunk, and why.
     var malformed: [(line: Int, reason: MalformedReason)] = []
     /// Bytes the reasons in `malformed` hold, roughly.
@@ -86,6 +89,7 @@ struct ChunkedFileReader {
     mutating func reset() {
       parser.reset()
       records.removeAll(keepingCapacity: true)
+      journal.removeAll(keepingCapacity: true)
       malformed.removeAll(keepingCapacity: true)
       malformedBytes = 0
       others = 0
@@ -104,7 +108,7 @@ struct ChunkedFileReader {
     /// Bytes held, roughly: what the budget is checked against.
     var bytes: Int {
       records.count &* MemoryLayout<InternedRecord>.stride &+ malformedBytes
-        &+ parser.bytes
+        &+ parser.bytes &+ journal.count &* 64
     }
   }
 
@@ -148,6 +152,7 @@ struct ChunkedFileReader {
     // The size at once: the first chunk may take a while, and a progress line shows it meanwhile.
     onProgress?(InputReader.Progress(source: name, bytes: 0, size: size, events: 0))
     var lineNumber = 0
+    var owners = JournalEntryDecoder.RunOwners()
     var events = 0
     var failure: SystemError?
     let fd = self.fd
@@ -157,7 +162,7 @@ struct ChunkedFileReader {
       guard let worker = chunk.worker else { return }
       defer { pool.give(worker) }
       while true {
-        lineNumber = merge(worker.output, from: lineNumber, into: &aggregator)
+        lineNumber = merge(worker.output, from: lineNumber, owners: &owners, into: &aggregator)
         events += worker.output.events
         if worker.output.error != 0, failure == nil {
           failure = SystemError("read", code: worker.output.error)
@@ -219,12 +224,25 @@ struct ChunkedFileReader {
   }
 
   /// Adds a chunk's output to `aggregator` in line order, reporting its malformed lines, and
-  /// returns the line number its last line had.
-  private func merge(_ output: Output, from lineNumber: Int, into aggregator: inout Aggregator)
-    -> Int
-  {
+  /// returns the line number its last line had. A `journalctl -o json` entry whose trusted
+  /// identity is not its run's `owners` say is counted as forged instead.
+  private func merge(
+    _ output: Output, from lineNumber: Int, owners: inout JournalEntryDecoder.RunOwners,
+    into aggregator: inout Aggregator
+  ) -> Int {
     let translation = aggregator.translation(of: output.parser.table)
-    output.records.withUnsafeBufferPointer { aggregator.add($0, translating: translation) }
+    output.records.withUnsafeBufferPointer { records in
+      var start = 0
+      for (index, identity) in output.journal {
+        let run = output.parser.table.string(records[index].run)
+        guard owners.owner(ofRun: run, claimedBy: identity) != nil else { continue }
+        aggregator.add(
+          UnsafeBufferPointer(rebasing: records[start..<index]), translating: translation)
+        aggregator.countForged()
+        start = index + 1
+      }
+      aggregator.add(UnsafeBufferPointer(rebasing: records[start...]), translating: translation)
+    }
     for (line, reason) in output.malformed {
       onMalformed(
         InputReader.MalformedLine(source: name, line: lineNumber + line + 1, reason: reason.text))
@@ -276,8 +294,10 @@ struct ChunkedFileReader {
           output.records.append(record)
           if counting { output.events += record.events }
         } else {
-          switch LineClassifier.classifyExactly(bytes) {
+          var identity: JournalEntryDecoder.Identity?
+          switch LineClassifier.classifyExactly(bytes, identity: &identity) {
           case .event(let event):
+            if let identity { output.journal.append((output.records.count, identity)) }
             output.records.append(output.parser.record(of: event))
             if counting { output.events += event.events }
           case .malformed(let reason): output.add(malformed: reason)

@@ -196,11 +196,17 @@ enum EventDecoder {
 
   /// The journal fields an event is read from: the contract's, in its order (the journald
   /// sink's fields, and journald's own `_PID` and `_HOSTNAME` for `pid` and `host`), then
-  /// journald's trusted `_UID` and `_BOOT_ID`, which tell forged entries apart.
-  static let journalFields = ContractField.all.map(\.journalReadField) + ["_UID", "_BOOT_ID"]
-  /// Where journald's trusted `_UID` and `_BOOT_ID` are in ``journalFields``.
+  /// journald's trusted `_UID` and `_BOOT_ID`, which tell forged entries apart, and `_EXE` and
+  /// `_COMM`, which name the process (see ``JournalEntryDecoder/processName(claim:exe:comm:)``).
+  static let journalFields =
+    ContractField.all.map(\.journalReadField) + ["_UID", "_BOOT_ID", "_EXE", "_COMM"]
+  /// Where journald's trusted `_UID`, `_BOOT_ID`, `_EXE` and `_COMM` are in ``journalFields``.
   static let uidIndex = ContractField.all.count
   static let bootIndex = ContractField.all.count + 1
+  static let exeIndex = ContractField.all.count + 2
+  static let commIndex = ContractField.all.count + 3
+  /// The journal fields of the contract itself, where bytes that are not UTF-8 are malformed.
+  static let contractJournalFields = Set(ContractField.all.map(\.journalReadField))
 
   /// Why a journal entry whose contract field `name` is not valid UTF-8 is malformed.
   static func invalidUTF8(in name: String) -> MalformedReason {
@@ -255,12 +261,19 @@ enum EventDecoder {
     return validate(raw)
   }
 
-  /// Journal fields by name (as `journalctl -o json` gives them).
+  /// Journal fields by name (as `journalctl -o json` gives them), the process named as
+  /// ``JournalEntryDecoder/processName(claim:exe:comm:)`` says.
   static func decodeJournal(_ fields: [String: String]) -> Result<MisuseEvent, MalformedReason> {
     decodeJournal(
       text: { fields[journalFields[$0]] },
       integer: { index in fields[journalFields[index]].map { Int($0) } },
-      timestamp: nil, realtime: fields["__REALTIME_TIMESTAMP"].flatMap { Int64($0) })
+      timestamp: nil, realtime: fields["__REALTIME_TIMESTAMP"].flatMap { Int64($0) }
+    ).map { event in
+      var event = event
+      event.process = JournalEntryDecoder.processName(
+        claim: event.process, exe: fields["_EXE"], comm: fields["_COMM"])
+      return event
+    }
   }
 
   /// logfmt pairs of the standard-error sink. A key given twice is malformed, as in JSON.

@@ -44,6 +44,30 @@ package struct InputReader {
     }
   }
 
+  /// A journal entry (read from the journal, or a `journalctl -o json` line) whose trusted
+  /// identity is not that of the run it claims: never a record or a loss of that run.
+  package struct ForgedEntry: Sendable, Hashable {
+    /// The run it claims.
+    package var run: String
+    /// The `seq` it claims.
+    package var seq: Int
+    /// Who sent it, as journald says: `uid U pid P`, then ` (another boot)` when only the boot
+    /// differs.
+    package var sender: String
+    /// Whose the run is: `uid U pid P`.
+    package var owner: String
+
+    init(
+      _ event: MisuseEvent, sender: JournalEntryDecoder.Identity,
+      owner: JournalEntryDecoder.Identity
+    ) {
+      run = event.run
+      seq = event.seq
+      self.sender = sender.text + (sender.text == owner.text ? " (another boot)" : "")
+      self.owner = owner.text
+    }
+  }
+
   /// Lines longer than this are malformed (`--max-line-bytes`).
   package var maxLineBytes: Int
   /// Called for every malformed line, in input order.
@@ -114,7 +138,13 @@ package struct InputReader {
       reader.outputBytes = chunkOutputBytes
       return reader.read(into: &aggregator)
     }
-    return classifyLines(fd: fd, name: name) { kind, _ in
+    return classifyLines(
+      fd: fd, name: name,
+      forged: { _ in
+        aggregator.countForged()
+        return true
+      }
+    ) { kind, _ in
       aggregator.add(kind)
       return true
     }
@@ -155,16 +185,22 @@ package struct InputReader {
   }
 
   /// Classifies each line of `fd` as it arrives (a pipe is handed over line by line), reporting
-  /// malformed ones to ``onMalformed`` too, until the end or until `body` returns `false`.
+  /// malformed ones to ``onMalformed`` too, until the end or until `body` (or `forged`) returns
+  /// `false`. A `journalctl -o json` entry is checked as the journal's are (see
+  /// ``readJournal(directories:into:)``): a run belongs to the trusted identity of its first
+  /// such entry, and one with another identity goes to `forged`, not to `body`.
   /// - Parameters:
   ///   - fd: The descriptor.
   ///   - name: The name used in malformed-line reports.
+  ///   - forged: Receives each forged journal entry.
   ///   - body: Receives each line's class and number.
   /// - Returns: The read error, if reading failed part-way.
   package func classifyLines(
-    fd: Int32, name: String, _ body: (LineClass, Int) -> Bool
+    fd: Int32, name: String, forged: (ForgedEntry) -> Bool = { _ in true },
+    _ body: (LineClass, Int) -> Bool
   ) -> Result<Void, SystemError> {
     var classifier = LineClassifier()
+    var owners = JournalEntryDecoder.RunOwners()
     var bytesRead = 0
     var events = 0
     var nextProgress = InputReader.progressStep
@@ -213,6 +249,11 @@ package struct InputReader {
         }
         kind = classifier.classify(number == 1 ? InputReader.droppingBOM(bytes) : bytes)
         if kind != .blank { atStart = false }
+        if case .event(let event) = kind, let identity = classifier.journalIdentity,
+          let owner = owners.owner(ofRun: event.run, claimedBy: identity)
+        {
+          return forged(ForgedEntry(event, sender: identity, owner: owner))
+        }
       }
       if case .malformed(let reason) = kind {
         onMalformed(MalformedLine(source: name, line: number, reason: reason.text))
@@ -297,7 +338,7 @@ package struct InputReader {
     var entries = 0
     var events = 0
     var decoder = JournalEntryDecoder()
-    var owners = RunOwners()
+    var owners = JournalEntryDecoder.RunOwners()
     var readable: [(path: String?, source: JournalReader.Source)] = []
     var fileFailures: [Int] = []
     for (name, path, source) in sources {
@@ -308,7 +349,9 @@ package struct InputReader {
         number += 1
         entries += 1
         let kind = decoder.classify(entry)
-        if case .event(let event) = kind, !owners.owns(event, entry) {
+        if case .event(let event) = kind,
+          owners.owner(ofRun: event.run, claimedBy: JournalEntryDecoder.identity(of: entry)) != nil
+        {
           box.value.countForged()
           return true
         }
@@ -348,7 +391,9 @@ package struct InputReader {
         source: source, matches: matches, fields: EventDecoder.journalFields, since: nil)
       let result = JournalReader.read(before) { entry in
         guard entry.realtime < since else { return false }
-        if case .event(let event) = decoder.classify(entry), owners.owns(event, entry) {
+        if case .event(let event) = decoder.classify(entry),
+          owners.owner(ofRun: event.run, claimedBy: JournalEntryDecoder.identity(of: entry)) == nil
+        {
           box.value.track(event)
         }
         return true
@@ -358,20 +403,6 @@ package struct InputReader {
       }
     }
     return failures
-  }
-
-  /// The trusted identity of each run's first entry.
-  private struct RunOwners {
-    private var owners: [String: JournalEntryDecoder.Identity] = [:]
-
-    /// Whether `entry` (whose event is `event`) has the identity of its run's first entry,
-    /// making that identity the run's when it is the first.
-    mutating func owns(_ event: MisuseEvent, _ entry: JournalReader.Entry) -> Bool {
-      let identity = JournalEntryDecoder.identity(of: entry)
-      if let owner = owners[event.run] { return owner == identity }
-      owners[event.run] = identity
-      return true
-    }
   }
 
   /// A file's device and inode (its path when `stat` fails), to read each file once.
@@ -391,17 +422,19 @@ package struct InputReader {
   }
 
   /// Follows the journal, handing each matching entry's class to `handler` until it
-  /// returns `false`.
+  /// returns `false`. An entry whose trusted identity is not that of the first entry of its run
+  /// that was read goes to `forged` instead.
   /// - Parameters:
   ///   - directory: A journal directory, or `nil` for the local journal.
   ///   - filter: Matches (kind, process, host, run) and start time.
   ///   - start: The last `n` entries matching the filter's journal matches first (`.last`), or
   ///     all from the filter's `since` (or the head) (`.beginning`).
+  ///   - forged: Receives each forged entry.
   ///   - handler: Receives each entry's class.
   /// - Returns: Why the journal could not be read.
   package static func followJournal(
     directory: String?, filter: EventFilter, start: FollowStart,
-    handler: @escaping (LineClass) -> Bool
+    forged: @escaping (ForgedEntry) -> Bool, handler: @escaping (LineClass) -> Bool
   ) -> Result<Void, JournalError> {
     var last: Int?
     if case .last(let count) = start { last = count }
@@ -411,13 +444,30 @@ package struct InputReader {
       since: filter.since.map { UInt64(max(0, $0.microsecondsSinceEpoch)) }, last: last,
       follow: true)
     var decoder = JournalEntryDecoder()
-    return JournalReader.read(query) { handler(decoder.classify($0)) }
+    var owners = JournalEntryDecoder.RunOwners()
+    return JournalReader.read(query) { entry in
+      let kind = decoder.classify(entry)
+      if case .event(let event) = kind {
+        let identity = JournalEntryDecoder.identity(of: entry)
+        if let owner = owners.owner(ofRun: event.run, claimedBy: identity) {
+          return forged(ForgedEntry(event, sender: identity, owner: owner))
+        }
+      }
+      return handler(kind)
+    }
   }
 
   static func journalMatches(_ filter: EventFilter) -> [String] {
     var matches = ["BINDING_SCHEMA=1"]
     matches += filter.kinds.sorted().map { "BINDING_KIND=\($0)" }
-    if let process = filter.process { matches.append("SYSLOG_IDENTIFIER=\(process)") }
+    if let process = filter.process {
+      // The name shown is the claim, or `TRUSTED (as CLAIM)`: either way the claim is the
+      // entry's SYSLOG_IDENTIFIER (same-name matches are ORed), and the filter picks after.
+      matches.append("SYSLOG_IDENTIFIER=\(process)")
+      if let claim = JournalEntryDecoder.claim(inShownName: process) {
+        matches.append("SYSLOG_IDENTIFIER=\(claim)")
+      }
+    }
     if let host = filter.host { matches.append("_HOSTNAME=\(host)") }
     if let run = filter.run { matches.append("BINDING_RUN=\(run)") }
     return matches

@@ -10,8 +10,13 @@ struct JournalEntryDecoder {
   private var texts = [String?](repeating: nil, count: EventDecoder.journalFields.count)
 
   /// Whether ``EventDecoder/journalFields`` holds a number at `index` (the contract's integers,
-  /// and the trusted uid; the boot id is read apart, as bytes).
-  private static let isInteger = ContractField.all.map { $0.type == .integer } + [true, true]
+  /// and the trusted uid; the boot id is read apart, as bytes; `_EXE` and `_COMM` are text).
+  private static let isInteger =
+    ContractField.all.map { $0.type == .integer } + [true, true, false, false]
+  /// Where `SYSLOG_IDENTIFIER` is.
+  private static let processIndex = ContractField.index(of: .process)
+  /// The last process name worked out, and what it was worked out from.
+  private var lastName: (claim: String, exe: String?, comm: String?, shown: String)?
   /// Where `BINDING_TS` is: the time is parsed from bytes, not cached as text.
   private static let timestampIndex = ContractField.index(of: .timestamp)
   /// Where journald's trusted `_PID` is.
@@ -24,6 +29,79 @@ struct JournalEntryDecoder {
     var uid: Int?
     var pid: Int?
     var boot: [UInt8]?
+
+    /// `uid U pid P` (`?` for a missing part).
+    var text: String {
+      "uid \(uid.map(String.init) ?? "?") pid \(pid.map(String.init) ?? "?")"
+    }
+
+    /// The identity of a `journalctl -o json` entry's fields.
+    init(json fields: [String: String]) {
+      uid = fields["_UID"].flatMap { Int($0) }
+      pid = fields["_PID"].flatMap { Int($0) }
+      boot = fields["_BOOT_ID"].map { Array($0.utf8) }
+    }
+
+    init(uid: Int?, pid: Int?, boot: [UInt8]?) {
+      (self.uid, self.pid, self.boot) = (uid, pid, boot)
+    }
+  }
+
+  /// The trusted identity of each run's first journal entry read: a run id is random, and known
+  /// to others only once its first record is in the journal, so the first entry of a run is its
+  /// owner's.
+  struct RunOwners {
+    private var owners: [String: Identity] = [:]
+
+    /// `nil` when `identity` is that of `run`'s first entry (making it the run's when it is the
+    /// first), or else the identity the run belongs to: the entry is forged.
+    mutating func owner(ofRun run: String, claimedBy identity: Identity) -> Identity? {
+      if let owner = owners[run] { return owner == identity ? nil : owner }
+      owners[run] = identity
+      return nil
+    }
+  }
+
+  /// The process name shown for an entry: the name it claims (`SYSLOG_IDENTIFIER`) when
+  /// journald's trusted fields agree with it, otherwise the trusted name with the claim beside
+  /// it, `python3.11 (as InboxApp)`. The claim agrees when it is the file name of the executable
+  /// (`_EXE`), or the kernel's name for the process (`_COMM`: the name it was started as, a
+  /// link's name included, cut to 15 bytes, so a claim that starts with a 15-byte `_COMM`
+  /// agrees too). The trusted name is the executable's file name, else `_COMM`; an entry with
+  /// neither shows its claim.
+  /// - Parameters:
+  ///   - claim: `SYSLOG_IDENTIFIER`.
+  ///   - exe: `_EXE`, a path.
+  ///   - comm: `_COMM`.
+  static func processName(claim: String, exe: String?, comm: String?) -> String {
+    let executable = exe.flatMap { $0.split(separator: "/").last.map(String.init) }
+    if let executable, claim.utf8.elementsEqual(executable.utf8) { return claim }
+    if let comm, !comm.isEmpty,
+      claim.utf8.elementsEqual(comm.utf8)
+        || (comm.utf8.count == 15 && claim.utf8.starts(with: comm.utf8))
+    {
+      return claim
+    }
+    guard let trusted = executable ?? comm.flatMap({ $0.isEmpty ? nil : $0 }) else { return claim }
+    return trusted + " (as " + claim + ")"
+  }
+
+  /// The claim in a name ``processName(claim:exe:comm:)`` showed as `TRUSTED (as CLAIM)`, or
+  /// `nil` for a name of another form.
+  static func claim(inShownName name: String) -> String? {
+    guard name.hasSuffix(")"), let marker = name.firstRange(of: " (as ") else { return nil }
+    return String(name[marker.upperBound...].dropLast())
+  }
+
+  /// ``processName(claim:exe:comm:)``, remembering the last answer: entries of one process
+  /// follow each other.
+  private mutating func shownName(claim: String, exe: String?, comm: String?) -> String {
+    if let last = lastName, last.claim == claim, last.exe == exe, last.comm == comm {
+      return last.shown
+    }
+    let shown = JournalEntryDecoder.processName(claim: claim, exe: exe, comm: comm)
+    lastName = (claim, exe, comm, shown)
+    return shown
   }
 
   /// The trusted identity of `entry`.
@@ -49,6 +127,12 @@ struct JournalEntryDecoder {
       guard let bytes, index != JournalEntryDecoder.timestampIndex else { continue }
       let slice = bytes.assumingMemoryBound(to: UInt8.self)
       guard let text = caches[index].string(slice, ascii: false) else {
+        // journald's own fields (a path may be any bytes) name the process; they do not make
+        // the entry malformed.
+        if index >= ContractField.all.count {
+          texts[index] = String(decoding: slice, as: UTF8.self)
+          continue
+        }
         return .malformed(EventDecoder.invalidUTF8(in: EventDecoder.journalFields[index]))
       }
       texts[index] = text
@@ -74,8 +158,11 @@ struct JournalEntryDecoder {
       integer: { index in values[index].map { JournalEntryDecoder.integer($0) } },
       timestamp: timestamp, realtime: Int64(entry.realtime), formatsChecked: checked)
     switch decoded {
-    case .success(let event):
+    case .success(var event):
       for field in JournalEntryDecoder.formatFields { caches[field].checked = true }
+      event.process = shownName(
+        claim: event.process, exe: texts[EventDecoder.exeIndex],
+        comm: texts[EventDecoder.commIndex])
       return .event(event)
     case .failure(let reason):
       return .malformed(reason)

@@ -17,6 +17,9 @@ package enum LineClass: Sendable, Equatable {
 /// log's), a line with `v=` and `kind=` keys is logfmt, anything else is `other`.
 package struct LineClassifier: Sendable {
   private var fast = ContractFastParser()
+  /// The trusted identity (`_UID`, `_PID`, `_BOOT_ID`) of the last line classified when it was a
+  /// `journalctl -o json` entry, which readers check against the run it claims; `nil` otherwise.
+  private(set) var journalIdentity: JournalEntryDecoder.Identity?
 
   /// A classifier; it keeps small caches between lines, so reuse one per stream.
   package init() {}
@@ -24,12 +27,13 @@ package struct LineClassifier: Sendable {
   /// Classifies one line (without its `\n`).
   /// - Parameter line: The line's bytes.
   package mutating func classify(_ line: UnsafeBufferPointer<UInt8>) -> LineClass {
+    journalIdentity = nil
     guard let start = line.firstIndex(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0d }) else {
       return .blank
     }
     if line[start] == UInt8(ascii: "{") {
       if start == 0, let event = fast.parse(line) { return .event(event) }
-      return LineClassifier.classifyJSON(line)
+      return LineClassifier.classifyJSON(line, identity: &journalIdentity)
     }
     return LineClassifier.classifyText(line)
   }
@@ -38,13 +42,26 @@ package struct LineClassifier: Sendable {
   /// path is tested against.
   /// - Parameter line: The line's bytes.
   package static func classifyExactly(_ line: UnsafeBufferPointer<UInt8>) -> LineClass {
+    var identity: JournalEntryDecoder.Identity?
+    return classifyExactly(line, identity: &identity)
+  }
+
+  /// ``classifyExactly(_:)``, setting `identity` to the trusted identity of a `journalctl -o
+  /// json` entry (`nil` for any other line).
+  static func classifyExactly(
+    _ line: UnsafeBufferPointer<UInt8>, identity: inout JournalEntryDecoder.Identity?
+  ) -> LineClass {
+    identity = nil
     guard let start = line.firstIndex(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0d }) else {
       return .blank
     }
-    return line[start] == UInt8(ascii: "{") ? classifyJSON(line) : classifyText(line)
+    return line[start] == UInt8(ascii: "{")
+      ? classifyJSON(line, identity: &identity) : classifyText(line)
   }
 
-  private static func classifyJSON(_ line: UnsafeBufferPointer<UInt8>) -> LineClass {
+  private static func classifyJSON(
+    _ line: UnsafeBufferPointer<UInt8>, identity: inout JournalEntryDecoder.Identity?
+  ) -> LineClass {
     let value: JSONValue
     switch JSONParser.parse(line) {
     case .failure(.syntax(let reason)): return .malformed("\(reason)")
@@ -56,12 +73,16 @@ package struct LineClassifier: Sendable {
       for (key, member) in members where fields[key] == nil {
         switch journalText(member) {
         case .text(let text): fields[key] = text
-        case .invalidUTF8 where EventDecoder.journalFields.contains(key):
+        case .invalidUTF8 where EventDecoder.contractJournalFields.contains(key):
           return .malformed(EventDecoder.invalidUTF8(in: key))
-        case .invalidUTF8, .absent: break
+        // journald's own fields (a path may be any bytes) name the process, as from the journal.
+        case .invalidUTF8(let lossy): fields[key] = lossy
+        case .absent: break
         }
       }
-      return result(EventDecoder.decodeJournal(fields))
+      let decoded = result(EventDecoder.decodeJournal(fields))
+      if case .event = decoded { identity = JournalEntryDecoder.Identity(json: fields) }
+      return decoded
     }
     if value["v"] == nil, value["__CURSOR"] != nil || value["__REALTIME_TIMESTAMP"] != nil {
       return .other
@@ -87,8 +108,9 @@ package struct LineClassifier: Sendable {
   /// A journalctl JSON field value as text.
   private enum JournalText {
     case text(String)
-    /// An array of bytes that is not UTF-8: malformed in a contract field, as in JSON.
-    case invalidUTF8
+    /// An array of bytes that is not UTF-8: malformed in a contract field, as in JSON; the
+    /// text with replacement characters.
+    case invalidUTF8(String)
     case absent
   }
 
@@ -106,7 +128,8 @@ package struct LineClassifier: Sendable {
           guard let byte = element.integer, (0...255).contains(byte) else { return .absent }
           bytes.append(UInt8(byte))
         }
-        return String(validating: bytes, as: UTF8.self).map(JournalText.text) ?? .invalidUTF8
+        return String(validating: bytes, as: UTF8.self).map(JournalText.text)
+          ?? .invalidUTF8(String(decoding: bytes, as: UTF8.self))
       }
       return elements.first.map(journalText) ?? .absent
     default: return .absent
