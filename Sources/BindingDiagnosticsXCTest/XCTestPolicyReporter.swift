@@ -1,5 +1,6 @@
 import BindingDiagnostics
 import BindingDiagnosticsTesting
+import Dispatch
 import Foundation
 import XCTest
 
@@ -10,7 +11,8 @@ import XCTest
 /// The core finds this class by name (`BindingDiagnosticsXCTest.XCTestPolicyReporter`), so it
 /// works in any process that links this library. XCTest runs one test at a time and names none to
 /// the code under test, so the reporter listens to test starts and ends as an
-/// `XCTestObservation`, from its creation on (the process's first misuse). A misuse on any thread
+/// `XCTestObservation`, from its creation on (the process's first misuse; on Apple platforms, from
+/// the main thread's next turn when that misuse is on another thread). A misuse on any thread
 /// while a test runs belongs to that test. For the first misuse, before the reporter has seen a
 /// test start, `XCTFail` finds the running test, and the failure's callback names it to the
 /// reporter before the misuse's record is written.
@@ -25,8 +27,8 @@ import XCTest
 /// `testCase(_:didFailWithDescription:inFile:atLine:)`.
 final class XCTestPolicyReporter: NSObject, TestFailureReporter, XCTestObservation {
   private struct State: Sendable {
-    /// `XCTestCase` is not `Sendable`; the reporter only reads its name and records failures
-    /// into it, which XCTest accepts from any thread, and only under the lock that guards this.
+    /// `XCTestCase` is not `Sendable`; the lock guards only this reference. The reporter reads
+    /// the test's name and records failures into it, which XCTest accepts from any thread.
     nonisolated(unsafe) var running: XCTestCase?
     /// Whether any test start, end or failure has reached the reporter.
     var sawTestEvent = false
@@ -37,7 +39,18 @@ final class XCTestPolicyReporter: NSObject, TestFailureReporter, XCTestObservati
   /// The reporter; the core makes the one it uses. Starts observing XCTest.
   override required init() {
     super.init()
-    XCTestObservationCenter.shared.addTestObserver(self)
+    #if canImport(ObjectiveC)
+      // Xcode's XCTest takes observers on the main thread only (it raises otherwise). A first
+      // misuse off it registers later, never waiting on the main thread, which may be waiting
+      // for the misusing thread; until then misuses go through `XCTFail`.
+      if Thread.isMainThread {
+        XCTestObservationCenter.shared.addTestObserver(self)
+      } else {
+        DispatchQueue.main.async { XCTestObservationCenter.shared.addTestObserver(self) }
+      }
+    #else
+      XCTestObservationCenter.shared.addTestObserver(self)
+    #endif
   }
 
   /// Records one failure for the misuse in the running XCTest test, if there is one, at the
