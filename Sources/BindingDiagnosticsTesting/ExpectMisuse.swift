@@ -5,7 +5,7 @@ import Testing
 ///
 /// Records an issue at the caller when the expectation fails. Misuses of other kinds go where they
 /// would have gone without this call (the test's ``FailsOnMisuseTrait`` pipeline, or the process
-/// pipeline).
+/// pipeline); the expected ones stay in the test, out of the process's sinks.
 /// - Parameters:
 ///   - kind: The expected kind.
 ///   - count: The exact number of misuses expected, or `nil` for at least one.

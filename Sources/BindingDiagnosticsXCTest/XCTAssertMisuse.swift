@@ -7,6 +7,8 @@ import XCTest
 /// XCTest records a failure only in a file named by a `StaticString`, so a failure lands on the
 /// mapping's line when the mapping is in the calling file, and on the caller's line otherwise;
 /// its message always names the mapping's `#fileID` and line, the kind, label, value type and count.
+/// The misuses are also written to the process's sinks, with the test's name in the record's
+/// `test` field.
 /// - Parameters:
 ///   - expression: The code under test.
 ///   - message: Added to each failure.
@@ -18,8 +20,10 @@ public func XCTAssertNoMisuse(
   _ expression: () throws -> Void, _ message: @autoclosure () -> String = "",
   fileID: StaticString = #fileID, file: StaticString = #filePath, line: UInt = #line
 ) rethrows {
+  let outer = DiagnosticsSystem.current
   let events = try ClaimingSink.claiming(nil, in: expression)
   failEachSite(of: events, message(), fileID: fileID, file: file, line: line)
+  relay(events, to: outer)
 }
 
 /// Runs async `expression` and fails the current test once for each call site it misused a
@@ -35,12 +39,15 @@ public func XCTAssertNoMisuse(
   _ expression: () async throws -> Void, _ message: @autoclosure () -> String = "",
   fileID: StaticString = #fileID, file: StaticString = #filePath, line: UInt = #line
 ) async rethrows {
+  let outer = DiagnosticsSystem.current
   let events = try await ClaimingSink.claiming(nil, in: expression)
   failEachSite(of: events, message(), fileID: fileID, file: file, line: line)
+  relay(events, to: outer)
 }
 
 /// Runs `expression` and fails at the caller unless it misused a binding with `kind`: `count`
-/// times, or at least once. Misuses of other kinds are reported as they would have been.
+/// times, or at least once. Misuses of other kinds are reported as they would have been; the
+/// expected ones are not written to the process's sinks.
 /// - Parameters:
 ///   - kind: The expected kind.
 ///   - expression: The code under test.
@@ -107,6 +114,16 @@ private func failEachSite(
     let here = site.fileID == "\(fileID)" && site.line > 0
     XCTFail(text, file: file, line: here ? UInt(site.line) : line)
   }
+}
+
+/// Writes the misuses an assertion caught to the process's sinks, naming the running test, as
+/// the Swift Testing trait does, so `bindiag` in CI sees every site the tests hit. After the
+/// failures: the first one may be how XCTest's reporter learns the running test. Nothing when the
+/// assertion ran inside a pipeline a test installed.
+private func relay(_ events: [MisuseEvent], to outer: Diagnostics) {
+  guard !events.isEmpty, DiagnosticsSystem.isProcessPipeline(outer) else { return }
+  let test = MisusePolicy.testName(for: outer)
+  for event in events { outer.relay(event, test: test) }
 }
 
 private func joined(_ failure: String, _ message: String) -> String {

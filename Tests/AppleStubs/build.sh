@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# The Apple-platform paths, compiled here on Linux against interface stubs of SwiftUI and os
-# (SwiftUI.swiftinterface, os.swiftinterface: declarations only, modelled on the current SDK), so
-# `canImport(SwiftUI)` and `canImport(os)` are true. Compile-only: nothing links or runs. What
+# The Apple-platform paths, compiled here on Linux against interface stubs of SwiftUI, os and
+# XCTest (SwiftUI.swiftinterface, os.swiftinterface, XCTest.swiftinterface: declarations only,
+# modelled on the current SDK), so `canImport(SwiftUI)` and `canImport(os)` are true and the stub
+# XCTest shadows the toolchain's corelibs XCTest; an empty ObjectiveC.swiftinterface makes
+# `canImport(ObjectiveC)` true, the condition of the code written for Xcode's XCTest (the Linux
+# build below compiles its corelibs twin). Compile-only: nothing links or runs. What
 # this proves and what only a Mac can is in the DocC article "Apple platforms"
 # (Sources/BindingDiagnostics/BindingDiagnostics.docc/ApplePlatforms.md).
 #
@@ -109,7 +112,7 @@ status=0
 wait $first || status=1
 wait $second || status=1
 if [ $status = 0 ]; then
-  echo "apple-stubs: every target and the consumer compile against the SwiftUI and os stubs" \
+  echo "apple-stubs: every target and the consumer compile against the SwiftUI, os and XCTest stubs" \
     "(Swift 6; libraries and consumer also Swift 5); the consumer compiles against the Linux" \
     "Binding; DocC converts without warnings"
 fi

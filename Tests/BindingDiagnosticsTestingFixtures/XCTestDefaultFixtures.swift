@@ -16,7 +16,8 @@ final class XCTestDefaultFixtures: XCTestCase {
   }
 
   /// Runs first (XCTest orders tests by name), so its misuse is the process's first: the reporter
-  /// does not know the running test yet, and fails it through `XCTFail` at `<unknown>:0`.
+  /// does not know the running test yet, and fails it through `XCTFail` at `<unknown>:0`, which
+  /// names the test to the reporter before the record is written.
   func testFirstMisuseOfTheProcess() {
     FixtureViews.misuse(label: "xctest-first")
   }

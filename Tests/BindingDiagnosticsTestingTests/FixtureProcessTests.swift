@@ -221,6 +221,42 @@ import Testing
     #expect(output.status == 1)
   }
 
+  /// A record the rate limit folded is written when the process ends and names its test: the
+  /// limit folds each test's misuses of a site apart, with or without the trait.
+  @Test func foldedRecordsNameTheirTest() throws {
+    let text = try FixtureRun.foldedRecords.get()
+    let records = text.split(separator: "\n").map { line -> String in
+      let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+      let test = object?["test"] as? String ?? "-"
+      return "\(test) \(object?["label"] as? String ?? "-") +\(object?["suppressed"] as? Int ?? -1)"
+    }
+    let without = "FoldingFixtures/foldedWithoutTheTrait() save-alert"
+    let with = "FoldingFixtures/foldedWithTheTrait() save-alert"
+    #expect(
+      records.sorted()
+        == [
+          "\(without) +0", "\(without) +0", "\(without) +2",
+          "\(with) +0", "\(with) +0", "\(with) +1",
+        ].sorted())
+  }
+
+  /// What XCTest assertions caught goes to the process's sinks with the test's name, except the
+  /// misuses `XCTAssertMisuse` expected: those are intentional, and would fail a CI gate.
+  @Test func xcTestAssertionsWriteUnexpectedMisusesToTheProcessSinksOnly() throws {
+    let text = try FixtureRun.xcTestRecords.get()
+    let records = text.split(separator: "\n").map { line -> String in
+      let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+      return "\(object?["test"] as? String ?? "-") \(object?["label"] as? String ?? "-")"
+    }
+    #expect(
+      records.sorted() == [
+        "XCTestFixtures.testAsyncExpression xctest-async",
+        "XCTestFixtures.testMappingInAnotherFile save-alert",
+        "XCTestFixtures.testMappingInThisFile xctest-here",
+        "XCTestFixtures.testMappingInThisFile xctest-here",
+      ])
+  }
+
   /// The issues one fixture test recorded: for each, its symbol and location, then what the
   /// runner printed for it (a failure's error, or a comment's `↳` line).
   private func issues(of test: String, in output: ProcessOutput) -> [String] {

@@ -29,6 +29,14 @@ enum FixtureRun {
     return (records: text, output: output)
   }
 
+  /// The rate-limit fixtures, with a JSON Lines sink limited to 2 records per site a minute: the
+  /// records it holds once the process has ended.
+  static let foldedRecords = Result {
+    try records(
+      of: ["--testing-library", "swift-testing", "--filter", "FoldingFixtures"],
+      rateLimit: "2/60")
+  }
+
   /// The fixtures without the trait, under `BINDING_DIAGNOSTICS_POLICY=fail-tests`.
   static let failTests = Result {
     try run(
@@ -58,17 +66,17 @@ enum FixtureRun {
   /// The XCTest fixtures without assertions, with a JSON Lines sink configured (rate limit off):
   /// the records it holds.
   static let xcTestDefaultRecords = Result {
-    let path = FileManager.default.temporaryDirectory
-      .appendingPathComponent("xctest-fixtures-\(ProcessInfo.processInfo.processIdentifier).jsonl")
-      .path
-    try? FileManager.default.removeItem(atPath: path)
-    defer { try? FileManager.default.removeItem(atPath: path) }
-    _ = try run(
-      ["--testing-library", "xctest", "BindingDiagnosticsTestingFixtures.XCTestDefaultFixtures"],
-      environment: [
-        "BINDING_DIAGNOSTICS": "jsonl:\(path)", "BINDING_DIAGNOSTICS_RATE_LIMIT": "off",
+    try records(
+      of: [
+        "--testing-library", "xctest", "BindingDiagnosticsTestingFixtures.XCTestDefaultFixtures",
       ])
-    return (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+  }
+
+  /// The XCTest fixtures with assertions, with a JSON Lines sink configured (rate limit off): the
+  /// records it holds.
+  static let xcTestRecords = Result {
+    try records(
+      of: ["--testing-library", "xctest", "BindingDiagnosticsTestingFixtures.XCTestFixtures"])
   }
 
   /// The XCTest fixtures without assertions, under `BINDING_DIAGNOSTICS_POLICY=report`.
@@ -92,6 +100,21 @@ enum FixtureRun {
   struct MissingMark: Error {
     let name: String
     let file: String
+  }
+
+  /// Runs the fixtures `arguments` select with a JSON Lines sink under `rateLimit`: the records
+  /// it holds, one per line.
+  private static func records(of arguments: [String], rateLimit: String = "off") throws -> String {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("fixture-records-\(UUID().uuidString).jsonl").path
+    try? FileManager.default.removeItem(atPath: path)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    _ = try run(
+      arguments,
+      environment: [
+        "BINDING_DIAGNOSTICS": "jsonl:\(path)", "BINDING_DIAGNOSTICS_RATE_LIMIT": rateLimit,
+      ])
+    return (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
   }
 
   private static func run(_ arguments: [String], environment: [String: String] = [:]) throws

@@ -54,8 +54,8 @@ import Testing
       })
   }
 
-  /// A record names the XCTest test that was running once the reporter knows it: not the
-  /// process's first misuse, nor one after the class's tests.
+  /// A record names the XCTest test that was running, the process's first misuse's too (the
+  /// reporter learns it from that misuse's failure); one after the class's tests names none.
   @Test func recordsNameTheRunningXCTestTest() throws {
     let text = try FixtureRun.xcTestDefaultRecords.get()
     let records = text.split(separator: "\n").map { line -> String in
@@ -68,7 +68,7 @@ import Testing
         "peek XCTestDefaultFixtures.testReadAfterNil",
         "xctest-after -",
         "xctest-default XCTestDefaultFixtures.testMisuseWithoutAssertion",
-        "xctest-first -",
+        "xctest-first XCTestDefaultFixtures.testFirstMisuseOfTheProcess",
         "xctest-thread XCTestDefaultFixtures.testMisuseOnAThread",
       ])
   }

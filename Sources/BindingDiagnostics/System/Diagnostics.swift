@@ -64,14 +64,21 @@ public final class Diagnostics: Sendable {
     label: String? = nil, site: CallSite
   ) {
     let level = level ?? kind.defaultLevel
+    let failsTestFirst = policy.failsTests
+    if failsTestFirst {
+      applyPolicy(
+        kind, level: level, message: message, label: label, valueType: valueType(), site: site)
+    }
     if acceptsEvents, level >= minimumLevel {
       deliver(
         kind, level: level, message: message, site: site, valueType: valueType(),
         valuePresent: valuePresent, value: value(), label: label,
         test: MisusePolicy.testName(for: self), thread: ThreadOrdinal.current())
     }
-    applyPolicy(
-      kind, level: level, message: message, label: label, valueType: valueType(), site: site)
+    if !failsTestFirst {
+      applyPolicy(
+        kind, level: level, message: message, label: label, valueType: valueType(), site: site)
+    }
   }
 
   /// The report path of the mappings and of ``DiagnosticsSystem/report(_:message:valueType:valuePresent:value:level:label:fileID:line:function:)``.
@@ -91,15 +98,25 @@ public final class Diagnostics: Sendable {
     let thread = ThreadOrdinal.current()
     let entry = SiteTable.entry(
       fileID: fileID, line: line, function: function, valueType: valueType, thread: thread)
+    // A test failure comes before the record: XCTest's reporter may learn the running test
+    // from it, for the record's `test`. An assertion or a debugger stop comes after.
+    let failsTestFirst = policy.failsTests
+    if failsTestFirst {
+      applyPolicy(
+        kind, level: level, message: message, label: label, valueType: entry.valueType,
+        site: entry.site)
+    }
     if wanted {
       deliver(
         kind, level: level, message: message, site: entry.site, valueType: entry.valueType,
         valuePresent: valuePresent, value: value(), label: label,
         test: MisusePolicy.testName(for: self), thread: thread)
     }
-    applyPolicy(
-      kind, level: level, message: message, label: label, valueType: entry.valueType,
-      site: entry.site)
+    if !failsTestFirst {
+      applyPolicy(
+        kind, level: level, message: message, label: label, valueType: entry.valueType,
+        site: entry.site)
+    }
   }
 
   /// After the report: a runtime warning, then what the policy says (see
@@ -124,11 +141,11 @@ public final class Diagnostics: Sendable {
   ) {
     var suppressed = 0
     if let limiter {
-      let key = RateLimiter.Key(kind: kind.code, file: site.fileID, line: site.line)
+      let key = RateLimiter.Key(kind: kind.code, file: site.fileID, line: site.line, test: test)
       let decision = limiter.admit(key) {
         RateLimiter.Pending(
           kind: kind, level: level, message: message, site: site, valueType: valueType(),
-          valuePresent: valuePresent, label: label)
+          valuePresent: valuePresent, label: label, test: test)
       }
       switch decision {
       case .suppress(let scheduleDrain):
@@ -189,7 +206,7 @@ public final class Diagnostics: Sendable {
       emit(
         kind: pending.kind, level: pending.level, message: pending.message, site: pending.site,
         valueType: pending.valueType, valuePresent: pending.valuePresent, value: nil,
-        label: pending.label, test: nil, suppressed: count - 1, identity: identity)
+        label: pending.label, test: pending.test, suppressed: count - 1, identity: identity)
     }
   }
 

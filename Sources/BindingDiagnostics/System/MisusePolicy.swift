@@ -7,7 +7,7 @@ public enum MisusePolicy: String, Sendable, Hashable, CaseIterable {
   ///
   /// "A test process" is one that links `BindingDiagnosticsTesting` and runs a Swift Testing
   /// test on the misusing task, or links `BindingDiagnosticsXCTest` and runs an XCTest test
-  /// (on any thread; Linux only). Kinds below ``MisuseLevel/warning`` (such as
+  /// (on any thread). Kinds below ``MisuseLevel/warning`` (such as
   /// ``MisuseKind/unwrappedReadAfterNil``) are recorded as test warnings, not failures. A pipeline
   /// a test installs itself with ``DiagnosticsSystem/withDiagnostics(_:operation:)`` only reports:
   /// the test collects those misuses on purpose. Elsewhere (an app, a test runner's own threads)
@@ -39,6 +39,10 @@ extension MisusePolicy {
     "BindingDiagnosticsTesting.PolicyFailureReporter",
     "BindingDiagnosticsXCTest.XCTestPolicyReporter",
   ].compactMap { (NSClassFromString($0) as? any TestFailureReporter.Type)?.init() }
+
+  /// Whether the policy's step is a test failure, taken before the misuse's record is written:
+  /// XCTest's reporter learns the running test from its own failure, for the record's `test`.
+  var failsTests: Bool { self == .automatic || self == .failTests }
 
   /// Whether a misuse needs its call site resolved even when no sink takes the event.
   var actsOnMisuse: Bool {
@@ -96,7 +100,7 @@ extension MisusePolicy {
   /// misuse reaching the process-wide pipeline in a test process.
   /// - Parameter pipeline: The pipeline reporting.
   /// - Returns: The test's name, or `nil`.
-  static func testName(for pipeline: Diagnostics) -> String? {
+  package static func testName(for pipeline: Diagnostics) -> String? {
     guard !testFailureReporters.isEmpty, DiagnosticsSystem.isProcessPipeline(pipeline)
     else { return nil }
     return testFailureReporters.lazy.compactMap { $0.currentTestName() }.first

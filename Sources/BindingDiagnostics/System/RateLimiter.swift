@@ -6,11 +6,14 @@
 
 /// Token buckets per kind and call site, with the count of events each has folded away.
 final class RateLimiter: Sendable {
-  /// A bucket's identity: the contract's site grouping.
+  /// A bucket's identity: the contract's site grouping, per test. Misuses of one site in
+  /// different tests fold apart, so a folded record names the test of every misuse it stands for.
   struct Key: Hashable, Sendable {
     let kind: String
     let file: String
     let line: Int
+    /// The test running at the misuse (the record's `test`), or `nil` outside tests.
+    let test: String?
   }
 
   /// What a suppressed event leaves behind, so a record can stand for it at flush.
@@ -22,6 +25,7 @@ final class RateLimiter: Sendable {
     let valueType: String
     let valuePresent: Bool
     let label: String?
+    let test: String?
   }
 
   /// Whether the event becomes a record, and how many folded events it carries.
