@@ -54,4 +54,32 @@ import Testing
     #expect(seqs.last == 20_000)
     #expect(seqs == Array((20_001 - seqs.count)...20_000))
   }
+
+  /// Someone plants a generation name dated in the year 9999 in the directory: rotation leaves it
+  /// alone and goes on naming generations by the time now, and no record is lost (before, every
+  /// name sorted before the planted one, so each rotation tried a thousand names and the last
+  /// renamed over a generation).
+  @Test func aGenerationNamePlantedInTheFutureIsLeftAloneAndLosesNothing() throws {
+    let directory = try temporaryDirectory()
+    let path = directory + "/rotating.jsonl"
+    let planted = "rotating.jsonl.99991231T235959.999999Z"
+    try Data("planted\n".utf8).write(to: URL(fileURLWithPath: directory + "/" + planted))
+    let sink = try JSONLinesFileSink.open(
+      path: path, options: .init(maxBytes: 2000, keep: 1000, synchronous: true)
+    ).get()
+    let count = 300
+    for index in 0..<count { sink.receive(sampleEvent(label: "\(index)")) }
+    let names = try FileManager.default.contentsOfDirectory(atPath: directory)
+    let generations = names.filter { $0 != "rotating.jsonl" && $0 != planted }
+    #expect(sink.statistics.rotations > 10)
+    #expect(sink.statistics.failed == 0)
+    #expect(generations.allSatisfy { Self.isGeneration($0) && !$0.contains(".9999") }, "\(names)")
+    #expect(try String(contentsOfFile: directory + "/" + planted, encoding: .utf8) == "planted\n")
+    var labels: [Int] = []
+    for name in generations.sorted() + ["rotating.jsonl"] {
+      labels += try parseRecords(try lines(ofFile: directory + "/" + name))
+        .compactMap { ($0["label"] as? String).flatMap { Int($0) } }
+    }
+    #expect(labels == Array(0..<count))
+  }
 }

@@ -50,4 +50,23 @@ import Testing
     sink.receive(sampleEvent())
     #expect(sink.failedWrites == 1)
   }
+
+  /// A reader that stopped reading leaves the pipe full: the app's thread is not blocked (a
+  /// blocking write here never returns), the lines that did not fit are counted, and the pipe
+  /// holds only whole lines.
+  @Test func aPipeNobodyReadsNeverBlocksAndCountsWhatDidNotFit() throws {
+    let pipe = Pipe()
+    let sink = StandardErrorSink(
+      format: .logfmt, fileDescriptor: pipe.fileHandleForWriting.fileDescriptor)
+    let count = 2_000
+    for _ in 0..<count { sink.receive(sampleEvent()) }
+    try pipe.fileHandleForWriting.close()
+    let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+    #expect(text.hasSuffix("\n"))
+    #expect(sink.failedWrites > 0)
+    #expect(lines.count + sink.failedWrites == count)
+    let line = String(decoding: LogfmtEncoder().encode(sampleEvent()).dropLast(), as: UTF8.self)
+    #expect(lines.allSatisfy { $0 == line }, "\(lines.first ?? "")")
+  }
 }

@@ -105,9 +105,21 @@ public func temporaryFile(_ text: String, name: String = "config.json") throws -
   return path
 }
 
-/// A new, empty directory under the temporary directory.
+/// This test process's directory under the temporary directory, removed when the process exits
+/// (set `BINDING_KEEP_TEST_FILES=1` to keep it): a full run makes some hundred megabytes of files.
+private let processTemporaryDirectory: String = {
+  let path = NSTemporaryDirectory() + "binding-tests-\(getpid())-" + UUID().uuidString
+  try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  if ProcessInfo.processInfo.environment["BINDING_KEEP_TEST_FILES"] == nil {
+    atexit { try? FileManager.default.removeItem(atPath: processTemporaryDirectory) }
+  }
+  return path
+}()
+
+/// A new, empty directory under the temporary directory (inside this process's own, which is
+/// removed when the process exits).
 public func temporaryDirectory() throws -> String {
-  let path = NSTemporaryDirectory() + "binding-tests-" + UUID().uuidString
+  let path = processTemporaryDirectory + "/" + UUID().uuidString
   try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
   return path
 }

@@ -51,6 +51,9 @@ struct BindiagJournalForgeryTests {
                 buf += field.encode() + b"\n" + struct.pack("<Q", len(value)) + value + b"\n"
             s.sendto(bytes(buf), "/run/systemd/journal/socket")
     send("genuine-1")
+    if len(sys.argv) > 3:
+        subprocess.run(["journalctl", "--sync"], check=True)
+        subprocess.run(["journalctl", "--rotate"], check=True)
     with open(f"{directory}/forged.json") as payload:
         subprocess.run([sys.executable, "-c", sender, "65534"], stdin=payload,
                        stdout=subprocess.DEVNULL, check=True)
@@ -62,7 +65,10 @@ struct BindiagJournalForgeryTests {
   /// A private journal holding, in this order: root's seq 1, `nobody`'s forged entry, root's
   /// seq 2 (root's from one process), root's python claiming `InboxApp`, and one misuse of
   /// `misuse-helper` through the journald sink (a Swift app telling the truth).
-  static func makeJournal() throws -> PrivateJournal {
+  /// With `rotatingAfterTheFirst`, journald archives its file after root's seq 1, so the forged
+  /// entry and seq 2 land in the new active `system.journal`, whose name sorts before the
+  /// archived `system@….journal`.
+  static func makeJournal(rotatingAfterTheFirst: Bool = false) throws -> PrivateJournal {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let payloads = [
@@ -75,12 +81,13 @@ struct BindiagJournalForgeryTests {
     }
     let script = """
       set -e
-      python3 -c "$1" "$2" "$3"
+      python3 -c "$1" "$2" "$3" $5
       BINDING_DIAGNOSTICS=journald "$4" 1 > /dev/null
       """
     let journal = try PrivateJournal(running: [
       "/bin/sh", "-c", script, "sh", rootProcess, JournalNativeSender.script, directory,
       productsDirectory().appendingPathComponent("misuse-helper").path,
+      rotatingAfterTheFirst ? "rotate" : "",
     ])
     #expect(journal.output.status == 0, "\(journal.output.stderr)")
     return journal
@@ -151,6 +158,24 @@ struct BindiagJournalForgeryTests {
     }
     let checks = try Self.everyInput(journal, ["check", "--max-events", "10"])
     #expect(checks.allSatisfy { $0.status == 0 }, "\(checks)")
+  }
+
+  /// The run's first entry is in an archived file, the forged one in the active file read
+  /// before it by name: files are read oldest first (by their first entry's time), so the run
+  /// still belongs to root, its two records are counted and the forged one is not.
+  @Test func aForgedEntryInANewerFileDoesNotTakeTheRunOver() throws {
+    let journal = try Self.makeJournal(rotatingAfterTheFirst: true)
+    let files = try FileManager.default.subpathsOfDirectory(atPath: journal.directory)
+      .filter { $0.hasSuffix(".journal") }
+    #expect(files.count >= 2, "\(files)")
+    let output = try bindiag(arguments: [
+      "summary", "--format", "json", "--run", Self.run, "--journal-dir", journal.directory,
+    ])
+    #expect(output.status == 0, "\(output.stderr)")
+    #expect(
+      output.stdout.hasPrefix(
+        #"{"schema":1,"events":2,"records":2,"malformed":0,"other":0,"lost":0,"duplicates":0,"forged":1,"#
+      ), "\(output.stdout)")
   }
 
   /// The process shown is python's own name where python says so, `python3.X (as InboxApp)`

@@ -337,6 +337,19 @@ private let marker = jsonLines([fixtureEvent(seq: 1, run: "feedfacefeedface")])
         == "2026-11-30 04:12:33  error  mapped-bool-set-true  ContentView.swift:42  ×3\n")
   }
 
+  /// A FIFO with no writer: `follow` does not sit in `open(2)` deaf to signals. `timeout` sends
+  /// SIGTERM after 3 s and exits 124 when that ended it, 137 when it had to send SIGKILL.
+  @Test func aStopEndsAFollowOfAFIFOWithNoWriter() throws {
+    let fifo = try temporaryDirectory() + "/events.fifo"
+    try #require(mkfifo(fifo, 0o600) == 0)
+    let path = productsDirectory().appendingPathComponent("bindiag").path
+    let result = try runProduct(
+      "/usr/bin/env", ["timeout", "-k", "10", "3", path, "follow", "--format", "json", fifo],
+      environment: bindiagEnvironment)
+    #expect(result.status == 124, "\(result.stderr)")
+    #expect(result.stdout == "")
+  }
+
   @Test func malformedLinesAreWarnedWithTheirLineNumber() throws {
     let path = try writeFixture(jsonLines([fixtureEvent(seq: 1)]) + "output\n")
     let follow = try RunningFollow(["--count", "2", path])

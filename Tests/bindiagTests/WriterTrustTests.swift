@@ -65,34 +65,42 @@ import Testing
         == ["records": 8, "events": 8, "lost": 0, "duplicates": 0, "malformed": 0])
   }
 
-  @Test func sigtermToAForkedChildEndsTheChildNotItsParent() throws {
-    let path = try temporaryDirectory() + "/sigterm.jsonl"
+  /// Runs `misuse-helper ARGUMENTS` with `--child-sleeps` writing to `path`, sends SIGTERM to
+  /// its forked child once the child is ready, and returns the child's pid, the helper's standard
+  /// output and standard error.
+  func sigtermToTheForkedChild(
+    _ arguments: [String], path: String, rateLimit: String?
+  ) throws -> (child: Int32, stdout: String, stderr: String) {
     let helper = Process()
     helper.executableURL = productsDirectory().appendingPathComponent("misuse-helper")
-    helper.arguments = ["3", "--fork", "2", "--child-sleeps"]
+    helper.arguments = arguments + ["--child-sleeps"]
     var environment = ProcessInfo.processInfo.environment
     for key in environment.keys where key.hasPrefix("BINDING_DIAGNOSTICS") {
       environment[key] = nil
     }
     environment["BINDING_DIAGNOSTICS"] = "jsonl:\(path)"
-    environment["BINDING_DIAGNOSTICS_RATE_LIMIT"] = "off"
+    environment["BINDING_DIAGNOSTICS_RATE_LIMIT"] = rateLimit
     helper.environment = environment
     let output = Pipe()
+    let errors = Pipe()
     helper.standardOutput = output
-    helper.standardError = FileHandle.nullDevice
+    helper.standardError = errors
     try helper.run()
+    // The parent's "child PID" and the child's "child ready" come in either order.
+    func childPid(_ seen: String) -> Int32? {
+      seen.split(separator: "\n").lazy.compactMap { Int32($0.dropFirst(6)) }.first
+    }
     var seen = ""
-    while !seen.contains("child ready\n") {
+    while !seen.contains("child ready\n") || childPid(seen) == nil {
       let data = output.fileHandleForReading.availableData
       try #require(!data.isEmpty, "the helper ended early: \(seen)")
       seen += String(decoding: data, as: UTF8.self)
     }
-    // The parent's "child PID" and the child's "child ready" come in either order.
-    let child = try #require(
-      seen.split(separator: "\n").lazy.compactMap { Int32($0.dropFirst(6)) }.first)
+    let child = try #require(childPid(seen))
     kill(child, SIGTERM)
     helper.waitUntilExit()
     seen += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     #expect(helper.terminationReason == .exit)
     #expect(helper.terminationStatus == 0)
     #expect(
@@ -100,10 +108,32 @@ import Testing
         "child \(child)", "child ready", "child signaled \(SIGTERM)",
       ])
     #expect(seen.hasSuffix("child signaled \(SIGTERM)\n"))
+    return (child, seen, stderr)
+  }
+
+  @Test func sigtermToAForkedChildEndsTheChildNotItsParent() throws {
+    let path = try temporaryDirectory() + "/sigterm.jsonl"
+    let (child, _, _) = try sigtermToTheForkedChild(
+      ["3", "--fork", "2"], path: path, rateLimit: "off")
     // The child flushed its own records before it ended, under a run of its own.
     #expect(try runsAndSeqs(path)[Int(child)]?.values.first == [1, 2])
     #expect(
       try counts([path]) == ["records": 7, "events": 7, "lost": 0, "duplicates": 0, "malformed": 0])
+  }
+
+  /// A parent whose threads ran Dispatch work (here four misusing threads) leaves its child a
+  /// Dispatch pool that never runs a block: the child's flush on SIGTERM runs on a thread of its
+  /// own, so the misuses it folded are still written and counted.
+  @Test func sigtermToAForkedChildOfAThreadedParentWritesWhatTheChildFolded() throws {
+    let path = try temporaryDirectory() + "/sigterm-threads.jsonl"
+    let (_, _, stderr) = try sigtermToTheForkedChild(
+      ["3", "--threads", "4", "--fork", "100"], path: path, rateLimit: nil)
+    #expect(!stderr.contains("did not finish"), "\(stderr)")
+    // 3 misuses on each of 4 threads in the parent, 2 × 100 on each of 4 in the child.
+    let counted = try counts([path])
+    #expect(counted["events"] == 3 * 4 + 2 * 100 * 4)
+    #expect(counted["lost"] == 0)
+    #expect(counted["malformed"] == 0)
   }
 
   /// Rotated generations are named by time, so a shell glob lists them oldest first: `bindiag`

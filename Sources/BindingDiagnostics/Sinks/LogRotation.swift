@@ -50,9 +50,15 @@ package struct LogRotation {
       rotationsUntilListing = keep
       if case .success(let entries) = FileDescriptorIO.directoryEntries(directory) {
         let prefix = base + "."
+        // A name dated more than a day ahead is no generation of ours (planted by someone
+        // else, or left by a clock far off): left alone, as names of other forms are, so that
+        // it neither orders nor blocks the names rotation gives.
+        let latest = prefix + LogRotation.generationSuffix(
+          Timestamp(microsecondsSinceEpoch: Timestamp.now().microsecondsSinceEpoch + 86_400_000_000))
         generations = entries.filter { entry in
           entry.hasPrefix(prefix)
             && LogRotation.isGenerationSuffix(entry.utf8.dropFirst(prefix.utf8.count))
+            && entry <= latest
         }.sorted()
       }
     }
@@ -66,6 +72,10 @@ package struct LogRotation {
     {
       attempt += 1
       name = (generations.last ?? name).prefix(base.utf8.count + 24) + "-\(attempt)"
+    }
+    // Never over another file: the rotation fails instead (the caller says so and goes on).
+    if (try? FileDescriptorIO.linkStatus(directory + "/" + name).get()) != nil {
+      return .failure(SystemError("rename", code: EEXIST))
     }
     if case .failure(let error) = FileDescriptorIO.renameFile(path, directory + "/" + name) {
       return .failure(error)

@@ -16,7 +16,10 @@
 /// `bindiag` reads back.
 ///
 /// When the descriptor is a pipe whose reader has gone (`app 2>&1 | head`), the write fails
-/// with `EPIPE` and is counted in ``failedWrites``; `SIGPIPE` never kills the app.
+/// with `EPIPE` and is counted in ``failedWrites``; `SIGPIPE` never kills the app. A pipe whose
+/// reader has stopped reading never blocks the app either: when the pipe is full, the line is
+/// dropped and counted in ``failedWrites`` (a line of up to 4 KiB, the pipe's atomic unit, is
+/// written only when it fits).
 public struct StandardErrorSink: DiagnosticsSink {
   /// The wire form of each line.
   public enum Format: String, Sendable, Hashable {
@@ -84,6 +87,10 @@ public struct StandardErrorSink: DiagnosticsSink {
   public func receive(_ event: MisuseEvent) {
     var bytes = encode(event)
     if bytes.count > JSONLinesFileSink.maxRecordBytes { bytes = encode(event.cutToRecordLimit()) }
+    if isPipe && !Self.hasRoom(fileDescriptor) {
+      failures.count.increment()
+      return
+    }
     let result =
       isPipe
       ? FileDescriptorIO.writeAllWithoutSigpipe(fileDescriptor, bytes)
@@ -102,6 +109,16 @@ extension StandardErrorSink {
   }
 
   /// Whether `fd` is a terminal: `isatty(3)`.
+  /// Whether a pipe or socket takes a write now (`poll(2)` for `POLLOUT`, no wait); a reader
+  /// that has gone also counts (the write then fails with `EPIPE`).
+  fileprivate static func hasRoom(_ fd: Int32) -> Bool {
+    var entries = [pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)]
+    guard case .success(let ready) = FileDescriptorIO.poll(&entries, milliseconds: 0) else {
+      return true
+    }
+    return ready > 0
+  }
+
   fileprivate static func isTerminal(_ fd: Int32) -> Bool {
     isatty(fd) == 1
   }

@@ -230,8 +230,14 @@ package enum ProcessFlush {
   /// Flushes for at most the bound, then ends the process by `signal` as if no handler had
   /// been there.
   private static func flushThenEnd(by signal: Int32, _ diagnostics: Diagnostics) {
+    // A thread of its own, not Dispatch: in a child forked from a process whose Dispatch pool
+    // had threads, a block sent to that pool never runs.
     let finished = DispatchSemaphore(value: 0)
-    DispatchQueue.global().async {
+    let started = LibraryThread.start(name: "bindiag.stop") {
+      diagnostics.finishAtProcessEnd(within: finishSeconds)
+      finished.signal()
+    }
+    if case .failure = started {
       diagnostics.finishAtProcessEnd(within: finishSeconds)
       finished.signal()
     }

@@ -38,7 +38,8 @@ struct TimeHistogram: Sendable {
   private var first = Int64.max
   private var last = Int64.min
   /// Empty until the first event; then as many as the span of times seen needs (one for a
-  /// group of one time), at most ``maxBuckets``: many small groups cost little.
+  /// group of one time), or up to twice that when times move forward, at most ``maxBuckets``:
+  /// many small groups cost little.
   private var buckets: [Bucket] = []
 
   /// An empty histogram.
@@ -76,7 +77,13 @@ struct TimeHistogram: Sendable {
     var newShift = shift
     while !TimeHistogram.fits(first, last, shift: newShift) { newShift += 1 }
     let newBase = first &>> newShift
-    let count = Int((last &>> newShift) &- newBase) + 1
+    var count = Int((last &>> newShift) &- newBase) + 1
+    if newShift == shift && newBase == base && !isFirst {
+      // Times moving forward, the usual order: room for twice as many buckets (empty ones at
+      // the end hold nothing and show nowhere), so a group whose events come second after
+      // second widens a few times, not once a bucket.
+      count = min(Self.maxBuckets, max(count, 2 * buckets.count))
+    }
     var merged = [Bucket](repeating: Bucket(), count: count)
     if !isFirst {
       for (offset, bucket) in buckets.enumerated() where bucket.count != 0 {

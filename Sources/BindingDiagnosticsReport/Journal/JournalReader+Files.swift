@@ -9,8 +9,12 @@ package import BindingDiagnostics
 extension JournalReader {
   /// The journal files `sd_journal_open_directory` would open in `directory`: names ending in
   /// `.journal` or `.journal~` there and in its subdirectories named by a machine id (32 hex
-  /// digits, as journald lays them out), sorted by path. `systemd-journal-remote` writes one
-  /// file per host (or one for all) straight into its output directory.
+  /// digits, as journald lays them out), oldest first: by the time of each file's first entry
+  /// (its header's `head_entry_realtime`, which journald sets), then by path. Archived files
+  /// (`system@….journal`) so come before the active `system.journal` whose entries follow
+  /// theirs, and the first entry of a run read is its earliest, the one whose trusted identity
+  /// owns the run. `systemd-journal-remote` writes one file per host (or one for all) straight
+  /// into its output directory.
   ///
   /// Reading these one at a time costs time in proportion to the entries; libsystemd's merge of
   /// many files by time costs, for every entry, a comparison with every open file, and keeps
@@ -37,7 +41,25 @@ extension JournalReader {
         }
       }
     }
-    return .success(files.sorted())
+    let keyed = files.map { (time: firstEntryTime(of: $0) ?? .max, path: $0) }
+    return .success(keyed.sorted { ($0.time, $0.path) < ($1.time, $1.path) }.map(\.path))
+  }
+
+  /// The realtime (µs since the epoch) of a journal file's first entry, from its header
+  /// (`head_entry_realtime`, a little-endian 64-bit field at byte 184); `nil` when the file cannot
+  /// be read, is no journal file or has no entry yet.
+  static func firstEntryTime(of path: String) -> UInt64? {
+    guard case .success(let fd) = FileDescriptorIO.openFile(path, O_RDONLY | O_CLOEXEC) else {
+      return nil
+    }
+    defer { FileDescriptorIO.closeFile(fd) }
+    var header = [UInt8](repeating: 0, count: 200)
+    let count = header.withUnsafeMutableBytes { buffer in
+      (try? FileDescriptorIO.read(fd, into: buffer, at: 0).get()) ?? 0
+    }
+    guard count == header.count, header.starts(with: Array("LPKSHHRH".utf8)) else { return nil }
+    let time = header[184..<192].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+    return time == 0 ? nil : time
   }
 
   /// One name in a directory and what `readdir` or `stat` says it is.

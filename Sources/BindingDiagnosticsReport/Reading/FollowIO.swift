@@ -21,13 +21,16 @@ enum FollowIO {
     }
   }
 
-  /// `open(2)` for reading, close-on-exec; the file must not be a directory (`fstat`).
+  /// `open(2)` for reading, close-on-exec; the file must not be a directory (`fstat`). The open
+  /// never waits (`O_NONBLOCK`, cleared once open): a FIFO with no writer would otherwise hold
+  /// `open` until one came, deaf to SIGINT and SIGTERM.
   static func openForReading(_ path: String) -> Result<(fd: Int32, info: stat), SystemError> {
     let fd: Int32
-    switch FileDescriptorIO.openFile(path, O_RDONLY | O_CLOEXEC) {
+    switch FileDescriptorIO.openFile(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) {
     case .success(let opened): fd = opened
     case .failure(let error): return .failure(error)
     }
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
     let info: stat
     switch status(fd) {
     case .success(let got): info = got
