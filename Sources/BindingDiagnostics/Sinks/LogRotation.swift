@@ -53,8 +53,11 @@ package struct LogRotation {
         // A name dated more than a day ahead is no generation of ours (planted by someone
         // else, or left by a clock far off): left alone, as names of other forms are, so that
         // it neither orders nor blocks the names rotation gives.
-        let latest = prefix + LogRotation.generationSuffix(
-          Timestamp(microsecondsSinceEpoch: Timestamp.now().microsecondsSinceEpoch + 86_400_000_000))
+        let latest =
+          prefix
+          + LogRotation.generationSuffix(
+            Timestamp(
+              microsecondsSinceEpoch: Timestamp.now().microsecondsSinceEpoch + 86_400_000_000))
         generations = entries.filter { entry in
           entry.hasPrefix(prefix)
             && LogRotation.isGenerationSuffix(entry.utf8.dropFirst(prefix.utf8.count))
