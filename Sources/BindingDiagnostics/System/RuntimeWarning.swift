@@ -68,13 +68,20 @@ package enum RuntimeWarning {
   ///   - operation: The work.
   /// - Returns: What `operation` returns.
   package static func withOutlet<R>(_ outlet: Outlet, operation: () throws -> R) rethrows -> R {
-    try $installed.withValue(outlet, operation: operation)
+    outletsInstalled.increment()
+    return try $installed.withValue(outlet, operation: operation)
   }
+
+  /// How many times a test installed an outlet (it never goes down): while none has, a misuse
+  /// reads no task-local value for it, which would cost as much as the rest of the policy.
+  private static let outletsInstalled = Counter()
 
   /// Whether a misuse here raises a warning: an installed outlet, or the platform's.
   package static var isActive: Bool { current != nil }
 
-  private static var current: Outlet? { installed ?? platform }
+  private static var current: Outlet? {
+    (outletsInstalled.value > 0 ? installed : nil) ?? platform
+  }
 
   /// Raises the warning for one misuse, at most once per site per `interval` seconds.
   static func raise(
