@@ -160,4 +160,33 @@ func tally(_ path: String) throws -> (records: [[String: Any]], events: Int) {
       #expect(missing <= dropped)
     }
   }
+
+  /// The same through the standard-error sink into a regular file (`2>FILE`): no line is torn
+  /// by `exit`, and records missing from the run are announced by the sink's closing line.
+  @Test func exitWhileSixteenThreadsMisuseTearsNoStandardErrorLine() throws {
+    let helper = productsDirectory().appendingPathComponent("misuse-helper").path
+    for _ in 0..<8 {
+      let path = try temporaryDirectory() + "/exit16.log"
+      let result = try runProduct(
+        "/bin/sh",
+        ["-c", #"exec "$0" 0 --threads 16 --exit-while-misusing 300 2>"$1""#, helper, path],
+        environment: [
+          "BINDING_DIAGNOSTICS": "stderr:logfmt", "BINDING_DIAGNOSTICS_RATE_LIMIT": "off",
+        ])
+      #expect(result.status == 0)
+      let text = try String(contentsOfFile: path, encoding: .utf8)
+      #expect(text.hasSuffix("\n"))
+      let summary = try runProduct("bindiag", ["summary", "--format", "json", path])
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: Data(summary.stdout.utf8)) as? [String: Any])
+      #expect(object["malformed"] as? Int == 0, "\(summary.stderr)")
+      #expect((object["records"] as? Int ?? 0) > 0)
+      if object["lost"] as? Int != 0 {
+        #expect(
+          text.contains(
+            "binding-diagnostics: sink=stderr action=\"process ending; records after this line dropped\"\n"
+          ))
+      }
+    }
+  }
 }

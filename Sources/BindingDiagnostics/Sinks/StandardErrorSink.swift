@@ -41,9 +41,16 @@ public struct StandardErrorSink: DiagnosticsSink {
   private let isPipe: Bool
   private let failures = Failures()
 
-  /// A counter shared by copies of the sink.
+  /// Counters shared by copies of the sink.
   private final class Failures: Sendable {
+    /// Lines not written.
     let count = Counter()
+    /// Lines being written now.
+    let writing = Counter()
+    /// Not 0 once the process has begun to end: lines are then refused (counted in `count`).
+    let ending = Counter()
+    /// Lines refused as the process ends: the first says so.
+    let refused = Counter()
   }
 
   /// A sink writing `format` lines to `fileDescriptor`.
@@ -87,6 +94,19 @@ public struct StandardErrorSink: DiagnosticsSink {
   public func receive(_ event: MisuseEvent) {
     var bytes = encode(event)
     if bytes.count > JSONLinesFileSink.maxRecordBytes { bytes = encode(event.cutToRecordLimit()) }
+    // Counted as writing before `ending` is looked at, so the end of the process either waits
+    // for this line or this line sees it is ending (each side's atomic step comes first).
+    failures.writing.increment()
+    defer { failures.writing.decrement() }
+    if failures.ending.value != 0 {
+      failures.count.increment()
+      if failures.refused.increment() == 1 {
+        ConfigurationWarning.emit(
+          "sink=stderr action=\"process ending; records after this line dropped\"",
+          fileDescriptor: fileDescriptor)
+      }
+      return
+    }
     if isPipe && !Self.hasRoom(fileDescriptor) {
       failures.count.increment()
       return
@@ -96,6 +116,23 @@ public struct StandardErrorSink: DiagnosticsSink {
       ? FileDescriptorIO.writeAllWithoutSigpipe(fileDescriptor, bytes)
       : FileDescriptorIO.writeAll(fileDescriptor, bytes)
     if case .failure = result { failures.count.increment() }
+  }
+}
+
+extension StandardErrorSink: ProcessBoundSink {
+  func renewedAfterFork() -> any DiagnosticsSink {
+    StandardErrorSink(format: format, fileDescriptor: fileDescriptor)
+  }
+
+  /// As the process ends (`exit` while other threads still misuse): lines already being written
+  /// are finished (for at most `seconds`) and later ones refused, the first refusal saying so
+  /// in one line, so that `exit` tears no line in the middle.
+  func finishAtProcessEnd(within seconds: Double) {
+    failures.ending.increment()
+    let deadline = RateLimiter.monotonicNanoseconds() + UInt64(max(0, seconds) * 1e9)
+    while failures.writing.value > 0 && RateLimiter.monotonicNanoseconds() < deadline {
+      usleep(100)
+    }
   }
 }
 
