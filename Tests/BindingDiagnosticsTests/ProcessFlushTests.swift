@@ -162,7 +162,7 @@ func tally(_ path: String) throws -> (records: [[String: Any]], events: Int) {
   }
 
   /// The same through the standard-error sink into a regular file (`2>FILE`): no line is torn
-  /// by `exit`, and records missing from the run are announced by the sink's closing line.
+  /// by `exit`, and records refused as the process ends are announced by one line.
   @Test func exitWhileSixteenThreadsMisuseTearsNoStandardErrorLine() throws {
     let helper = productsDirectory().appendingPathComponent("misuse-helper").path
     for _ in 0..<8 {
@@ -181,11 +181,12 @@ func tally(_ path: String) throws -> (records: [[String: Any]], events: Int) {
         try JSONSerialization.jsonObject(with: Data(summary.stdout.utf8)) as? [String: Any])
       #expect(object["malformed"] as? Int == 0, "\(summary.stderr)")
       #expect((object["records"] as? Int ?? 0) > 0)
-      if object["lost"] as? Int != 0 {
-        #expect(
-          text.contains(
-            "binding-diagnostics: sink=stderr action=\"process ending; records after this line dropped\"\n"
-          ))
+      // A misuse between taking its seq and reaching the sink when `exit` ends the threads is
+      // cut off unsaid: at most one per thread. Any more were refused, and that is said.
+      let notice =
+        "binding-diagnostics: sink=stderr action=\"process ending; records after this line dropped\"\n"
+      if !text.contains(notice) {
+        #expect((object["lost"] as? Int ?? -1) <= 16, "\(summary.stdout)")
       }
     }
   }
