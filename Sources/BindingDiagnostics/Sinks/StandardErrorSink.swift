@@ -49,8 +49,12 @@ public struct StandardErrorSink: DiagnosticsSink {
     let writing = Counter()
     /// Not 0 once the process has begun to end: lines are then refused (counted in `count`).
     let ending = Counter()
-    /// Lines refused as the process ends: the first says so.
+    /// Lines refused as the process ends.
     let refused = Counter()
+    /// Not 0 once the lines under way as the process began to end are written.
+    let drained = Counter()
+    /// Not 0 once the refusals were said (one line, after the last record).
+    let announced = Counter()
   }
 
   /// A sink writing `format` lines to `fileDescriptor`.
@@ -94,17 +98,16 @@ public struct StandardErrorSink: DiagnosticsSink {
   public func receive(_ event: MisuseEvent) {
     var bytes = encode(event)
     if bytes.count > JSONLinesFileSink.maxRecordBytes { bytes = encode(event.cutToRecordLimit()) }
-    // Counted as writing before `ending` is looked at, so the end of the process either waits
-    // for this line or this line sees it is ending (each side's atomic step comes first).
+    // Counted as writing before `ending` is looked at, and the end of the process sets `ending`
+    // before it looks at `writing`: it waits for this line, or this line sees it is ending.
+    // (The counters' steps are read-modify-writes, full barriers on x86; on weaker memory
+    // models a line racing the very end could still be cut, as before.)
     failures.writing.increment()
     defer { failures.writing.decrement() }
     if failures.ending.value != 0 {
       failures.count.increment()
-      if failures.refused.increment() == 1 {
-        ConfigurationWarning.emit(
-          "sink=stderr action=\"process ending; records after this line dropped\"",
-          fileDescriptor: fileDescriptor)
-      }
+      failures.refused.increment()
+      if failures.drained.value != 0 { announceRefusals() }
       return
     }
     if isPipe && !Self.hasRoom(fileDescriptor) {
@@ -125,14 +128,25 @@ extension StandardErrorSink: ProcessBoundSink {
   }
 
   /// As the process ends (`exit` while other threads still misuse): lines already being written
-  /// are finished (for at most `seconds`) and later ones refused, the first refusal saying so
-  /// in one line, so that `exit` tears no line in the middle.
+  /// are finished (for at most `seconds`) and later ones refused, so that `exit` tears no line in
+  /// the middle. Refusals are said in one line, after the last record: here, or by the first
+  /// refusal after this.
   func finishAtProcessEnd(within seconds: Double) {
     failures.ending.increment()
     let deadline = RateLimiter.monotonicNanoseconds() + UInt64(max(0, seconds) * 1e9)
     while failures.writing.value > 0 && RateLimiter.monotonicNanoseconds() < deadline {
       usleep(100)
     }
+    failures.drained.increment()
+    if failures.refused.value != 0 { announceRefusals() }
+  }
+
+  /// Says once that records are refused from here on.
+  private func announceRefusals() {
+    guard failures.announced.increment() == 1 else { return }
+    ConfigurationWarning.emit(
+      "sink=stderr action=\"process ending; records after this line dropped\"",
+      fileDescriptor: fileDescriptor)
   }
 }
 
@@ -145,7 +159,6 @@ extension StandardErrorSink {
     }
   }
 
-  /// Whether `fd` is a terminal: `isatty(3)`.
   /// Whether a pipe or socket takes a write now (`poll(2)` for `POLLOUT`, no wait); a reader
   /// that has gone also counts (the write then fails with `EPIPE`).
   fileprivate static func hasRoom(_ fd: Int32) -> Bool {
@@ -156,6 +169,7 @@ extension StandardErrorSink {
     return ready > 0
   }
 
+  /// Whether `fd` is a terminal: `isatty(3)`.
   fileprivate static func isTerminal(_ fd: Int32) -> Bool {
     isatty(fd) == 1
   }
