@@ -24,18 +24,31 @@ struct CountedRow: Identifiable, Sendable {
   }
 }
 
-/// Runs `body(thread)` on `threads` real threads at once, each recording misuses into one
-/// sink; returns the events.
+/// Runs `body(thread)` on `threads` threads of their own, started together, each recording
+/// misuses into one sink; returns the events.
 func misusesOnThreads(
-  _ threads: Int, privacy: ValuePrivacy = .private, _ body: @Sendable (Int) -> Void
+  _ threads: Int, privacy: ValuePrivacy = .private, _ body: @escaping @Sendable (Int) -> Void
 ) -> [MisuseEvent] {
   let sink = RecordingSink()
   var configuration = DiagnosticsConfiguration(sink: sink, rateLimit: nil)
   configuration.privacy = privacy
   let diagnostics = Diagnostics(configuration: configuration)
-  DispatchQueue.concurrentPerform(iterations: threads) { thread in
-    DiagnosticsSystem.withDiagnostics(diagnostics) { body(thread) }
+  let ready = DispatchGroup()
+  let go = DispatchSemaphore(value: 0)
+  let done = DispatchGroup()
+  for thread in 0..<threads {
+    ready.enter()
+    done.enter()
+    Thread {
+      ready.leave()
+      go.wait()
+      DiagnosticsSystem.withDiagnostics(diagnostics) { body(thread) }
+      done.leave()
+    }.start()
   }
+  ready.wait()
+  for _ in 0..<threads { go.signal() }
+  done.wait()
   diagnostics.flush()
   return sink.events
 }
@@ -44,29 +57,31 @@ func misusesOnThreads(
 /// search after a removal at the front, and duplicate ids.
 @Suite struct ElementBindingAtomicTests {
   /// Four threads each increment their own element 20 000 times through an element binding
-  /// (two made with `Binding(element:in:)`, two from `elementBindings()`): every increment
-  /// survives. Through a `Binding` to the collection, each write wrote the whole collection back
-  /// and about a third were lost.
+  /// (two made with `Binding(element:in:)`, two from `elementBindings()`), in a collection of
+  /// 4 096: every increment survives. Through a `Binding` to the collection, each write wrote
+  /// the whole collection back and increments were lost.
   @Test func fourThreadsIncrementingTheirOwnElementsLoseNothing() throws {
     let increments = 20_000
-    let tallies = LockedValue((0..<8).map { Tally(id: $0, count: 0) })
+    let size = 4_096
+    let tallies = LockedValue((0..<size).map { Tally(id: $0, count: 0) })
     let list = tallies.elementBindings(label: "tally")
     let events = misusesOnThreads(4) { thread in
-      let tally =
-        thread < 2 ? Binding(element: 2 * thread, in: tallies, label: "tally")! : list[2 * thread]
+      let id = thread * 1_000
+      let tally = thread < 2 ? Binding(element: id, in: tallies, label: "tally")! : list[id]
       for _ in 0..<increments { tally.wrappedValue.count += 1 }
     }
     #expect(events.isEmpty)
     #expect(
-      tallies.value == (0..<8).map { Tally(id: $0, count: $0 % 2 == 0 ? increments : 0) })
+      tallies.value
+        == (0..<size).map { Tally(id: $0, count: $0 % 1_000 == 0 && $0 < 4_000 ? increments : 0) })
   }
 
   /// One thread removes every odd row, one at a time, while another keeps writing every row:
   /// no removed row comes back, and every even row has its last write. Each write to a removed
   /// row is dropped and reported, never applied.
   @Test func aRemovedRowNeverComesBackWhileAnotherThreadWrites() throws {
-    let count = 2_000
-    let rounds = 10
+    let count = 4_000
+    let rounds = 3
     let rows = LockedValue((0..<count).map { Tally(id: $0, count: 0) })
     let bindings = rows.elementBindings(label: "row")
     let events = misusesOnThreads(2, privacy: .public) { thread in
