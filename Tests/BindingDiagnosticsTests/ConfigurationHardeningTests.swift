@@ -117,8 +117,12 @@ import Testing
         "BINDING_DIAGNOSTICS_CONFIG=\(path): larger than 64 KiB; refused; using defaults"
       ])
     let (_, warnings) = EnvironmentConfiguration.specification(
-      environment: ["BINDING_DIAGNOSTICS_CONFIG": "big.json"], readFile: { _ in Array("{\(keys)}".utf8) })
-    #expect(warnings == ["BINDING_DIAGNOSTICS_CONFIG=big.json: larger than 64 KiB; refused; using defaults"])
+      environment: ["BINDING_DIAGNOSTICS_CONFIG": "big.json"],
+      readFile: { _ in Array("{\(keys)}".utf8) })
+    #expect(
+      warnings == [
+        "BINDING_DIAGNOSTICS_CONFIG=big.json: larger than 64 KiB; refused; using defaults"
+      ])
   }
 
   /// A real process with 3 000 unknown keys prints ten warnings and one line counting the rest,
@@ -132,8 +136,11 @@ import Testing
     #expect(result.status == 0)
     let lines = result.stderr.split(separator: "\n").map(String.init)
     #expect(lines.count == 12)
-    #expect(lines.prefix(10).allSatisfy { $0.hasPrefix("binding-diagnostics: \(path): key \"unknown") })
-    #expect(lines.dropFirst(10).first == "binding-diagnostics: 2990 more configuration warnings not shown")
+    #expect(
+      lines.prefix(10).allSatisfy { $0.hasPrefix("binding-diagnostics: \(path): key \"unknown") })
+    #expect(
+      lines.dropFirst(10).first == "binding-diagnostics: 2990 more configuration warnings not shown"
+    )
     #expect(lines.last?.hasPrefix("v=1 ts=") == true)
   }
 
@@ -153,16 +160,20 @@ import Testing
       sinks(#"jsonl:/logs/dir\\,journald"#) == [
         .jsonLines(path: #"/logs/dir\"#, options: options), .journald,
       ])
-    #expect(sinks(#"jsonl:/logs/c:\d.jsonl"#) == [.jsonLines(path: #"/logs/c:\d.jsonl"#, options: options)])
-    #expect(sinks("jsonl:/logs/a.jsonl, stderr") == [
-      .jsonLines(path: "/logs/a.jsonl", options: options), .standardError(nil),
-    ])
+    #expect(
+      sinks(#"jsonl:/logs/c:\d.jsonl"#) == [
+        .jsonLines(path: #"/logs/c:\d.jsonl"#, options: options)
+      ])
+    #expect(
+      sinks("jsonl:/logs/a.jsonl, stderr") == [
+        .jsonLines(path: "/logs/a.jsonl", options: options), .standardError(nil),
+      ])
 
     let directory = try temporaryDirectory()
     let result = try runProduct(
       "misuse-helper", ["1"],
       environment: [
-        "BINDING_DIAGNOSTICS": #"jsonl:\#(directory)/a\,b.jsonl"#,
+        "BINDING_DIAGNOSTICS": #"jsonl:\#(directory)/a\,b.jsonl"#
       ])
     #expect(result.status == 0)
     #expect(result.stderr == "")

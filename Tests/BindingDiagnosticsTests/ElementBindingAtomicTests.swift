@@ -154,12 +154,18 @@ func misusesOnThreads(
     let locked = LockedValue(start)
     let (events, _) = recordingMisuses {
       for (bindings, edit) in [
-        (boxed.binding.elementBindings(), { (change: ([Row]) -> [Row]) in
-          boxed.value = change(boxed.value)
-        }),
-        (locked.elementBindings(), { (change: ([Row]) -> [Row]) in
-          locked.value = change(locked.value)
-        }),
+        (
+          boxed.binding.elementBindings(),
+          { (change: ([Row]) -> [Row]) in
+            boxed.value = change(boxed.value)
+          }
+        ),
+        (
+          locked.elementBindings(),
+          { (change: ([Row]) -> [Row]) in
+            locked.value = change(locked.value)
+          }
+        ),
       ] {
         let second = bindings[2]
         edit { [Row(id: 0, title: "inserted")] + $0 }

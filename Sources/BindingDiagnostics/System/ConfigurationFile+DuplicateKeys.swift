@@ -62,7 +62,8 @@ extension ConfigurationFile {
         if let first = frames[last].keys[key] {
           found.append(
             DuplicateKey(
-              topLevelKey: topLevelKey, key: key, isTopLevel: last == 0, line: startLine, column: startColumn,
+              topLevelKey: topLevelKey, key: key, isTopLevel: last == 0, line: startLine,
+              column: startColumn,
               firstLine: first.line, firstColumn: first.column))
         } else {
           frames[last].keys[key] = (startLine, startColumn)

@@ -5,7 +5,8 @@ import Foundation
 /// Variables (each overrides the file):
 /// - `BINDING_DIAGNOSTICS`: comma-separated sinks `stderr` (short lines on a terminal, logfmt
 ///   elsewhere), `stderr:human`, `stderr:logfmt`, `stderr:json`, `jsonl:PATH`, `journald`,
-///   `oslog` (Apple platforms), `none`;
+///   `oslog` (Apple platforms), `none`; `\,` is a comma in a path and `\\` a backslash (any other
+///   backslash is kept as written);
 /// - `BINDING_DIAGNOSTICS_CONFIG`: path of a JSON configuration file;
 /// - `BINDING_DIAGNOSTICS_PRIVACY`: `private`, `hash` or `public`;
 /// - `BINDING_DIAGNOSTICS_HASH_KEY`: 32 hex digits, the SipHash key for `hash`;
