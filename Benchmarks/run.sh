@@ -100,6 +100,10 @@ eget() { echo "$element" | awk -v k="$1" '$1 == k {print $2}'; }
 for op in read write; do
   row "element binding $op vs by index, CPU ns/op (goal ratio <= 1.5)" "$(eget element.$op)" "$(eget index.$op)" "$(ratio "$(eget element.$op)" "$(eget index.$op)")"
 done
+# Issue 28: the same over a LockedValue, ours written in place under its lock.
+for op in read write; do
+  row "element binding $op over a LockedValue vs by index, CPU ns/op (goal ratio <= 1.5)" "$(eget locked.element.$op)" "$(eget locked.index.$op)" "$(ratio "$(eget locked.element.$op)" "$(eget locked.index.$op)")"
+done
 if command -v valgrind >/dev/null; then
   # Instructions per misuse into the null sink: stable where timings are not (a shared machine).
   # Needs valgrind; the row is left out without it.
@@ -117,6 +121,9 @@ if command -v valgrind >/dev/null; then
     ours=$(awk -v a="$(element_instructions element-$op 100000)" -v b="$(element_instructions element-$op 0)" 'BEGIN{printf "%.0f", (a - b) / 100000}')
     peer=$(awk -v a="$(element_instructions index-$op 100000)" -v b="$(element_instructions index-$op 0)" 'BEGIN{printf "%.0f", (a - b) / 100000}')
     row "  instructions per element binding $op vs by index (callgrind)" "$ours" "$peer" "$(ratio "$ours" "$peer")"
+    ours=$(awk -v a="$(element_instructions locked-element-$op 100000)" -v b="$(element_instructions locked-element-$op 0)" 'BEGIN{printf "%.0f", (a - b) / 100000}')
+    peer=$(awk -v a="$(element_instructions locked-index-$op 100000)" -v b="$(element_instructions locked-index-$op 0)" 'BEGIN{printf "%.0f", (a - b) / 100000}')
+    row "  the same over a LockedValue (callgrind)" "$ours" "$peer" "$(ratio "$ours" "$peer")"
   done
 fi
 

@@ -5,7 +5,9 @@
 //   BindingBenchmarks misuse                 one misuse into a null sink and the stderr sink
 //   BindingBenchmarks element                correct path of an element binding vs one by index
 //   BindingBenchmarks element-calls W N      N of W (element-read, element-write, index-read,
-//                                            index-write), for callgrind
+//                                            index-write; locked-… over a LockedValue), for
+//                                            callgrind
+//   BindingBenchmarks element-reread N       N element bindings re-read after removeFirst(), s
 //   BindingBenchmarks misuse-calls N         N misuses into a null sink only (for callgrind)
 //   BindingBenchmarks jsonl PATH N           misuses into the JSON Lines file sink
 //   BindingBenchmarks jsonl-threads PATH N T N misuses from T threads into one JSON Lines sink
@@ -34,6 +36,7 @@ switch arguments.count > 1 ? arguments[1] : "" {
 case "mapping": runMapping()
 case "misuse": runMisuse()
 case "element": runElement()
+case "element-reread" where arguments.count == 3: runElementReread(count: Int(arguments[2])!)
 case "element-calls" where arguments.count == 4:
   runElementCalls(which: arguments[2], count: Int(arguments[3])!)
 case "misuse-calls" where arguments.count == 3: runMisuseCalls(count: Int(arguments[2])!)

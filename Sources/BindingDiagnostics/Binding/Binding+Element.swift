@@ -14,17 +14,23 @@ extension Binding where Value: Identifiable {
   /// element has that id now.
   ///
   /// Unlike a binding by index (`$items[index]`, or `ForEach($items)`), it never traps and never
-  /// reaches another element: each read and write finds the element by its id, first at the
-  /// index where it was last found (one comparison), then by a search. A read after the element
-  /// left the collection returns its last value and reports
+  /// reaches an element with another id: each read and write finds the element by its id, first
+  /// at the index where it was last found (one comparison), then by a search outwards from there.
+  /// A read after the element left the collection returns its last value and reports
   /// ``MisuseKind/elementReadAfterRemoval`` (level `info` by default: SwiftUI does this while a
   /// row or a detail view animates away); a write then is dropped and reports
   /// ``MisuseKind/elementWriteAfterRemoval``.
   ///
-  /// With duplicate ids it binds to the first element with `id` when made, and keeps to it while
-  /// the element at its remembered index has the id; otherwise the first element with the id.
+  /// With duplicate ids (which `ForEach` does not allow) it binds to the first element with `id`
+  /// and keeps that rank: on each access, the first of the elements with `id` then (a scan).
   /// The binding follows `id`: writing an element with another id replaces the element, after
   /// which the binding reports as after a removal.
+  ///
+  /// A write reads the collection through `base`, replaces the element and writes the collection
+  /// back, as `$items[index]` does: one writer at a time. Two threads writing elements at once
+  /// through such bindings can lose a write or bring back a removed element. For state written
+  /// from several threads, pass the state itself, an ``AtomicallyUpdatable`` such as a
+  /// ``LockedValue``, as `source` instead of its binding.
   /// - Parameters:
   ///   - id: The id of the element.
   ///   - base: A binding to the collection.
@@ -37,13 +43,46 @@ extension Binding where Value: Identifiable {
     element id: Value.ID, in base: Binding<Elements>, label: String? = nil,
     fileID: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
   ) where Elements.Element == Value {
-    let elements = base.wrappedValue
-    guard let index = elements.firstIndex(where: { $0.id == id }) else { return nil }
-    let location = ElementLocation(
-      at: index, of: elements, in: base, label: label, fileID: fileID, line: line,
-      function: function)
+    guard
+      let location = ElementLocation(
+        id: id, in: base.wrappedValue, source: .binding(base), label: label, fileID: fileID,
+        line: line, function: function)
+    else { return nil }
     self.init(get: location.get, set: location.set)
     transaction = base.transaction
+  }
+
+  /// A binding to the element with `id` in a collection that `source` guards, written in place:
+  /// `nil` when no element has that id now.
+  ///
+  /// It finds its element as the binding made from a `Binding` does, and reports the same
+  /// misuses, but each read and each write is one call of the source's
+  /// ``AtomicallyUpdatable/withLock(_:)``: the element is found and read, or found and replaced,
+  /// in one step. Threads writing different elements of a ``LockedValue`` collection lose
+  /// nothing, an element another thread removed is never written back (the write is dropped and
+  /// reported), and one binding may be used on any thread. A write's transaction is not passed
+  /// on (a ``LockedValue/binding`` ignores it too).
+  /// - Parameters:
+  ///   - id: The id of the element.
+  ///   - source: The collection's state, such as a ``LockedValue``.
+  ///   - label: A name for this binding in reports.
+  ///   - fileID: Captured call site.
+  ///   - line: Captured call site.
+  ///   - function: Captured call site.
+  @inlinable
+  public init?<Source: AtomicallyUpdatable>(
+    element id: Value.ID, in source: Source, label: String? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+  )
+  where
+    Source.Value: MutableCollection & RandomAccessCollection, Source.Value.Element == Value
+  {
+    guard
+      let location = ElementLocation(
+        id: id, in: ElementSource.snapshot(of: source), source: .atomic(source), label: label,
+        fileID: fileID, line: line, function: function)
+    else { return nil }
+    self.init(get: location.get, set: location.set)
   }
 }
 
@@ -68,7 +107,29 @@ where Value: MutableCollection & RandomAccessCollection, Value.Element: Identifi
     function: StaticString = #function
   ) -> ElementBindings<Value> {
     ElementBindings(
-      base: self, elements: wrappedValue, label: label, fileID: fileID, line: line,
+      source: .binding(self), elements: wrappedValue, label: label, fileID: fileID, line: line,
       function: function)
+  }
+}
+
+extension AtomicallyUpdatable
+where Value: MutableCollection & RandomAccessCollection, Value.Element: Identifiable {
+  /// One element binding per element of the collection now, for `ForEach`, each written in
+  /// place: `Binding(element: id, in: self, label: label)` for its element's id, so threads may
+  /// write different elements at once and lose nothing.
+  /// - Parameters:
+  ///   - label: A name for these bindings in reports.
+  ///   - fileID: Captured call site.
+  ///   - line: Captured call site.
+  ///   - function: Captured call site.
+  /// - Returns: The bindings, in the collection's order.
+  @inlinable
+  public func elementBindings(
+    label: String? = nil, fileID: StaticString = #fileID, line: UInt = #line,
+    function: StaticString = #function
+  ) -> ElementBindings<Value> {
+    ElementBindings(
+      source: .atomic(self), elements: ElementSource.snapshot(of: self), label: label,
+      fileID: fileID, line: line, function: function)
   }
 }

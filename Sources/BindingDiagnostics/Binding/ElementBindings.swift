@@ -5,14 +5,24 @@
 /// The element bindings of a collection as it was when they were asked for, from
 /// `$items.elementBindings(label:)`: one binding per element, found by its id, in the
 /// collection's order, for `ForEach`. Each subscript makes a new binding.
+///
+/// Made from a ``LockedValue`` (any ``AtomicallyUpdatable``), each binding writes its element in
+/// place under the lock, so threads may write different elements at once. Made from a `Binding`
+/// to the collection, a write reads the collection and writes it back: one writer at a time.
+///
+/// When two elements share an id, each of their bindings keeps its rank among the elements with
+/// that id (the second stays on the second), at the cost of a scan of the collection per access.
 public struct ElementBindings<Elements: MutableCollection & RandomAccessCollection>:
   RandomAccessCollection
 where Elements.Element: Identifiable {
   /// A position: the collection's own index.
   public typealias Index = Elements.Index
 
-  @usableFromInline let base: Binding<Elements>
+  @usableFromInline let source: ElementSource<Elements>
   @usableFromInline let elements: Elements
+  /// `nil` when every id is unique; otherwise each position's rank among the elements with its
+  /// id, `nil` for an id no other element has.
+  @usableFromInline let ranks: [Int?]?
   @usableFromInline let label: String?
   @usableFromInline let fileID: StaticString
   @usableFromInline let line: UInt
@@ -20,11 +30,12 @@ where Elements.Element: Identifiable {
 
   @inlinable
   init(
-    base: Binding<Elements>, elements: Elements, label: String?, fileID: StaticString,
+    source: ElementSource<Elements>, elements: Elements, label: String?, fileID: StaticString,
     line: UInt, function: StaticString
   ) {
-    self.base = base
+    self.source = source
     self.elements = elements
+    self.ranks = Self.ranks(of: elements)
     self.label = label
     self.fileID = fileID
     self.line = line
@@ -65,12 +76,31 @@ where Elements.Element: Identifiable {
   /// - Parameter position: A valid position.
   @inlinable
   public subscript(position: Index) -> Binding<Elements.Element> {
+    let rank = ranks.flatMap { $0[elements.distance(from: elements.startIndex, to: position)] }
     let location = ElementLocation(
-      at: position, of: elements, in: base, label: label, fileID: fileID, line: line,
-      function: function)
+      at: position, rank: rank, of: elements, in: source, label: label, fileID: fileID,
+      line: line, function: function)
     var binding = Binding(get: location.get, set: location.set)
-    binding.transaction = base.transaction
+    if case .binding(let base) = source { binding.transaction = base.transaction }
     return binding
+  }
+
+  /// Each position's rank among the elements with its id (`nil` for a unique id), or `nil` when
+  /// all ids are unique: one pass with a set of ids, a second only when some id repeats.
+  @inlinable
+  static func ranks(of elements: Elements) -> [Int?]? {
+    var seen = Set<Elements.Element.ID>(minimumCapacity: elements.count)
+    var repeated = Set<Elements.Element.ID>()
+    for element in elements where !seen.insert(element.id).inserted {
+      repeated.insert(element.id)
+    }
+    guard !repeated.isEmpty else { return nil }
+    var counts: [Elements.Element.ID: Int] = [:]
+    return elements.map { element -> Int? in
+      guard repeated.contains(element.id) else { return nil }
+      defer { counts[element.id, default: 0] += 1 }
+      return counts[element.id, default: 0]
+    }
   }
 }
 

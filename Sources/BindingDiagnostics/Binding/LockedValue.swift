@@ -21,7 +21,12 @@
 ///
 /// A `@MainActor` model does the same; its bindings can then be handed to code on any thread.
 /// See <doc:LinuxModels>.
-public final class LockedValue<Value: Sendable>: Sendable {
+///
+/// A collection of `Identifiable` elements in a `LockedValue` gives element bindings that write
+/// in place, one lock per write, so threads may write different elements at once:
+/// `Binding(element: id, in: model.rows)` and `model.rows.elementBindings()`. See
+/// <doc:CollectionElements>.
+public final class LockedValue<Value: Sendable>: AtomicallyUpdatable {
   private let lock: Lock<Value>
 
   /// A value to bind to.

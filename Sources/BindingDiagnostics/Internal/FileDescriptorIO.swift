@@ -189,6 +189,20 @@ package enum FileDescriptorIO {
     return retrying("lstat", .status) { _ in lstat(path, &info) }.map { _ in info }
   }
 
+  /// The soft limit on open descriptors (`getrlimit(RLIMIT_NOFILE)`), `Int.max` when unlimited
+  /// or unknown.
+  static func openFileLimit() -> Int {
+    var limit = rlimit()
+    #if canImport(Glibc)
+      let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    #else
+      let resource = RLIMIT_NOFILE
+    #endif
+    // RLIM_INFINITY is the largest rlim_t: clamped to Int.max.
+    guard getrlimit(resource, &limit) == 0 else { return Int.max }
+    return Int(clamping: limit.rlim_cur)
+  }
+
   /// `flock(2)`.
   static func lock(_ fd: Int32, _ operation: Int32) -> Result<Void, SystemError> {
     retrying("flock", .sync) { _ in flock(fd, operation) }.map { _ in () }

@@ -27,6 +27,13 @@ import Foundation
 ///   once a second) and the path reopened.
 /// - Failures (`ENOSPC`, `EIO`, a vanished path) are said once on standard error as one logfmt
 ///   line, the records concerned are counted as dropped, and the sink retries with backoff.
+///   So does a path that cannot be opened for a passing reason (no descriptor left, `EMFILE` or
+///   `ENFILE`; no memory; a full disk or quota; `EIO`): the sink opens it on a later try and
+///   says `action=recovered` once, with the records dropped meanwhile.
+/// - Each sink holds one descriptor and (unless synchronous) one thread. At most
+///   ``maximumOpenSinks`` are open in a process at once (half the soft descriptor limit, 512 at
+///   the most); beyond that a sink is refused as a bad path is (`EMFILE`, "too many JSON Lines
+///   sinks open"), so a loop making sinks cannot take every descriptor of the app.
 public final class JSONLinesFileSink: DiagnosticsSink {
   /// When the file is `fsync`ed.
   public enum FsyncPolicy: String, Sendable, Hashable {
@@ -92,6 +99,15 @@ public final class JSONLinesFileSink: DiagnosticsSink {
   /// The largest record written, in bytes, newline included: 64 KiB.
   public static let maxRecordBytes = 65_536
 
+  /// The most JSON Lines file sinks open in the process at once: half the soft limit on
+  /// descriptors (`RLIMIT_NOFILE`, read when a sink opens), 512 at the most, 8 at the least.
+  public static var maximumOpenSinks: Int {
+    max(8, min(512, FileDescriptorIO.openFileLimit() / 2))
+  }
+
+  /// How many sinks hold a descriptor or wait to open one (each takes a slot until deinit).
+  private static let openSinks = Lock(0)
+
   /// The path written to.
   public let path: String
   /// The options in force.
@@ -109,13 +125,34 @@ public final class JSONLinesFileSink: DiagnosticsSink {
   ///   - options: Rotation, fsync, queue and mode.
   /// - Returns: The sink, or the error that makes the path unusable (`ELOOP` for a symlink,
   ///   `EISDIR` for a directory, …).
+  ///   `EMFILE` "too many JSON Lines sinks open" beyond ``maximumOpenSinks``). A path that
+  ///   cannot be opened for a passing reason (`EMFILE`, `ENFILE`, `ENOMEM`, `ENOSPC`, `EDQUOT`,
+  ///   `EIO`) gives a sink that says so and opens it on a later try.
   public static func open(path: String, options: Options = Options()) -> Result<
     JSONLinesFileSink, SystemError
   > {
+    start(path).map { JSONLinesFileSink(path: path, options: options, start: $0) }
+  }
+
+  /// How a sink starts: with the file open, or retrying a passing failure to open it; a failure
+  /// when the path is refused (no slot taken then).
+  private static func start(_ path: String) -> Result<JSONLinesWriter.Start, SystemError> {
+    let limit = maximumOpenSinks
+    let slot = openSinks.withLock { count in
+      guard count < limit else { return false }
+      count += 1
+      return true
+    }
+    guard slot else {
+      return .failure(SystemError("open (too many JSON Lines sinks open: \(limit))", code: EMFILE))
+    }
     switch LogFile.open(path) {
-    case .failure(let error): return .failure(error)
-    case .success(let file):
-      return .success(JSONLinesFileSink(path: path, options: options, file: file))
+    case .success(let file): return .success(.opened(file))
+    case .failure(let error) where JSONLinesWriter.isPassing(error):
+      return .success(.retrying(error))
+    case .failure(let error):
+      openSinks.withLock { $0 -= 1 }
+      return .failure(error)
     }
   }
 
@@ -126,26 +163,28 @@ public final class JSONLinesFileSink: DiagnosticsSink {
   ///   - path: The file; created `0640` if missing.
   ///   - options: Rotation, fsync, queue and mode.
   public convenience init(path: String, options: Options = Options()) {
-    switch LogFile.open(path) {
-    case .success(let file):
-      self.init(path: path, options: options, file: file)
+    switch Self.start(path) {
+    case .success(let start):
+      self.init(path: path, options: options, start: start)
     case .failure(let error):
       JSONLinesWriter.say(path: path, error: error, action: "using stderr")
-      self.init(path: path, options: options, file: nil)
+      self.init(path: path, options: options, start: nil)
     }
   }
 
-  private init(path: String, options: Options, file: LogFile?) {
-    if let exposure = file?.exposure {
+  private init(path: String, options: Options, start: JSONLinesWriter.Start?) {
+    if case .opened(let file) = start, let exposure = file.exposure {
       JSONLinesWriter.say(path: path, error: nil, action: exposure)
     }
     self.path = path
     self.options = options
-    self.writer = file.map { JSONLinesWriter.worker(path: path, options: options, file: $0) }
+    self.writer = start.map { JSONLinesWriter.worker(path: path, options: options, start: $0) }
   }
 
   deinit {
-    writer?.stop(within: JSONLinesWriter.waitSeconds)
+    guard let writer else { return }
+    writer.stop(within: JSONLinesWriter.waitSeconds)
+    Self.openSinks.withLock { $0 -= 1 }
   }
 
   /// Encodes the event (cut to ``maxRecordBytes``) and enqueues or writes it.

@@ -97,22 +97,41 @@ final class JSONLinesWriter: SinkDelivery, @unchecked Sendable {
   /// unavailable, each later batch tries once and goes on.
   private static let lockWaitNanoseconds: UInt64 = 500_000_000
 
-  init(path: String, options: JSONLinesFileSink.Options, file: LogFile) {
+  /// How the writer starts.
+  enum Start {
+    /// With the file open.
+    case opened(LogFile)
+    /// Without it: opening failed for a passing reason (``isPassing(_:)``), said at once; the
+    /// first batch after the backoff's delay opens it again.
+    case retrying(SystemError)
+  }
+
+  /// Whether a failure to open the path may pass: no descriptor left (`EMFILE`, `ENFILE`), no
+  /// memory, a full disk or quota (creating the file), `EIO`, or the path changing under a
+  /// rotation. A refused path (a symlink, a directory, no permission, no directory) is not.
+  static func isPassing(_ error: SystemError) -> Bool {
+    [EMFILE, ENFILE, ENOMEM, ENOSPC, EDQUOT, EIO, EAGAIN].contains(error.code)
+  }
+
+  init(path: String, options: JSONLinesFileSink.Options, start: Start) {
     self.path = path
     self.options = options
-    self.file = file
     self.rotation = LogRotation(path: path, keep: options.keep)
+    switch start {
+    case .opened(let file): self.file = file
+    case .retrying(let error): enterFailure(error)
+    }
   }
 
   /// The worker for this writer: four queues, a writer thread that lets records gather for
   /// 1 ms after it wakes (a busy app pays for one wake-up per batch, not one per record).
-  static func worker(path: String, options: JSONLinesFileSink.Options, file: LogFile)
+  static func worker(path: String, options: JSONLinesFileSink.Options, start: Start)
     -> SinkWorker<JSONLinesWriter>
   {
     var name = Array("jsonl path=".utf8)
     name.appendLogfmtValue(path)
     let worker = SinkWorker(
-      delivering: JSONLinesWriter(path: path, options: options, file: file),
+      delivering: JSONLinesWriter(path: path, options: options, start: start),
       .init(
         threadName: "bindiag.jsonl", noticeName: name, capacity: options.queueCapacity,
         shards: shardCount, gatherNanoseconds: 1_000_000, synchronous: options.synchronous))

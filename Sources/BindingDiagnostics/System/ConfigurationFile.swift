@@ -3,6 +3,9 @@
 struct ConfigurationFile: Decodable {
   /// The top-level keys, in the order the parser reports them (sorted).
   var entries: [Member]
+  /// Keys written twice in one object (the decoder keeps only one of the two), found by
+  /// ``duplicateKeys(in:)``.
+  var duplicateKeys: [DuplicateKey] = []
 
   /// One key of an object and its value.
   struct Member {

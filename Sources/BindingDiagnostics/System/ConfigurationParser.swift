@@ -70,9 +70,18 @@ struct ConfigurationParser {
 
   // MARK: The file
 
-  /// Applies the file's keys in sorted order.
+  /// Applies the file's keys in sorted order. A top-level key with a key written twice in it (or
+  /// written twice itself) is not applied: which of the two was meant is unknown, so the setting
+  /// keeps its default, and each repeat is named with its line and column.
   mutating func applyFile(_ file: ConfigurationFile, path: String) {
-    for (key, value) in file.entries.map({ ($0.key, $0.value) }) {
+    for duplicate in file.duplicateKeys {
+      let inside = duplicate.isTopLevel ? "" : " (in \"\(duplicate.topLevelKey)\")"
+      warnings.append(
+        "\(path): line \(duplicate.line), column \(duplicate.column): key \"\(duplicate.key)\"\(inside) repeats the one at line \(duplicate.firstLine), column \(duplicate.firstColumn); \"\(duplicate.topLevelKey)\" ignored, using its default"
+      )
+    }
+    let repeated = Set(file.duplicateKeys.map(\.topLevelKey))
+    for (key, value) in file.entries.map({ ($0.key, $0.value) }) where !repeated.contains(key) {
       let place = "\(path): key \"\(key)\""
       switch key {
       case "sinks":
@@ -101,8 +110,34 @@ struct ConfigurationParser {
   // MARK: Sinks
 
   mutating func parseSinkList(_ text: String, source: String) {
-    let entries = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+    let entries = Self.sinkListEntries(text).map { $0.trimmingCharacters(in: .whitespaces) }
     setSinks(entries.filter { !$0.isEmpty }.map { sink(fromText: $0, source: source) })
+  }
+
+  /// `BINDING_DIAGNOSTICS` split at its commas. A backslash escapes a comma (`\,`, a comma in a
+  /// path) or a backslash (`\\`); before any other character it is kept as written, so a value
+  /// without `\,` or `\\` reads as it always did.
+  static func sinkListEntries(_ text: String) -> [String] {
+    var entries: [String] = []
+    var current = ""
+    var escaped = false
+    for character in text {
+      if escaped {
+        if character != "," && character != "\\" { current.append("\\") }
+        current.append(character)
+        escaped = false
+      } else if character == "\\" {
+        escaped = true
+      } else if character == "," {
+        entries.append(current)
+        current = ""
+      } else {
+        current.append(character)
+      }
+    }
+    if escaped { current.append("\\") }
+    entries.append(current)
+    return entries
   }
 
   mutating func parseSinkArray(_ value: ConfigurationFile.Value, source: String) {

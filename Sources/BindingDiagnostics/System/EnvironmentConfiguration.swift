@@ -5,7 +5,8 @@ import Foundation
 /// Variables (each overrides the file):
 /// - `BINDING_DIAGNOSTICS`: comma-separated sinks `stderr` (short lines on a terminal, logfmt
 ///   elsewhere), `stderr:human`, `stderr:logfmt`, `stderr:json`, `jsonl:PATH`, `journald`,
-///   `oslog` (Apple platforms), `none`;
+///   `oslog` (Apple platforms), `none`; `\,` is a comma in a path and `\\` a backslash (any other
+///   backslash is kept as written);
 /// - `BINDING_DIAGNOSTICS_CONFIG`: path of a JSON configuration file;
 /// - `BINDING_DIAGNOSTICS_PRIVACY`: `private`, `hash` or `public`;
 /// - `BINDING_DIAGNOSTICS_HASH_KEY`: 32 hex digits, the SipHash key for `hash`;
@@ -19,10 +20,12 @@ import Foundation
 /// bytes handed in), and ``ConfigurationSpecification/open()`` opens the sinks.
 ///
 /// Every mistake gives exactly one warning naming the variable, or the file and key (a JSON
-/// syntax error with its line and column), and the setting falls back to its default (`stderr`
-/// for sinks). An unknown key, or a variable that looks like one of ours but is not
-/// (`BINDING_DIAGNOSTIC=journald`), is named with the closest valid name. Nothing here throws or
-/// crashes.
+/// syntax error, or a key repeated in one object, with its line and column), and the setting
+/// falls back to its default (`stderr` for sinks). An unknown key, or a variable that looks like
+/// one of ours but is not (`BINDING_DIAGNOSTIC=journald`), is named with the closest valid name.
+/// The file is refused whole when other users may write it (writable by every user, or owned by
+/// a user other than the one running and other than root) or when it is over 64 KiB. At most
+/// ten warnings are printed, then one line counting the rest. Nothing here throws or crashes.
 public struct EnvironmentConfiguration: Sendable {
   /// The configuration the environment describes.
   public var configuration: DiagnosticsConfiguration
@@ -43,9 +46,8 @@ public struct EnvironmentConfiguration: Sendable {
     from environment: [String: String]? = nil, warn: Bool = true
   ) -> EnvironmentConfiguration {
     let environment = environment ?? ProcessInfo.processInfo.environment
-    let (specification, parseWarnings) = Self.specification(environment: environment) { path in
-      FileManager.default.contents(atPath: path).map { Array($0) }
-    }
+    let (specification, parseWarnings) = Self.specification(
+      environment: environment, readChecked: { ConfigurationFile.read(atPath: $0) })
     let (configuration, openWarnings) = specification.open()
     let source =
       environment[sinksVariable] != nil
@@ -54,10 +56,20 @@ public struct EnvironmentConfiguration: Sendable {
       configuration: configuration,
       warnings: parseWarnings + openWarnings.map { "\(source): \($0)" })
     if warn {
-      for warning in result.warnings { ConfigurationWarning.emit(warning) }
+      for warning in result.warnings.prefix(printedWarningLimit) {
+        ConfigurationWarning.emit(warning)
+      }
+      let unprinted = result.warnings.count - printedWarningLimit
+      if unprinted > 0 {
+        ConfigurationWarning.emit(
+          "\(unprinted) more configuration warning\(unprinted == 1 ? "" : "s") not shown")
+      }
     }
     return result
   }
+
+  /// The most warnings ``load(from:warn:)`` prints, one line each; a last line counts the rest.
+  static let printedWarningLimit = 10
 
   /// Parses the variables and the file `BINDING_DIAGNOSTICS_CONFIG` names into a specification,
   /// without opening anything.
@@ -68,16 +80,23 @@ public struct EnvironmentConfiguration: Sendable {
   public static func specification(
     environment: [String: String], readFile: (String) -> [UInt8]?
   ) -> (specification: ConfigurationSpecification, warnings: [String]) {
+    specification(environment: environment) { path in
+      readFile(path).map { .success($0) } ?? .failure(.unreadable)
+    }
+  }
+
+  /// ``specification(environment:readFile:)`` with a reader that says why a file is not read
+  /// (``ConfigurationFile/read(atPath:userID:)``: refused permissions, too large).
+  static func specification(
+    environment: [String: String],
+    readChecked: (String) -> Result<[UInt8], FileProblem>
+  ) -> (specification: ConfigurationSpecification, warnings: [String]) {
     var parser = ConfigurationParser()
     if let path = environment[fileVariable], !path.isEmpty {
       let source = "\(fileVariable)=\(path)"
-      if let bytes = readFile(path) {
-        switch decodeFile(bytes) {
-        case .success(let file): parser.applyFile(file, path: path)
-        case .failure(let problem): parser.warnings.append("\(source): \(problem); using defaults")
-        }
-      } else {
-        parser.warnings.append("\(source): cannot read the file; using defaults")
+      switch readChecked(path).flatMap(decodeFile) {
+      case .success(let file): parser.applyFile(file, path: path)
+      case .failure(let problem): parser.warnings.append("\(source): \(problem); using defaults")
       }
     }
     parser.applyEnvironment(environment)
@@ -87,13 +106,24 @@ public struct EnvironmentConfiguration: Sendable {
   /// A problem that makes the whole file unusable.
   struct FileProblem: Error, CustomStringConvertible {
     var description: String
+
+    /// The file cannot be opened or read.
+    static let unreadable = FileProblem(description: "cannot read the file")
+    /// The file is over ``ConfigurationFile/maximumBytes``.
+    static let tooLarge = FileProblem(
+      description: "larger than \(ConfigurationFile.maximumBytes / 1024) KiB; refused")
   }
 
-  /// The file's model, or what is wrong with it: JSON syntax with line and column, or a top
-  /// level that is not an object.
+  /// The file's model, or what is wrong with it: too large, JSON syntax with line and column, or
+  /// a top level that is not an object. Keys repeated in one object are found here too.
   static func decodeFile(_ bytes: [UInt8]) -> Result<ConfigurationFile, FileProblem> {
+    guard bytes.count <= ConfigurationFile.maximumBytes else {
+      return .failure(.tooLarge)
+    }
     do {
-      return .success(try JSONDecoder().decode(ConfigurationFile.self, from: Data(bytes)))
+      var file = try JSONDecoder().decode(ConfigurationFile.self, from: Data(bytes))
+      file.duplicateKeys = ConfigurationFile.duplicateKeys(in: bytes)
+      return .success(file)
     } catch DecodingError.typeMismatch {
       return .failure(FileProblem(description: "the top level must be an object"))
     } catch {

@@ -23,6 +23,14 @@
 //     --child-sleeps           see --fork
 //     --code-jsonl PATH        bootstrap with `.jsonLines(path: PATH)` made in code (rate limit
 //                              off) instead of configuring from the environment
+//     --hoard-fds              lower the descriptor limit to 64 and open /dev/null until none is
+//                              left, then misuse COUNT times; then close them, print "freed",
+//                              wait 1.5 s (past the sink's retry delays), misuse `--more` times
+//                              and flush
+//     --jsonl-sinks N:DIR      only this: lower the descriptor limit to 256, open N synchronous
+//                              JSON Lines sinks DIR/0.jsonl, DIR/1.jsonl, … and keep them; print
+//                              "opened A refused B", the first refusal, and whether a descriptor
+//                              can still be opened
 import BindingDiagnostics
 import Foundation
 
@@ -65,6 +73,46 @@ let lateBootstrap = flag("--late-bootstrap")
 let exitWhileMisusing = option("--exit-while-misusing").flatMap(Int.init)
 let forkCount = option("--fork").flatMap(Int.init)
 let childSleeps = flag("--child-sleeps")
+let hoardFDs = flag("--hoard-fds")
+
+/// Lowers the soft limit on descriptors to `count`.
+func limitDescriptors(to count: rlim_t) {
+  #if canImport(Glibc)
+    let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+  #else
+    let resource = RLIMIT_NOFILE
+  #endif
+  var limit = rlimit()
+  getrlimit(resource, &limit)
+  limit.rlim_cur = count
+  setrlimit(resource, &limit)
+}
+if let request = option("--jsonl-sinks"), let colon = request.firstIndex(of: ":"),
+  let count = Int(request[..<colon])
+{
+  limitDescriptors(to: 256)
+  let directory = String(request[request.index(after: colon)...])
+  var sinks: [JSONLinesFileSink] = []
+  var refusals: [String] = []
+  for index in 0..<count {
+    switch JSONLinesFileSink.open(
+      path: "\(directory)/\(index).jsonl", options: .init(synchronous: true))
+    {
+    case .success(let sink): sinks.append(sink)
+    case .failure(let error): refusals.append(error.description)
+    }
+  }
+  print("opened \(sinks.count) refused \(refusals.count)")
+  print(refusals.first ?? "no refusal")
+  let probe = open("/dev/null", O_RDONLY)
+  print(probe >= 0 ? "a descriptor is left" : "no descriptor left")
+  exit(0)
+}
+var hoarded: [Int32] = []
+if hoardFDs {
+  limitDescriptors(to: 64)
+  while case let fd = open("/dev/null", O_RDONLY), fd >= 0 { hoarded.append(fd) }
+}
 if let path = option("--code-jsonl") {
   DiagnosticsSystem.bootstrap(
     DiagnosticsConfiguration(sink: .jsonLines(path: path), rateLimit: nil))
@@ -106,6 +154,13 @@ func misuse(_ times: Int) {
 }
 
 misuse(count)
+if hoardFDs {
+  for fd in hoarded { close(fd) }
+  say("freed")
+  usleep(1_500_000)
+  misuse(more)
+  DiagnosticsSystem.flush()
+}
 if lateBootstrap {
   DiagnosticsSystem.bootstrap(DiagnosticsConfiguration(sink: StandardErrorSink(format: .logfmt)))
 }
