@@ -22,6 +22,25 @@ enum FollowCommand {
     // Without the handlers (no pipe left), the signals simply keep their default effect.
     let stop = try? StopSignal.install().get()
 
+    if options.journal {
+      // libsystemd opens what it may and waits on the rest in silence: a user who may read no
+      // journal file would wait forever for nothing.
+      let access = JournalReader.localAccess()
+      if access.readable.isEmpty {
+        Output.err(
+          "Error: journal not available: "
+            + (access.unreadable.isEmpty
+              ? "no journal files found in "
+                + JournalReader.localDirectories.joined(separator: " or ")
+              : "no journal files were opened due to insufficient permissions (root and the "
+                + "systemd-journal group may read them)") + "\n")
+        return ExitCode.failure
+      }
+      for (path, error) in access.unreadable {
+        Output.err(
+          "warning: skipped journal file '\(LogfmtEscaping.escapingControls(path))': \(error)\n")
+      }
+    }
     if options.readsJournal {
       exitWhenStopped(stop, printer)
       let result = InputReader.followJournal(

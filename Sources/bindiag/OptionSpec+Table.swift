@@ -18,6 +18,11 @@ extension OptionSpec {
       .journalDirectory, "--journal-dir", value: "dir", valueKind: .directory,
       commands: [.follow], section: .inputs,
       help: "Read the journal files of a directory instead (systemd-journal-remote's output)."),
+    OptionSpec(
+      .allUsers, "--all-users", commands: [.summary, .check], section: .inputs,
+      help:
+        "With --journal, count the lost records of every user's runs (default: root's and yours; other users' are shown apart and never fail check)."
+    ),
     // Filters.
     OptionSpec(
       .since, "--since", value: "time", choices: ["today", "yesterday", "tomorrow", "now"],

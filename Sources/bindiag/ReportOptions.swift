@@ -19,6 +19,8 @@ struct ReportOptions {
   var files: [String] = []
   var journal = false
   var journalDirectories: [String] = []
+  /// `--all-users`: other local users' runs count their losses like root's and the reader's.
+  var allUsers = false
   var format: Format = .table
   var groupBy: [GroupField] = [.kind, .file, .line]
   var top: Int?
@@ -76,6 +78,7 @@ struct ReportOptions {
     switch option.id {
     case .help: help = true
     case .journal: journal = true
+    case .allUsers: allUsers = true
     case .journalDirectory: journalDirectories.append(try scanner.value(name, inline: inline))
     case .format:
       format = try scanner.choice(name, inline: inline, as: Format.self)

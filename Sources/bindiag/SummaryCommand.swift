@@ -27,14 +27,20 @@ enum SummaryCommand {
     }
     if let threads = options.threads { reader.threads = threads }
     if let progress { reader.onProgress = { progress.update($0) } }
+    reader.otherUsersApart = !options.allUsers
     var failed = false
+    /// Inputs asked for but skipped (a corrupt or unreadable journal file): `check` fails.
+    var skipped = 0
     if options.readsJournal {
       progress?.begin("journal")
       for failure in reader.readJournal(directories: options.journalDirectories, into: &aggregator)
       {
-        let reason = DisplayText.escapingControls("\(failure.error)")
+        let reason = DisplayText.escapingControls(failure.message ?? "\(failure.error)")
         if failure.skipped, let path = failure.path.map(DisplayText.escapingControls) {
-          warn("warning: skipped journal file '\(path)': \(reason)\n")
+          skipped += 1
+          if skipped <= skippedShown {
+            warn("warning: skipped journal file '\(path)': \(reason)\n")
+          }
           continue
         }
         if let path = failure.path.map(DisplayText.escapingControls) {
@@ -72,6 +78,9 @@ enum SummaryCommand {
       }
     }
     progress?.finish()
+    if skipped > skippedShown {
+      warn("warning: \(HumanText.count(skipped - skippedShown, "more journal file")) skipped\n")
+    }
     if malformedSeen > malformedShown {
       Output.err(
         "warning: \(HumanText.count(malformedSeen - malformedShown, "more malformed line")) not shown\n"
@@ -79,6 +88,16 @@ enum SummaryCommand {
     }
     let summary = aggregator.summary()
     noteUnseenKinds(options.filter.kinds, seen: aggregator.kindsSeen)
+    let gate = options.command == .check
+    let unmatched = aggregator.unmatchedFilters
+    for filter in unmatched {
+      Output.err((gate ? "Error: " : "warning: ") + unmatchedText(filter) + "\n")
+    }
+    if summary.otherUsersLost > 0 {
+      Output.err(
+        "note: \(HumanText.count(summary.otherUsersLost, "lost record")) claimed by other users' "
+          + "runs (not gated; --all-users counts them)\n")
+    }
     let timeZone: DisplayTimeZone = options.utc ? .utc : .local
     let text: String
     switch options.format {
@@ -105,6 +124,13 @@ enum SummaryCommand {
     }
     Pager.write(text, enabled: options.pager)
     if failed { return ExitCode.failure }
+    if gate, !unmatched.isEmpty { return ExitCode.failure }
+    if gate, skipped > 0 {
+      Output.err(
+        "Error: check cannot pass: \(HumanText.count(skipped, "input")) asked for "
+          + "\(skipped == 1 ? "was" : "were") skipped\n")
+      return ExitCode.failure
+    }
     if options.strict && summary.malformed > 0 {
       Output.err(
         "Error: \(HumanText.count(summary.malformed, "malformed line")) (--strict)\n"
@@ -140,6 +166,28 @@ enum SummaryCommand {
       Output.err(passed(summary, options: options, counted: counted))
     }
     return ExitCode.success
+  }
+
+  /// Skipped journal files named one by one on standard error before the rest are counted.
+  static let skippedShown = 10
+  /// Values seen named after a filter that matched nothing.
+  static let valuesShown = 5
+
+  /// `--host 'hots2' matched no record; hosts seen: 'host2' (closest), 'host1'`.
+  static func unmatchedText(
+    _ filter: (field: FilterCoverage.Field, value: String, seen: [String])
+  ) -> String {
+    let quote = { (text: String) in "'" + DisplayText.escapingControls(text) + "'" }
+    var text = "\(filter.field.option) \(quote(filter.value)) matched no record"
+    guard let closest = Suggestion.nearest(to: filter.value, among: filter.seen) else {
+      return text + "; no \(filter.field.plural) seen"
+    }
+    let others = filter.seen.filter { $0 != closest }
+    let shown = others.prefix(valuesShown - 1).map(quote)
+    text += "; \(filter.field.plural) seen: \(quote(closest)) (closest)"
+    text += shown.map { ", " + $0 }.joined()
+    if others.count > shown.count { text += " and \(others.count - shown.count) more" }
+    return text
   }
 
   /// `note: no event has kind 'K'; the closest kind seen is 'L'` for each `--kind` no record

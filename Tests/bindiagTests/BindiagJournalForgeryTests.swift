@@ -216,6 +216,31 @@ struct BindiagJournalForgeryTests {
   /// `follow` never shows the forged entry as a record of the run: it skips it with one line
   /// on standard error naming who sent it and whose the run is, and shows the two genuine
   /// records, from the journal and from `journalctl -o json` on standard input alike.
+  /// Issue 33.6: with `-n 2`, the backlog starts at the forged entry, the run's first entry
+  /// lying before it. `follow` looks the run's owner up in the journal first: the forged entry
+  /// is skipped with its warning and root's seq 2 printed (the forged one was printed as the
+  /// run's record, and seq 2 skipped as forged).
+  @Test func followLooksUpTheOwnerOfARunBegunBeforeTheBacklog() throws {
+    let journal = try Self.makeJournal()
+    let entries = try journal.entries(matching: ["BINDING_RUN=\(Self.run)"])
+    let pids = entries.compactMap { ($0["_PID"] as? String).flatMap { Int($0) } }
+    let host = try #require(entries.first?["_HOSTNAME"] as? String)
+    try #require(pids.count == 3)
+    var second = Self.genuine[1]
+    second.pid = pids[2]
+    second.host = host
+    let followed = try Self.follow([
+      "--format", "json", "-n", "2", "--count", "1", "--run", Self.run,
+      "--journal-dir", journal.directory,
+    ])
+    #expect(followed.status == 0)
+    #expect(followed.stdout == String(decoding: JSONLinesEncoder().encode(second), as: UTF8.self))
+    #expect(
+      followed.stderr
+        == "warning: journal: skipped a forged entry: uid 65534 pid \(pids[1]) claims run "
+        + "\(Self.run) (seq \(Self.forgedSeq)) of uid 0 pid \(pids[0])\n")
+  }
+
   @Test func followSkipsAForgedEntryWithAWarning() throws {
     let journal = try Self.makeJournal()
     let entries = try journal.entries(matching: ["BINDING_RUN=\(Self.run)"])

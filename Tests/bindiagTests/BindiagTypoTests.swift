@@ -88,9 +88,11 @@ import Testing
 
         """)
     #expect(result.status == 0)
-    // A kind that occurred but was filtered out by another option is no typo.
+    // A kind that occurred but was filtered out by another option is no typo (the host that
+    // matched nothing is, and is named).
     let filtered = try bindiag("summary", "--kind", "sheet-presented-twice", "--host", "x", path)
-    #expect(filtered.stderr == "")
+    #expect(
+      filtered.stderr == "warning: --host 'x' matched no record; hosts seen: 'build-01' (closest)\n")
   }
 
   @Test func checkCountsWarningAndAboveUnlessLevelSaysOtherwise() throws {

@@ -80,8 +80,10 @@ private final class RunningFollow: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     while true {
-      let output = String(decoding: stdout, as: UTF8.self)
-      if output.filter({ $0 == "\n" }).count >= lines && (text.isEmpty || output.contains(text)) {
+      // Newlines counted in bytes: decoding megabytes at every wake-up would be quadratic.
+      if stdout.reduce(0, { $0 + ($1 == 0x0a ? 1 : 0) }) >= lines
+        && (text.isEmpty || String(decoding: stdout, as: UTF8.self).contains(text))
+      {
         return true
       }
       guard lock.wait(until: deadline) else { return false }
@@ -175,6 +177,48 @@ private let marker = jsonLines([fixtureEvent(seq: 1, run: "feedfacefeedface")])
     #expect(seqs.count == 4)
     for (run, numbers) in seqs {
       #expect(numbers == Array(1...3000), "run \(run): \(numbers.count) records")
+    }
+  }
+
+  /// Issue 28.2: `follow` suspended while ten writers, one after the other, make 20 000 records
+  /// through about 500 rotations (more than it used to look at between two polls): once
+  /// resumed, every record is printed once, in order per run (it printed about half, whole
+  /// files never read).
+  @Test func aSuspendedFollowReadsEveryGenerationMadeMeanwhile() throws {
+    let directory = try temporaryDirectory()
+    let path = directory + "/app.jsonl"
+    let config = try temporaryFile(
+      #"{"sinks":[{"type":"jsonl","path":"\#(path)","max_bytes":16000,"keep":100000}],"rate_limit":"off"}"#
+    )
+    try marker.write(toFile: path, atomically: false, encoding: .utf8)
+    let follow = try RunningFollow(["-n", "1", "--format", "json", path])
+    #expect(follow.waitForOutput(lines: 1))
+    kill(follow.pid, SIGSTOP)
+    // One after the other, each few enough that its exit flush drops none.
+    for _ in 1...10 {
+      let writer = try runProduct(
+        "misuse-helper", ["2000"], environment: ["BINDING_DIAGNOSTICS_CONFIG": config])
+      #expect(writer.status == 0 && writer.stderr.isEmpty, "\(writer.stderr)")
+    }
+    let rotated = try FileManager.default.contentsOfDirectory(atPath: directory)
+      .filter { $0.hasPrefix("app.jsonl.") }
+    #expect(rotated.count > 400)
+    kill(follow.pid, SIGCONT)
+    #expect(follow.waitForOutput(lines: 20_001, seconds: 300))
+    let result = follow.finish(sending: SIGTERM)
+    #expect(result.status == 0)
+    #expect(result.stderr == "", "\(result.stderr.prefix(2000))")
+    var seqs: [String: [Int]] = [:]
+    for line in result.stdout.split(separator: "\n") {
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      seqs[try #require(object["run"] as? String), default: []].append(
+        try #require(object["seq"] as? Int))
+    }
+    #expect(seqs.removeValue(forKey: "feedfacefeedface") == [1])
+    #expect(seqs.count == 10)
+    for (run, numbers) in seqs {
+      #expect(numbers.elementsEqual(1...2000), "run \(run): \(numbers.count) records")
     }
   }
 

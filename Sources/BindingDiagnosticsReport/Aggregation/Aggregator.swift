@@ -17,6 +17,9 @@ package struct Aggregator {
     /// Whether a record of the run has the filter's host and process: only these runs' lost
     /// records are counted.
     var selected = false
+    /// Whether the run's first journal entry came from a user other than root and the reader
+    /// (``markOtherUser(run:)``): its losses are counted apart, not in ``Summary/lost``.
+    var otherUser = false
   }
 
   /// The fields groups are keyed by.
@@ -42,6 +45,8 @@ package struct Aggregator {
   /// With a kind filter, per string id, whether a record of that kind was seen (filtered or
   /// not), so a kind asked for and never seen can be told apart from a typo.
   private var kindSeen: [Bool] = []
+  /// Whether the value filters (`host`, `process`, `run`, `file`) matched any record.
+  private var coverage: FilterCoverage
   private(set) var events = 0
   private(set) var records = 0
   private(set) var duplicates = 0
@@ -70,6 +75,7 @@ package struct Aggregator {
     filterProcess = id(filter.process)
     filterKinds = Set(filter.kinds.map { table.intern($0) })
     strings = table
+    coverage = FilterCoverage(filter: filter)
   }
 
   /// Adds one classified line.
@@ -102,7 +108,10 @@ package struct Aggregator {
   /// at all); the filter's other fields select records within a run.
   /// - Parameter event: The event.
   package mutating func add(_ event: MisuseEvent) {
-    if let selected = filter.run, !EventFilter.same(event.run, selected) { return }
+    if let selected = filter.run, !EventFilter.same(event.run, selected) {
+      if coverage.waiting { coverage.see(.run, id: strings.intern(event.run), matches: false) }
+      return
+    }
     add(record(of: event))
   }
 
@@ -150,7 +159,10 @@ package struct Aggregator {
         record.process = map[Int(record.process)]
         record.host = map[Int(record.host)]
         record.run = map[Int(record.run)]
-        if filterRun != InternedRecord.none, record.run != filterRun { continue }
+        if filterRun != InternedRecord.none, record.run != filterRun {
+          if coverage.waiting { coverage.see(.run, id: record.run, matches: false) }
+          continue
+        }
         add(record, labelsIn: lazyLabels ? table : nil)
       }
     }
@@ -188,6 +200,7 @@ package struct Aggregator {
   private mutating func add(_ record: InternedRecord, labelsIn labels: StringTable? = nil) {
     var record = record
     let index = run(of: record)
+    if coverage.waiting { cover(record) }
     guard runs[index].seqs.insert(record.seq) else {
       duplicates += 1
       return
@@ -218,6 +231,40 @@ package struct Aggregator {
     groups.add(record, to: group, strings: strings)
   }
 
+  /// Notes which value filters `record` matches (see ``FilterCoverage``).
+  private mutating func cover(_ record: InternedRecord) {
+    coverage.see(.host, id: record.host, matches: record.host == filterHost)
+    coverage.see(.process, id: record.process, matches: record.process == filterProcess)
+    coverage.see(.run, id: record.run, matches: record.run == filterRun)
+    if filter.fileSubstring != nil {
+      coverage.see(.file, id: record.file, matches: fileMatches(record.file))
+    }
+  }
+
+  /// The value filters that matched no record read, each with its value and the values seen
+  /// instead (at most ``FilterCoverage/maxValues``), sorted.
+  package var unmatchedFilters: [(field: FilterCoverage.Field, value: String, seen: [String])] {
+    coverage.unmatched().map { field, ids in
+      let value: String? =
+        switch field {
+        case .host: filter.host
+        case .process: filter.process
+        case .run: filter.run
+        case .file: filter.fileSubstring
+        }
+      return (field, value ?? "", ids.map { strings.string($0) }.sorted())
+    }
+  }
+
+  /// Marks `run` as begun by a user other than root and the reader (its first journal entry's
+  /// trusted `_UID`): anyone may log, so such a run's losses are counted apart
+  /// (``Summary/otherUsersLost``) and never decide the reader's gate. A run not seen is ignored.
+  package mutating func markOtherUser(run: String) {
+    let id = strings.intern(run)
+    guard Int(id) < runOf.count, runOf[Int(id)] >= 0 else { return }
+    runs[Int(runOf[Int(id)])].otherUser = true
+  }
+
   private mutating func see(kind: UInt32) {
     if kindSeen.count <= Int(kind) {
       kindSeen.append(contentsOf: repeatElement(false, count: Int(kind) + 1 - kindSeen.count))
@@ -236,21 +283,25 @@ package struct Aggregator {
     if let since = filter.since, record.timestamp < since.microsecondsSinceEpoch { return false }
     if let until = filter.until, until.microsecondsSinceEpoch < record.timestamp { return false }
     if !filterKinds.isEmpty, !filterKinds.contains(record.kind) { return false }
-    if let substring = filter.fileSubstring {
-      let id = Int(record.file)
-      if fileVerdicts.count <= id {
-        fileVerdicts.append(contentsOf: repeatElement(0, count: id + 1 - fileVerdicts.count))
-      }
-      if fileVerdicts[id] == 0 {
-        fileVerdicts[id] = strings.string(record.file).contains(substring) ? 1 : 2
-      }
-      if fileVerdicts[id] == 2 { return false }
-    }
+    if filter.fileSubstring != nil, !fileMatches(record.file) { return false }
     if filterProcess != InternedRecord.none, record.process != filterProcess { return false }
     if filterHost != InternedRecord.none, record.host != filterHost { return false }
     if let minimumLevel = filter.minimumLevel, record.level < minimumLevel { return false }
     if filterRun != InternedRecord.none, record.run != filterRun { return false }
     return true
+  }
+
+  /// Whether the file `id` names contains the filter's substring (remembered per id).
+  private mutating func fileMatches(_ file: UInt32) -> Bool {
+    guard let substring = filter.fileSubstring else { return true }
+    let id = Int(file)
+    if fileVerdicts.count <= id {
+      fileVerdicts.append(contentsOf: repeatElement(0, count: id + 1 - fileVerdicts.count))
+    }
+    if fileVerdicts[id] == 0 {
+      fileVerdicts[id] = strings.string(file).contains(substring) ? 1 : 2
+    }
+    return fileVerdicts[id] == 1
   }
 
   /// The index of `record`'s run, creating it when new.
@@ -309,10 +360,16 @@ package struct Aggregator {
       table: groups, strings: strings, fields: groupBy, start: first ?? 0, end: last ?? 0)
     var lostRuns: [Summary.LostRun] = []
     var lost = 0
+    var otherUsersLost = 0
     var selectedRuns = 0
     for (index, state) in runs.enumerated() where state.selected {
       selectedRuns += 1
       let missing = state.seqs.lost
+      if state.otherUser {
+        let (sum, overflow) = otherUsersLost.addingReportingOverflow(missing)
+        otherUsersLost = overflow ? Int.max : sum
+        continue
+      }
       // Each run's count is below 2^53; only a hostile input of many runs could overflow the
       // sum, which then stays at the largest value.
       let (sum, overflow) = lost.addingReportingOverflow(missing)
@@ -330,6 +387,6 @@ package struct Aggregator {
       lost: lost, duplicates: duplicates,
       first: first.map { Timestamp(microsecondsSinceEpoch: $0) },
       last: last.map { Timestamp(microsecondsSinceEpoch: $0) }, groups: built,
-      lostRuns: lostRuns, runs: selectedRuns, forged: forged)
+      lostRuns: lostRuns, runs: selectedRuns, forged: forged, otherUsersLost: otherUsersLost)
   }
 }

@@ -78,4 +78,8 @@ package struct Summary: Sendable {
   /// Journal entries whose trusted identity (`_UID`, `_PID`, `_BOOT_ID`) is not that of the run
   /// they claim: counted here only, never as records or losses.
   package var forged = 0
+  /// Lost records of runs begun by users other than root and the reader (a local journal's
+  /// trusted `_UID`, unless every user's runs are gated): shown apart, never in ``lost`` nor in
+  /// ``lostRuns``, so no other local user can fail the reader's gate with one entry.
+  package var otherUsersLost = 0
 }

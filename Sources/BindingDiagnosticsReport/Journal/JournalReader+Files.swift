@@ -63,7 +63,7 @@ extension JournalReader {
   }
 
   /// One name in a directory and what `readdir` or `stat` says it is.
-  private struct DirectoryEntry {
+  fileprivate struct DirectoryEntry {
     let name: String
     let isRegular: Bool
     let isDirectory: Bool
@@ -121,5 +121,54 @@ extension JournalReader {
       default: return Int(DT_UNKNOWN)
       }
     }
+  }
+}
+
+extension JournalReader {
+  /// Where `sd_journal_open` looks for the local journal: the volatile and the persistent
+  /// journal, each with one directory per machine id.
+  package static let localDirectories = ["/run/log/journal", "/var/log/journal"]
+
+  /// The local journal's files, and those of them this process may not open (`open(2)` refused,
+  /// most often `EACCES`: journald keeps the system journal to root and the `systemd-journal`
+  /// group). libsystemd opens what it can and says nothing about the rest, so a reader that
+  /// may open none reads an empty journal: `journalctl` then warns "No journal files were
+  /// opened due to insufficient permissions", and a gate must not pass.
+  /// - Returns: The journal files that could be opened, and the files and directories that
+  ///   could not, with why.
+  package static func localAccess() -> (
+    readable: [String], unreadable: [(path: String, error: SystemError)]
+  ) {
+    var files: [String] = []
+    var unreadable: [(path: String, error: SystemError)] = []
+    // A directory that cannot be listed hides its files: it counts as unreadable itself.
+    func list(_ directory: String) -> [DirectoryEntry] {
+      switch DirectoryEntry.list(directory) {
+      case .success(let entries): return entries
+      case .failure(let error):
+        if error.code != ENOENT && error.code != ENOTDIR { unreadable.append((directory, error)) }
+        return []
+      }
+    }
+    for directory in localDirectories {
+      for entry in list(directory) {
+        let path = directory + "/" + entry.name
+        if entry.isJournalFile {
+          files.append(path)
+        } else if entry.isMachineDirectory {
+          files += list(path).filter(\.isJournalFile).map { path + "/" + $0.name }
+        }
+      }
+    }
+    var readable: [String] = []
+    for file in files {
+      switch FileDescriptorIO.openFile(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK) {
+      case .success(let fd):
+        FileDescriptorIO.closeFile(fd)
+        readable.append(file)
+      case .failure(let error): unreadable.append((file, error))
+      }
+    }
+    return (readable, unreadable)
   }
 }

@@ -50,11 +50,22 @@ package final class FileFollower {
   private var unlinkedSince: [FollowIO.Identity: ContinuousClock.Instant] = [:]
   private var classifier = LineClassifier()
   private let scratch: UnsafeMutableRawBufferPointer
+  /// The newest timestamped generation looked at: the next look lists only those after it.
+  private var watermark: GenerationName?
+  /// The file the name `path` held when last taken: while it still does, no generation can
+  /// have appeared, and the directory is not listed.
+  private var liveIdentity: FollowIO.Identity?
+  /// Whether the last look left generations for the next one (more than
+  /// ``maxNewFilesPerLook`` were new).
+  private var morePending = false
 
   /// The most files followed at once; older ones are read to their end, then let go.
   package static let maxFiles = 64
-  /// The most files newly found per poll (the oldest ones first; the rest at the next poll).
-  static let maxNewFilesPerPoll = 256
+  /// The most generations newly taken per look (the oldest ones first; a poll looks again
+  /// until none is left, reading each batch before the next).
+  static let maxNewFilesPerLook = 64
+  /// The most numbered generations (`PATH.1`, … of earlier versions) looked at per look.
+  static let maxNumberedPerLook = 256
   /// How long a file no name links to any more is still read.
   static let unlinkedGrace = Duration.seconds(2)
 
@@ -81,6 +92,8 @@ package final class FileFollower {
     }
     scratch = .allocate(byteCount: FollowedFile.chunkBytes, alignment: 16)
     discover(initial: true)
+    // Rotated during the first look: the newer generations too, before the start is placed.
+    for _ in 0..<8 where morePending { discover(initial: true) }
     switch start {
     case .beginning:
       for file in files { file.move(to: 0) }
@@ -104,7 +117,15 @@ package final class FileFollower {
   /// - Parameter body: Receives each item; returns `false` to stop.
   /// - Returns: `false` when `body` did.
   package func poll(_ body: (Item) -> Bool) -> Bool {
-    discover(initial: false)
+    repeat {
+      discover(initial: false)
+      guard pollFollowed(body) else { return false }
+    } while morePending
+    return true
+  }
+
+  /// Reads every followed file up to the size it has now, then lets go of those done with.
+  private func pollFollowed(_ body: (Item) -> Bool) -> Bool {
     var ends = [Int64?](repeating: nil, count: files.count)
     var linked = [Bool](repeating: true, count: files.count)
     for index in files.indices.reversed() {
@@ -163,98 +184,152 @@ extension FileFollower {
     var name: String
   }
 
-  /// Finds files not yet followed and puts them in order of age among the followed ones.
-  /// The names are looked at until two looks agree, so that a rotation by another process
-  /// in the middle of a look cannot make a file be missed or misplaced. At the start, it goes
-  /// on until every file found could be opened as it was seen: a file found later is read
-  /// from its start.
+  /// Finds the files not yet followed and puts them in order of age among the followed ones,
+  /// at most ``maxNewFilesPerLook`` generations at a time (``morePending`` then says the next
+  /// look goes on from there).
+  ///
+  /// The names are not looked at while the name `path` still holds the file it held at the last
+  /// look: the sink makes a generation only by renaming `path`, so none can have appeared
+  /// (thousands of generations then cost a follow nothing per poll, and the writer no directory
+  /// lock). Otherwise:
+  /// 1. the directory is listed once for the generations after ``watermark`` (named after
+  ///    their rotation time, so they sort in the order they were made), keeping the oldest
+  ///    ``maxNewFilesPerLook`` (the newest ``maxFiles`` at the start): the newest kept is the
+  ///    *cut*;
+  /// 2. it is listed again for the generations up to the cut: each of them was made before the
+  ///    one named the cut, which the first listing saw, so before the second listing began,
+  ///    which therefore sees them all, a rotation during the first listing included;
+  /// 3. `path` itself is looked at last, and taken only when no generation is left beyond the
+  ///    cut (everything it holds is newer than them).
+  /// The watermark moves to the cut: a generation is never skipped, however many were made
+  /// between two polls, as long as it still exists.
   private func discover(initial: Bool) {
-    for _ in 0..<(initial ? 8 : 1) {
-      var seen = look(initial: initial)
-      for _ in 0..<8 {
-        let again = look(initial: initial)
-        if again == seen { break }
-        seen = again
+    let before = liveFile()
+    if !initial, !morePending, let before, before == liveIdentity { return }
+    let first = generations(after: watermark, upTo: nil, initial: initial)
+    var sightings: [Sighting] = numberedSightings(initial: initial)
+    var more = false
+    var cut = watermark
+    if let firstCut = first.kept.last {
+      let second = generations(after: watermark, upTo: firstCut, initial: initial)
+      more = first.more || second.more
+      cut = second.kept.last ?? firstCut
+      for name in second.kept {
+        let full = directoryPrefix + name.text
+        guard case .success(let info) = FollowIO.pathStatus(full), info.st_mode & S_IFMT != S_IFDIR
+        else { continue }
+        sightings.append(Sighting(identity: FollowIO.Identity(info), name: full))
       }
-      if adopt(seen, initial: initial) { return }
     }
+    let live = liveFile()
+    if !more, let live { sightings.append(Sighting(identity: live, name: path)) }
+    // A file seen twice (renamed between two looks at it) belongs at its newest place.
+    var unique: [Sighting] = []
+    for sighting in sightings.reversed() where !unique.contains(sighting) {
+      if !unique.contains(where: { $0.identity == sighting.identity }) { unique.append(sighting) }
+    }
+    adopt(unique.reversed(), initial: initial)
+    watermark = cut
+    morePending = more
+    if !more, let live, files.contains(where: { $0.identity == live }) { liveIdentity = live }
   }
 
-  /// The files under `path` and its generations, from the newest one already followed on (or
-  /// the newest ``maxFiles`` at the start), oldest first.
-  ///
-  /// Names are looked at newest first, down to a file already followed: a rotation in the
-  /// middle of a look then makes a file be seen twice or not yet, never misplaced (the caller
-  /// looks again until two looks agree).
-  private func look(initial: Bool) -> [Sighting] {
-    let known = Set(files.map(\.identity))
-    let limit = initial ? FileFollower.maxFiles : FileFollower.maxNewFilesPerPoll + files.count
-    var sightings: [Sighting] = []
-    for name in namesNewestFirst() where sightings.count < limit {
-      guard case .success(let info) = FollowIO.pathStatus(name), info.st_mode & S_IFMT != S_IFDIR
-      else { continue }
-      let identity = FollowIO.Identity(info)
-      if !sightings.contains(where: { $0.identity == identity }) {
-        sightings.append(Sighting(identity: identity, name: name))
+  /// The file the name `path` holds now (`stat(2)`), or `nil` when none does.
+  private func liveFile() -> FollowIO.Identity? {
+    guard case .success(let info) = FollowIO.pathStatus(path), info.st_mode & S_IFMT != S_IFDIR
+    else { return nil }
+    return FollowIO.Identity(info)
+  }
+
+  /// `directory/`, or nothing when `path` has no directory part.
+  private var directoryPrefix: String {
+    path.contains("/") ? (directory.hasSuffix("/") ? directory : directory + "/") : ""
+  }
+
+  /// The timestamped generations of `path` after `after` and up to `upTo`, oldest first, from
+  /// one listing of the directory, in bounded memory: the oldest ``maxNewFilesPerLook`` of
+  /// them, or at the start the newest ``maxFiles``, and whether more were left out (after the
+  /// last kept). Names dated more than a day ahead are not the sink's (it leaves them alone
+  /// too): they would hold the watermark far ahead.
+  private func generations(
+    after: GenerationName?, upTo: GenerationName?, initial: Bool
+  ) -> (kept: [GenerationName], more: Bool) {
+    let slash = path.lastIndex(of: "/")
+    let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    let prefix = base + "."
+    let latest = GenerationName.latestPlausible()
+    let limit = initial ? FileFollower.maxFiles : FileFollower.maxNewFilesPerLook
+    var kept: [GenerationName] = []
+    var more = false
+    func trim() {
+      kept.sort()
+      guard kept.count > limit else { return }
+      if initial {
+        kept.removeFirst(kept.count - limit)
+      } else {
+        more = true
+        kept.removeLast(kept.count - limit)
       }
+    }
+    FollowIO.forEachName(in: directory) { entry in
+      guard entry.hasPrefix(prefix),
+        LogRotation.isGenerationSuffix(entry.utf8.dropFirst(prefix.utf8.count))
+      else { return }
+      let name = GenerationName(entry, prefixLength: prefix.utf8.count)
+      guard name <= latest else { return }
+      if let after, name <= after { return }
+      if let upTo, name > upTo {
+        more = true
+        return
+      }
+      kept.append(name)
+      if kept.count >= 2 * limit { trim() }
+    }
+    trim()
+    return (kept, more)
+  }
+
+  /// The numbered generations of earlier versions (`path.1`, `path.2`, …, up to two missing in
+  /// a row), oldest first: older than every timestamped one, and looked at newest first down to
+  /// one already followed, at most ``maxNumberedPerLook`` more than are followed (their names
+  /// shift at each rotation, so no watermark holds for them).
+  private func numberedSightings(initial: Bool) -> [Sighting] {
+    let known = Set(files.map(\.identity))
+    let limit = initial ? FileFollower.maxFiles : FileFollower.maxNumberedPerLook + files.count
+    var sightings: [Sighting] = []
+    var missing = 0
+    var generation = 1
+    while missing < 2 && sightings.count < limit {
+      let name = "\(path).\(generation)"
+      generation += 1
+      guard case .success(let info) = FollowIO.pathStatus(name), info.st_mode & S_IFMT != S_IFDIR
+      else {
+        missing += 1
+        continue
+      }
+      missing = 0
+      let identity = FollowIO.Identity(info)
+      sightings.append(Sighting(identity: identity, name: name))
       if known.contains(identity) { break }
     }
     return sightings.reversed()
   }
 
-  /// `path`, its timestamped generations newest first, then the numbered ones of earlier
-  /// versions (`path.1`, `path.2`, … up to two missing in a row).
-  private func namesNewestFirst() -> [String] {
-    let slash = path.lastIndex(of: "/")
-    let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
-    let prefix = base + "."
-    var names = [path]
-    if case .success(let entries) = FileDescriptorIO.directoryEntries(directory) {
-      names += entries.filter { entry in
-        entry.hasPrefix(prefix)
-          && LogRotation.isGenerationSuffix(entry.utf8.dropFirst(prefix.utf8.count))
-      }.sorted(by: >).map { slash == nil ? $0 : directory + "/" + $0 }
-    }
-    var missing = 0
-    var generation = 1
-    while missing < 2 && generation <= FileFollower.maxNewFilesPerPoll + files.count {
-      let name = "\(path).\(generation)"
-      if case .success = FollowIO.pathStatus(name) {
-        names.append(name)
-        missing = 0
-      } else {
-        missing += 1
-      }
-      generation += 1
-    }
-    return names
-  }
-
   /// Opens the files of `sightings` not yet followed, each placed after the followed files
   /// seen before it and before those seen after it. At the start they are read from their
-  /// last complete line; later ones from their start (they were created since).
-  /// - Returns: `false` when a file had been renamed since the look: it and the newer ones are
-  ///   left for the next look (adopting a newer file first would lose it, as the next look
-  ///   stops at the newest followed file).
-  private func adopt(_ sightings: [Sighting], initial: Bool) -> Bool {
+  /// last complete line; later ones from their start (they were created since). A file gone
+  /// or replaced since it was seen is passed over: a generation deleted before it could be
+  /// read, or `path` rotated meanwhile (found under its generation's name at the next look).
+  private func adopt(_ sightings: [Sighting], initial: Bool) {
     var cursor = 0
-    var added = 0
     for (index, sighting) in sightings.enumerated() {
       if let known = files.firstIndex(where: { $0.identity == sighting.identity }) {
         files[known].name = sighting.name
         cursor = max(cursor, known + 1)
         continue
       }
-      guard added < FileFollower.maxNewFilesPerPoll else { break }
-      let file: FollowedFile
-      switch FollowedFile.open(sighting.name, expected: sighting.identity) {
-      case .opened(let opened): file = opened
-      case .failed: continue
-      case .moved:
-        // Renamed since the look: the newer ones are found at the next poll, below it.
-        return false
-      }
-      added += 1
+      guard case .opened(let file) = FollowedFile.open(sighting.name, expected: sighting.identity)
+      else { continue }
       if initial, let size = file.status()?.size {
         file.move(to: file.lineBoundary(atOrBefore: size))
       }
@@ -265,7 +340,6 @@ extension FileFollower {
       files.insert(file, at: position)
       cursor = position + 1
     }
-    return true
   }
 
   /// `paths` without repeats, and without `X.N` or `X.<UTC time>` when `X` is named too (it is

@@ -60,6 +60,20 @@ enum FollowIO {
     FileDescriptorIO.pathStatus(path)
   }
 
+  /// Hands each name in directory `path` but `.` and `..` to `body` (`opendir(3)`,
+  /// `readdir(3)`), one at a time: a directory of many thousand names is never held whole.
+  /// Nothing is handed over when it cannot be opened.
+  static func forEachName(in path: String, _ body: (String) -> Void) {
+    guard let directory = opendir(path) else { return }
+    defer { closedir(directory) }
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if name != "." && name != ".." { body(name) }
+    }
+  }
+
   /// `pread(2)`: up to `count` bytes at `offset`; 0 at the end of the file.
   static func readAt(
     _ fd: Int32, into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int64

@@ -82,6 +82,12 @@ package struct InputReader {
   /// Called often during a read (every 64 KiB or 256 lines, 8 MiB chunk, or 1 024 journal
   /// entries) with how far it has got; the caller decides how often to show it.
   package var onProgress: ((Progress) -> Void)?
+  /// Whether the local journal's runs begun by users other than root and this process's user
+  /// (their first entry's trusted `_UID`) have their losses counted apart
+  /// (``Aggregator/markOtherUser(run:)``): any local user can log, so one entry claiming a
+  /// huge `seq` must not fail the reader's gate. Journal directories (other hosts' uids) and
+  /// files are never judged so.
+  package var otherUsersApart = false
 
   /// A reader.
   /// - Parameters:
@@ -288,9 +294,11 @@ package struct InputReader {
     package var path: String?
     /// Why.
     package var error: JournalError
-    /// Whether it is one journal file of a directory whose other files were read: a warning
-    /// (that file skipped), not a failure of the run.
+    /// Whether it is one journal file (or a directory of them) whose others were read: a
+    /// warning (that file skipped), not a failure of the run, though a gate does not pass.
     package var skipped = false
+    /// What to say instead of ``error``'s own text.
+    package var message: String?
   }
 
   /// Reads journal entries with `BINDING_SCHEMA=1` (of the filter's run, when it names one,
@@ -315,7 +323,27 @@ package struct InputReader {
   {
     var failures: [JournalFailure] = []
     var sources: [(name: String, path: String?, source: JournalReader.Source)] = []
-    if directories.isEmpty { sources.append(("journal", nil, .local)) }
+    if directories.isEmpty {
+      let access = JournalReader.localAccess()
+      if access.readable.isEmpty {
+        let denied = access.unreadable.count
+        let message =
+          denied == 0
+          ? "no journal files found in \(JournalReader.localDirectories.joined(separator: " or "))"
+          : "no journal files were opened due to insufficient permissions ("
+            + "\(denied == 1 ? "1 file or directory" : "\(denied) files or directories") "
+            + "this user may not read; root and the systemd-journal group may)"
+        return [
+          JournalFailure(
+            path: nil, error: .call(SystemError("open", code: denied == 0 ? ENOENT : EACCES)),
+            message: message)
+        ]
+      }
+      for (path, error) in access.unreadable {
+        failures.append(JournalFailure(path: path, error: .call(error), skipped: true))
+      }
+      sources.append(("journal", nil, .local))
+    }
     var seen = Set<FileIdentity>()
     for directory in directories {
       switch JournalReader.journalFiles(in: directory) {
@@ -341,6 +369,8 @@ package struct InputReader {
     var owners = JournalEntryDecoder.RunOwners()
     var readable: [(path: String?, source: JournalReader.Source)] = []
     var fileFailures: [Int] = []
+    let apart = otherUsersApart && directories.isEmpty
+    let reader = Int(getuid())
     for (name, path, source) in sources {
       var number = 0
       let query = JournalReader.Query(
@@ -349,11 +379,14 @@ package struct InputReader {
         number += 1
         entries += 1
         let kind = decoder.classify(entry)
-        if case .event(let event) = kind,
-          owners.owner(ofRun: event.run, claimedBy: JournalEntryDecoder.identity(of: entry)) != nil
-        {
-          box.value.countForged()
-          return true
+        var otherUser = false
+        if case .event(let event) = kind {
+          let identity = JournalEntryDecoder.identity(of: entry)
+          if owners.owner(ofRun: event.run, claimedBy: identity) != nil {
+            box.value.countForged()
+            return true
+          }
+          if apart, let uid = identity.uid, uid != 0, uid != reader { otherUser = true }
         }
         if case .malformed(let reason) = kind {
           onMalformed(MalformedLine(source: name, line: number, reason: reason.text))
@@ -365,6 +398,7 @@ package struct InputReader {
           }
         }
         box.value.add(kind)
+        if otherUser, case .event(let event) = kind { box.value.markOtherUser(run: event.run) }
         return true
       }
       switch result {
@@ -445,16 +479,40 @@ package struct InputReader {
       follow: true)
     var decoder = JournalEntryDecoder()
     var owners = JournalEntryDecoder.RunOwners()
+    // Started after the head, the first entry of a run read may not be the run's first: its
+    // owner is then looked up (the run's first entry in the whole journal) before trusting it.
+    let fromHead = filter.since == nil && start == .beginning
     return JournalReader.read(query) { entry in
       let kind = decoder.classify(entry)
       if case .event(let event) = kind {
         let identity = JournalEntryDecoder.identity(of: entry)
+        if !fromHead, !owners.knows(event.run),
+          let first = firstEntryIdentity(ofRun: event.run, in: query.source)
+        {
+          owners.setOwner(ofRun: event.run, to: first)
+        }
         if let owner = owners.owner(ofRun: event.run, claimedBy: identity) {
           return forged(ForgedEntry(event, sender: identity, owner: owner))
         }
       }
       return handler(kind)
     }
+  }
+
+  /// The trusted identity of `run`'s first entry in `source` (`sd_journal_add_match` on
+  /// `BINDING_RUN`, `sd_journal_seek_head`), or `nil` when it has none or cannot be read.
+  static func firstEntryIdentity(
+    ofRun run: String, in source: JournalReader.Source
+  ) -> JournalEntryDecoder.Identity? {
+    var identity: JournalEntryDecoder.Identity?
+    let query = JournalReader.Query(
+      source: source, matches: ["BINDING_SCHEMA=1", "BINDING_RUN=\(run)"],
+      fields: EventDecoder.journalFields)
+    _ = JournalReader.read(query) { entry in
+      identity = JournalEntryDecoder.identity(of: entry)
+      return false
+    }
+    return identity
   }
 
   static func journalMatches(_ filter: EventFilter) -> [String] {

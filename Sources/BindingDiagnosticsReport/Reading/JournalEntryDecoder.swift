@@ -60,6 +60,15 @@ struct JournalEntryDecoder {
       owners[run] = identity
       return nil
     }
+
+    /// Whether `run`'s owner is known.
+    func knows(_ run: String) -> Bool { owners[run] != nil }
+
+    /// Makes `identity` `run`'s owner: that of its first entry, found apart (a reader that
+    /// starts after a run's first entry looks it up first).
+    mutating func setOwner(ofRun run: String, to identity: Identity) {
+      owners[run] = identity
+    }
   }
 
   /// The process name shown for an entry: the name it claims (`SYSLOG_IDENTIFIER`) when
