@@ -36,6 +36,9 @@ public struct MisuseEvent: Sendable, Hashable {
   public var label: String?
   /// The test that was running and caught the misuse (`test`), or `nil` outside tests.
   public var test: String?
+  /// Where the misusing read or write was made (`writer`): the first caller outside the
+  /// package, `Module/File.swift:35`, or `nil` without debug information.
+  public var writer: String?
   /// Process name (`process`).
   public var process: String
   /// Process id (`pid`).
@@ -59,13 +62,14 @@ extension MisuseEvent {
   public init(
     schema: Int = 1, timestamp: Timestamp, level: MisuseLevel, kind: MisuseKind, message: String,
     file: String, line: Int, function: String, valueType: String, valuePresent: Bool,
-    value: String? = nil, label: String? = nil, test: String? = nil, process: String, pid: Int,
-    host: String, run: String, seq: Int, suppressed: Int = 0
+    value: String? = nil, label: String? = nil, test: String? = nil, writer: String? = nil,
+    process: String, pid: Int, host: String, run: String, seq: Int, suppressed: Int = 0
   ) {
     self.init(
       storedSchema: schema, timestamp: timestamp, level: level, kind: kind, message: message,
       file: file, line: line, function: function, valueType: valueType,
-      valuePresent: valuePresent, value: value, label: label, test: test, process: process,
+      valuePresent: valuePresent, value: value, label: label, test: test, writer: writer,
+      process: process,
       pid: pid,
       host: host, run: run, seq: seq, suppressed: suppressed)
   }
