@@ -42,8 +42,16 @@ final class XCTestPolicyReporter: NSObject, TestFailureReporter, XCTestObservati
     /// Whether any test start, end or failure has reached the reporter.
     var sawTestEvent = false
     /// The running test's sites and how many misuses each made.
-    var counts: [MisuseSite.Key: (site: MisuseSite, count: Int)] = [:]
+    var counts: [MisuseSite.Key: Counted] = [:]
     var order: [MisuseSite.Key] = []
+  }
+
+  /// A site of the running test: where its failure went, and how many misuses it made.
+  private struct Counted: Sendable {
+    let site: MisuseSite
+    let path: String
+    let line: Int
+    var count: Int
   }
 
   private let state = Lock(State())
@@ -98,10 +106,10 @@ final class XCTestPolicyReporter: NSObject, TestFailureReporter, XCTestObservati
       guard !listening, fails else { return false }
       XCTFail(text, file: InternedStaticString.of(path), line: UInt(line))
       guard currentTestName() != nil else { return false }
-      count(misuse, key: key)
+      count(Counted(site: misuse, path: path, line: line, count: 1), key: key)
       return true
     }
-    count(misuse, key: key)
+    count(Counted(site: misuse, path: path, line: line, count: 1), key: key)
     if fails {
       record(text, in: test, path: path, line: line)
     } else {
@@ -119,11 +127,11 @@ final class XCTestPolicyReporter: NSObject, TestFailureReporter, XCTestObservati
   }
 
   /// Starts counting `site` in the running test.
-  private func count(_ site: MisuseSite, key: MisuseSite.Key) {
+  private func count(_ site: Counted, key: MisuseSite.Key) {
     state.withLock { state in
       if state.counts[key] == nil {
         state.order.append(key)
-        state.counts[key] = (site, 1)
+        state.counts[key] = site
       }
     }
   }
@@ -151,7 +159,7 @@ final class XCTestPolicyReporter: NSObject, TestFailureReporter, XCTestObservati
   /// misused more than once.
   /// - Parameter testCase: The test.
   func testCaseDidFinish(_ testCase: XCTestCase) {
-    let counted = state.withLock { state -> [(site: MisuseSite, count: Int)] in
+    let counted = state.withLock { state -> [Counted] in
       state.sawTestEvent = true
       guard state.running === testCase else { return [] }
       state.running = nil
@@ -160,10 +168,9 @@ final class XCTestPolicyReporter: NSObject, TestFailureReporter, XCTestObservati
       state.order = []
       return counted
     }
-    for (site, count) in counted {
-      let (path, line) = MisuseSite.split(site.writer) ?? (site.fileID, site.line)
-      let warning =
-        "\(path):\(line): warning: \(testCase.name) : \(site.describe(count: count))\n"
+    for site in counted {
+      let text = site.site.describe(count: site.count)
+      let warning = "\(site.path):\(site.line): warning: \(testCase.name) : \(text)\n"
       FileHandle.standardOutput.write(Data(warning.utf8))
     }
   }

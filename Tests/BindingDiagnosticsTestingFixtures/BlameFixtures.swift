@@ -58,9 +58,10 @@ struct BlameFixtures {
     }
   }
 
-  /// Waits while the late task misuses: passes.
+  /// Waits while the late task misuses: passes. Long enough for a loaded machine's first
+  /// symbolication.
   @Test func waitsWhileTheLateTaskMisuses() async throws {
-    try await Task.sleep(for: .milliseconds(700))
+    try await Task.sleep(for: .seconds(3))
   }
 
   /// Two cases of one parameterised test are two tests in the records.
