@@ -64,7 +64,7 @@ public struct FailsOnMisuseTrait: TestTrait, SuiteTrait, TestScoping {
     // and only the outermost pipeline that is not a trait's receives the records.
     let sinks = FailsOnMisuseTrait.processSinks ?? DiagnosticsSystem.current
     let recorder = MisuseIssueRecorder(
-      test: test, except: Set(allowedKinds.map(\.code)),
+      test: test, testCase: testCase, except: Set(allowedKinds.map(\.code)),
       relayingTo: reportsToProcessSinks ? sinks : nil)
     // Values public here: a relayed record renders them again under the process's privacy.
     let diagnostics = Diagnostics(

@@ -10,6 +10,13 @@ package struct MisuseSite: Sendable {
     let kind: String
     let fileID: String
     let line: Int
+
+    /// The key of a site of `kind` (its code) at `fileID`:`line`.
+    package init(kind: String, fileID: String, line: Int) {
+      self.kind = kind
+      self.fileID = fileID
+      self.line = line
+    }
   }
 
   /// What went wrong.
@@ -24,13 +31,15 @@ package struct MisuseSite: Sendable {
   package let valueType: String
   /// The report's sentence.
   package let message: String
+  /// Where the misusing read or write was made (`Module/File.swift:35`), when known.
+  package let writer: String?
 
   /// The site of `event`.
   /// - Parameter event: A misuse event.
   package init(_ event: MisuseEvent) {
     self.init(
       kind: event.kind, fileID: event.file, line: event.line, label: event.label,
-      valueType: event.valueType, message: event.message)
+      valueType: event.valueType, message: event.message, writer: event.writer)
   }
 
   /// A site from its parts.
@@ -41,9 +50,10 @@ package struct MisuseSite: Sendable {
   ///   - label: The mapping's label.
   ///   - valueType: The optional's type.
   ///   - message: The report's sentence.
+  ///   - writer: Where the misusing read or write was made, when known.
   package init(
     kind: MisuseKind, fileID: String, line: Int, label: String?, valueType: String,
-    message: String
+    message: String, writer: String? = nil
   ) {
     self.kind = kind
     self.fileID = fileID
@@ -51,22 +61,25 @@ package struct MisuseSite: Sendable {
     self.label = label
     self.valueType = valueType
     self.message = message
+    self.writer = writer
   }
 
   /// The grouping key.
   package var key: Key { Key(kind: kind.code, fileID: fileID, line: line) }
 
-  /// One line for a test failure: kind, site, label, a short value type, the count when known,
-  /// and the report's sentence.
+  /// One line for a test failure: kind, the mapping's site, the writer when known, label, a
+  /// short value type, the count when known, and the report's sentence.
   ///
-  /// `Binding misuse mapped-bool-set-true at App/Inbox.swift:31, label "save-alert", String?,
-  /// 3 times: A Binding<Bool> mapped from …`
+  /// `Binding misuse mapped-bool-set-true at App/Inbox.swift:31, written at
+  /// App/InboxModel.swift:35, label "save-alert", String?, 3 misuses: A Binding<Bool> mapped
+  /// from …`
   /// - Parameter count: How many misuses the site made, or `nil` to leave it out.
   package func describe(count: Int?) -> String {
     var text = "Binding misuse \(kind.code) at \(fileID):\(line)"
+    if let writer { text += ", written at \(writer)" }
     text += label.map { ", label \"\($0)\"" } ?? ", no label"
     text += ", \(ShortTypeName.of(valueType))"
-    if let count { text += count == 1 ? ", 1 time" : ", \(count) times" }
+    if let count { text += count == 1 ? ", 1 misuse" : ", \(count) misuses" }
     return text + ": " + message
   }
 }

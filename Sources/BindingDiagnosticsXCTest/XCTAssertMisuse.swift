@@ -4,9 +4,11 @@ import XCTest
 
 /// Runs `expression` and fails the current test once for each call site it misused a binding at.
 ///
-/// XCTest records a failure only in a file named by a `StaticString`, so a failure lands on the
-/// mapping's line when the mapping is in the calling file, and on the caller's line otherwise;
-/// its message always names the mapping's `#fileID` and line, the kind, label, value type and count.
+/// Each failure sits at the line that wrote (or read) the binding, the first such line of the
+/// site, when the build has debug information and the file is found in the caller's SwiftPM
+/// package; else at the mapping's line when the mapping is in the calling file, else at the
+/// caller's line. Its message names the mapping's `#fileID` and line, the writer, the kind,
+/// label, value type and count.
 /// The misuses are also written to the process's sinks, with the test's name in the record's
 /// `test` field.
 /// - Parameters:
@@ -111,6 +113,14 @@ private func failEachSite(
   }
   for site in sites {
     let text = joined(site.describe(count: counts[site.key]), message)
+    if let (writerFileID, writerLine) = MisuseSite.split(site.writer), writerLine > 0 {
+      let path = SourcePaths.path(
+        of: writerFileID, anchorFileID: "\(fileID)", anchorPath: "\(file)")
+      if path.hasPrefix("/") {
+        XCTFail(text, file: InternedStaticString.of(path), line: UInt(writerLine))
+        continue
+      }
+    }
     let here = site.fileID == "\(fileID)" && site.line > 0
     XCTFail(text, file: file, line: here ? UInt(site.line) : line)
   }

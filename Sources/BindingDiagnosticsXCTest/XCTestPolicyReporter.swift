@@ -5,8 +5,17 @@ import Foundation
 import XCTest
 
 /// What fails a running XCTest test at a misuse without `XCTAssertNoMisuse`: the process
-/// pipeline's default policy (`automatic`) and `fail-tests` call it, one failure per misuse, when
-/// Swift Testing's reporter had no test on the misusing task.
+/// pipeline's default policy (`automatic`) and `fail-tests` call it, when Swift Testing's
+/// reporter had no test on the misusing task.
+///
+/// Each call site a test misuses is one failure, at the writer's file and line (the mapping's
+/// `#fileID` and line without debug information), recorded at the site's first misuse; later
+/// misuses of the site are counted, and when the test ends a warning line gives each count.
+///
+/// A misuse belongs to the running test when it is made on the main thread (where XCTest runs
+/// tests) or on a Swift task (an `async` test's body and its tasks); one made on a thread of a
+/// `DispatchQueue` or a `Thread` may come from an earlier test (work it scheduled), so it fails
+/// nothing and its record names no test.
 ///
 /// The core finds this class by name (`BindingDiagnosticsXCTest.XCTestPolicyReporter`), so it
 /// works in any process that links this library. XCTest runs one test at a time and names none to
@@ -32,6 +41,17 @@ final class XCTestPolicyReporter: NSObject, TestFailureReporter, XCTestObservati
     nonisolated(unsafe) var running: XCTestCase?
     /// Whether any test start, end or failure has reached the reporter.
     var sawTestEvent = false
+    /// The running test's sites and how many misuses each made.
+    var counts: [MisuseSite.Key: Counted] = [:]
+    var order: [MisuseSite.Key] = []
+  }
+
+  /// A site of the running test: where its failure went, and how many misuses it made.
+  private struct Counted: Sendable {
+    let site: MisuseSite
+    let path: String
+    let line: Int
+    var count: Int
   }
 
   private let state = Lock(State())
@@ -53,44 +73,75 @@ final class XCTestPolicyReporter: NSObject, TestFailureReporter, XCTestObservati
     #endif
   }
 
-  /// Records one failure for the misuse in the running XCTest test, if there is one, at the
-  /// mapping's `#fileID` and line; a level below `warning` (unless `failsBelowWarning`) prints a
-  /// warning line instead. Returns whether a test was running.
+  /// Records one failure for the site's first misuse in the running XCTest test, if there is
+  /// one, at the writer's file and line (the mapping's `#fileID` and line without one); a level
+  /// below `warning` (unless `failsBelowWarning`) prints a warning line instead. Returns whether
+  /// a test was running.
   func failCurrentTest(
     kind: MisuseKind, level: MisuseLevel, message: String, label: String?, valueType: String,
-    site: CallSite, failsBelowWarning: Bool
+    site: CallSite, writer: () -> WriterSite?, failsBelowWarning: Bool
   ) -> Bool {
-    let text = MisuseSite(
-      kind: kind, fileID: site.fileID, line: site.line, label: label, valueType: valueType,
-      message: message
-    ).describe(count: nil)
+    guard XCTestPolicyReporter.mayBelongToTheRunningTest else { return false }
     let fails = failsBelowWarning || level >= .warning
     var running: XCTestCase?
-    let listening = state.withLock { state in
+    let key = MisuseSite.Key(kind: kind.code, fileID: site.fileID, line: site.line)
+    let (listening, first) = state.withLock { state -> (Bool, Bool) in
       running = state.running
-      return state.sawTestEvent
+      guard state.running != nil else { return (state.sawTestEvent, true) }
+      let counted = state.counts[key]?.count ?? 0
+      if counted > 0 { state.counts[key]?.count = counted + 1 }
+      return (state.sawTestEvent, counted == 0)
     }
+    guard first else { return true }
+    let writer = writer()
+    let misuse = MisuseSite(
+      kind: kind, fileID: site.fileID, line: site.line, label: label, valueType: valueType,
+      message: message, writer: writer?.text)
+    let text = misuse.describe(count: nil)
+    let path = writer?.path ?? site.fileID
+    let line = max(writer?.line ?? site.line, 0)
     guard let test = running else {
       // Before the first test event the reporter has seen, the running test (if any) is unknown:
       // XCTFail finds it (its callback tells this reporter), and records nothing outside a test.
       guard !listening, fails else { return false }
-      XCTFail(text, file: "<unknown>", line: 0)
-      return currentTestName() != nil
+      XCTFail(text, file: InternedStaticString.of(path), line: UInt(line))
+      guard currentTestName() != nil else { return false }
+      count(Counted(site: misuse, path: path, line: line, count: 1), key: key)
+      return true
     }
-    let line = max(site.line, 0)
+    count(Counted(site: misuse, path: path, line: line, count: 1), key: key)
     if fails {
-      record(text, in: test, fileID: site.fileID, line: line)
+      record(text, in: test, path: path, line: line)
     } else {
-      let warning = "\(site.fileID):\(line): warning: \(test.name) : \(text)\n"
+      let warning = "\(path):\(line): warning: \(test.name) : \(text)\n"
       FileHandle.standardOutput.write(Data(warning.utf8))
     }
     return true
   }
 
+  /// Whether a misuse made here may be the running test's: on the main thread, or on a Swift
+  /// task; not on a `DispatchQueue`'s or a `Thread`'s thread, where work an earlier test
+  /// scheduled runs as well.
+  private static var mayBelongToTheRunningTest: Bool {
+    Thread.isMainThread || withUnsafeCurrentTask { $0 != nil }
+  }
+
+  /// Starts counting `site` in the running test.
+  private func count(_ site: Counted, key: MisuseSite.Key) {
+    state.withLock { state in
+      if state.counts[key] == nil {
+        state.order.append(key)
+        state.counts[key] = site
+      }
+    }
+  }
+
   /// The running XCTest test's name (`Class.testMethod` on Linux, `-[Class testMethod]` on
-  /// Apple platforms), or `nil` outside a test.
+  /// Apple platforms), or `nil` outside a test or for a misuse that may come from an earlier
+  /// test (see ``failCurrentTest(kind:level:message:label:valueType:site:writer:failsBelowWarning:)``).
   func currentTestName() -> String? {
-    state.withLock { $0.running?.name }
+    guard XCTestPolicyReporter.mayBelongToTheRunningTest else { return nil }
+    return state.withLock { $0.running?.name }
   }
 
   /// Remembers the test that starts.
@@ -99,15 +150,28 @@ final class XCTestPolicyReporter: NSObject, TestFailureReporter, XCTestObservati
     state.withLock {
       $0.running = testCase
       $0.sawTestEvent = true
+      $0.counts = [:]
+      $0.order = []
     }
   }
 
-  /// Forgets the test that ended.
+  /// Forgets the test that ended, and prints a warning line with the count of each site it
+  /// misused more than once.
   /// - Parameter testCase: The test.
   func testCaseDidFinish(_ testCase: XCTestCase) {
-    state.withLock {
-      if $0.running === testCase { $0.running = nil }
-      $0.sawTestEvent = true
+    let counted = state.withLock { state -> [Counted] in
+      state.sawTestEvent = true
+      guard state.running === testCase else { return [] }
+      state.running = nil
+      let counted = state.order.compactMap { state.counts[$0] }.filter { $0.count > 1 }
+      state.counts = [:]
+      state.order = []
+      return counted
+    }
+    for site in counted {
+      let text = site.site.describe(count: site.count)
+      let warning = "\(site.path):\(site.line): warning: \(testCase.name) : \(text)\n"
+      FileHandle.standardOutput.write(Data(warning.utf8))
     }
   }
 
@@ -128,8 +192,8 @@ final class XCTestPolicyReporter: NSObject, TestFailureReporter, XCTestObservati
       learn(from: testCase)
     }
 
-    private func record(_ text: String, in test: XCTestCase, fileID: String, line: Int) {
-      let location = XCTSourceCodeLocation(filePath: fileID, lineNumber: line)
+    private func record(_ text: String, in test: XCTestCase, path: String, line: Int) {
+      let location = XCTSourceCodeLocation(filePath: path, lineNumber: line)
       test.record(
         XCTIssue(
           type: .assertionFailure, compactDescription: text,
@@ -149,8 +213,8 @@ final class XCTestPolicyReporter: NSObject, TestFailureReporter, XCTestObservati
       learn(from: testCase)
     }
 
-    private func record(_ text: String, in test: XCTestCase, fileID: String, line: Int) {
-      test.recordFailure(withDescription: text, inFile: fileID, atLine: line, expected: true)
+    private func record(_ text: String, in test: XCTestCase, path: String, line: Int) {
+      test.recordFailure(withDescription: text, inFile: path, atLine: line, expected: true)
     }
   #endif
 }

@@ -19,7 +19,7 @@ enum FixtureViews {
   static func tapAlertOK(times: Int) {
     let alert = LockedValue<String?>("Saved").binding
     let isPresented = alert.mappedToBool(label: "save-alert")  // fixture-mark: views-alert
-    for _ in 0..<times { isPresented.wrappedValue = true }
+    for _ in 0..<times { isPresented.wrappedValue = true }  // fixture-mark: views-alert-writer
   }
 
   /// A detail view read twice and edited once after its selection was cleared.
@@ -29,9 +29,9 @@ enum FixtureViews {
     let unwrapped = Binding(unwrapping: base, label: "detail")  // fixture-mark: views-detail
     guard let detail = unwrapped else { return }
     selection.value = nil
+    _ = detail.wrappedValue  // fixture-mark: views-detail-reader
     _ = detail.wrappedValue
-    _ = detail.wrappedValue
-    detail.wrappedValue = "Dinner"
+    detail.wrappedValue = "Dinner"  // fixture-mark: views-detail-writer
   }
 
   /// A detail view read once after its selection was cleared, as SwiftUI does while it animates
@@ -42,7 +42,7 @@ enum FixtureViews {
     let unwrapped = Binding(unwrapping: base, label: "peek")  // fixture-mark: views-read
     guard let detail = unwrapped else { return }
     selection.value = nil
-    _ = detail.wrappedValue
+    _ = detail.wrappedValue  // fixture-mark: views-read-reader
   }
 
   /// The correct pattern: nothing to report.

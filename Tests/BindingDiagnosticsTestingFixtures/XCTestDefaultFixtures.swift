@@ -16,8 +16,8 @@ final class XCTestDefaultFixtures: XCTestCase {
   }
 
   /// Runs first (XCTest orders tests by name), so its misuse is the process's first: the reporter
-  /// does not know the running test yet, and fails it through `XCTFail` at `<unknown>:0`, which
-  /// names the test to the reporter before the record is written.
+  /// does not know the running test yet, and fails it through `XCTFail` at the writer's line,
+  /// which names the test to the reporter before the record is written.
   func testFirstMisuseOfTheProcess() {
     FixtureViews.misuse(label: "xctest-first")
   }
@@ -28,7 +28,8 @@ final class XCTestDefaultFixtures: XCTestCase {
     FixtureViews.misuse(label: "xctest-default")
   }
 
-  /// Fails once: XCTest runs one test at a time, so a misuse on another thread is this test's.
+  /// Passes: a `Thread` may run work an earlier test left, so its misuse fails nothing and its
+  /// record names no test.
   func testMisuseOnAThread() {
     let done = DispatchSemaphore(value: 0)
     let thread = Thread {

@@ -10,18 +10,24 @@ import Testing
   private let setTrue =
     "Int?: A Binding<Bool> mapped from an optional was set to true; the write had no effect."
 
-  @Test func traitFailsTheTestOnceAtTheMappingAndWarnsWithTheCount() throws {
+  /// `, written at BindingDiagnosticsTestingFixtures/FixtureViews.swift:LINE` for a mark.
+  private func writtenAt(_ mark: String, in file: String = "FixtureViews.swift") throws -> String {
+    ", written at BindingDiagnosticsTestingFixtures/\(file):\(try FixtureRun.line(of: mark, in: file))"
+  }
+
+  @Test func traitFailsTheTestOnceAtTheWriterAndWarnsWithTheCount() throws {
     let output = try FixtureRun.swiftTesting.get()
     let line = try FixtureRun.line(of: "views-alert", in: "FixtureViews.swift")
+    let writer = try FixtureRun.line(of: "views-alert-writer", in: "FixtureViews.swift")
     let sentence =
       "A Binding<Bool> mapped from an optional was set to true; the write had no effect."
     #expect(output.status == 1)
     #expect(
       issues(of: "alertTappedThreeTimes()", in: output) == [
-        "✘ at FixtureViews.swift:\(line):1",
-        "Caught error: \(alert)\(line), label \"save-alert\", String?: \(sentence)",
-        "⚠︎ at FixtureViews.swift:\(line):1",
-        "↳ \(alert)\(line), label \"save-alert\", String?, 3 times: \(sentence)",
+        "✘ at FixtureViews.swift:\(writer):1",
+        "↳ \(alert)\(line)\(try writtenAt("views-alert-writer")), label \"save-alert\", String?: \(sentence)",
+        "⚠︎ at FixtureViews.swift:\(writer):1",
+        "↳ Binding misuses counted: mapped-bool-set-true at BindingDiagnosticsTestingFixtures/FixtureViews.swift:\(line)\(try writtenAt("views-alert-writer")): 3 misuses",
       ])
     #expect(
       output.lines.contains {
@@ -37,7 +43,7 @@ import Testing
     var expected: [String] = []
     for n in [1, 3, 5, 7] {
       expected += [
-        "✘ Test parallelCases(n:) recorded an issue with 1 argument n → \(n) at FixtureViews.swift:\(line):1: Caught error: \(alert)\(line), label \"case-\(n)\", \(setTrue)"
+        "✘ Test parallelCases(n:) recorded an issue with 1 argument n → \(n) at FixtureViews.swift:\(line):1: Issue recorded"
       ]
     }
     let actual = output.lines.filter {
@@ -58,12 +64,13 @@ import Testing
     #expect(
       issues(of: "childTask()", in: output) == [
         "✘ at FixtureViews.swift:\(labelled):1",
-        "Caught error: \(alert)\(labelled), label \"child-task\", \(setTrue)",
+        "↳ \(alert)\(labelled)\(try writtenAt("views-labelled")), label \"child-task\", \(setTrue)",
       ])
+    let writer = try FixtureRun.line(of: "views-detail-writer", in: "FixtureViews.swift")
     #expect(
       issues(of: "detailDismissed()", in: output) == [
-        "✘ at FixtureViews.swift:\(detail):1",
-        "Caught error: Binding misuse unwrapped-write-after-nil at BindingDiagnosticsTestingFixtures/FixtureViews.swift:\(detail), label \"detail\", String?: A binding unwrapped from an optional was written after it became nil; the write was dropped.",
+        "✘ at FixtureViews.swift:\(writer):1",
+        "↳ Binding misuse unwrapped-write-after-nil at BindingDiagnosticsTestingFixtures/FixtureViews.swift:\(detail)\(try writtenAt("views-detail-writer")), label \"detail\", String?: A binding unwrapped from an optional was written after it became nil; the write was dropped.",
       ])
   }
 
@@ -75,22 +82,20 @@ import Testing
       output.lines.contains {
         $0.hasPrefix("✔ Test dispatchQueueAndThreadGoToTheProcess() passed after ")
       })
+    // A test process's standard error gets the short line, never a logfmt record.
+    #expect(!output.stderr.contains("v=1 "))
     for label in ["dispatch-queue", "thread"] {
-      let logfmt = output.stderr.split(separator: "\n").filter {
-        $0.hasPrefix("v=1 ") && $0.contains(" label=\(label) ")
-      }
-      #expect(logfmt.count == 1)
+      let lines = output.stderr.split(separator: "\n").filter { $0.contains(", \(label)]") }
       #expect(
-        logfmt.first?.contains(
-          " kind=mapped-bool-set-true message_id=2b9f53b872d7905613eeb68e53797657 ") == true)
-      #expect(
-        logfmt.first?.contains(
-          " file=BindingDiagnosticsTestingFixtures/FixtureViews.swift line=\(labelled) ") == true)
+        lines == [
+          "BindingDiagnosticsTestingFixtures/FixtureViews.swift:\(labelled): error: a Binding<Bool> mapped from Int? was set to true; no effect [mapped-bool-set-true, \(label)]\(try writtenAt("views-labelled").replacing(", written at", with: " written at"))"
+        ])
     }
+    let writer = try FixtureRun.line(of: "views-alert-writer", in: "FixtureViews.swift")
     #expect(
       issues(of: "dispatchQueueCapturedWithDiagnostics()", in: output) == [
-        "✘ at FixtureViews.swift:\(alertLine):1",
-        "Caught error: \(alert)\(alertLine), label \"save-alert\", String?, 2 times: A Binding<Bool> mapped from an optional was set to true; the write had no effect.",
+        "✘ at FixtureViews.swift:\(writer):1",
+        "↳ \(alert)\(alertLine)\(try writtenAt("views-alert-writer")), label \"save-alert\", String?, 2 misuses: A Binding<Bool> mapped from an optional was set to true; the write had no effect.",
       ])
   }
 
@@ -109,23 +114,24 @@ import Testing
     #expect(
       issues(of: "withoutTheTrait()", in: output) == [
         "✘ at FixtureViews.swift:\(line):1",
-        "Caught error: \(alert)\(line), label \"no-trait\", \(setTrue)",
+        "↳ \(alert)\(line)\(try writtenAt("views-labelled")), label \"no-trait\", \(setTrue)",
       ])
     #expect(
       output.lines.contains {
         $0.hasPrefix("✘ Test withoutTheTrait() failed after ") && $0.hasSuffix(" with 1 issue.")
       })
-    // Reported as usual too, so `seq` stays without gaps.
-    #expect(output.stderr.contains(" label=no-trait "))
+    // Shown once, as the issue: standard error does not repeat it.
+    #expect(!output.stderr.contains("no-trait"))
   }
 
   @Test func aReadAfterNilWithoutTheTraitIsAWarning() throws {
     let output = try FixtureRun.swiftTesting.get()
     let line = try FixtureRun.line(of: "views-read", in: "FixtureViews.swift")
+    let reader = try FixtureRun.line(of: "views-read-reader", in: "FixtureViews.swift")
     #expect(
       issues(of: "readAfterNilWithoutTheTrait()", in: output) == [
-        "⚠︎ at FixtureViews.swift:\(line):1",
-        "↳ Binding misuse unwrapped-read-after-nil at BindingDiagnosticsTestingFixtures/FixtureViews.swift:\(line), label \"peek\", String?: A binding unwrapped from an optional was read after it became nil; the last value was returned.",
+        "⚠︎ at FixtureViews.swift:\(reader):1",
+        "↳ Binding misuse unwrapped-read-after-nil at BindingDiagnosticsTestingFixtures/FixtureViews.swift:\(line)\(try writtenAt("views-read-reader")), label \"peek\", String?: A binding unwrapped from an optional was read after it became nil; the last value was returned.",
       ])
     #expect(
       output.lines.contains {
@@ -140,17 +146,18 @@ import Testing
     #expect(issues(of: "withoutTheTrait()", in: output) == [])
     #expect(issues(of: "readAfterNilWithoutTheTrait()", in: output) == [])
     #expect(output.lines.contains { $0.hasPrefix("✔ Test withoutTheTrait() passed after ") })
-    #expect(output.stderr.contains(" label=no-trait "))
+    #expect(output.stderr.contains(", no-trait]"))
   }
 
   @Test func theFailTestsPolicyFailsEveryKind() throws {
     let output = try FixtureRun.failTests.get()
     let line = try FixtureRun.line(of: "views-read", in: "FixtureViews.swift")
+    let reader = try FixtureRun.line(of: "views-read-reader", in: "FixtureViews.swift")
     #expect(output.status == 1)
     #expect(
       issues(of: "readAfterNilWithoutTheTrait()", in: output) == [
-        "✘ at FixtureViews.swift:\(line):1",
-        "Caught error: Binding misuse unwrapped-read-after-nil at BindingDiagnosticsTestingFixtures/FixtureViews.swift:\(line), label \"peek\", String?: A binding unwrapped from an optional was read after it became nil; the last value was returned.",
+        "✘ at FixtureViews.swift:\(reader):1",
+        "↳ Binding misuse unwrapped-read-after-nil at BindingDiagnosticsTestingFixtures/FixtureViews.swift:\(line)\(try writtenAt("views-read-reader")), label \"peek\", String?: A binding unwrapped from an optional was read after it became nil; the last value was returned.",
       ])
   }
 
@@ -187,12 +194,12 @@ import Testing
       "TraitFixtures/readAfterNilWithoutTheTrait() peek unwrapped-read-after-nil:\(read)",
     ]
     for n in [1, 3, 5, 7] {
-      expected.append("TraitFixtures/parallelCases(n:) case-\(n) \(set):\(labelled)")
+      expected.append("TraitFixtures/parallelCases(n: \(n)) case-\(n) \(set):\(labelled)")
     }
     #expect(records.sorted() == expected.sorted())
   }
 
-  @Test func xcTestAssertionsFailAtTheMappingOrTheCaller() throws {
+  @Test func xcTestAssertionsFailAtTheWriter() throws {
     let output = try FixtureRun.xcTest.get()
     let path = FixtureRun.directory + "/XCTestFixtures.swift"
     let here = try FixtureRun.line(of: "xctest-here", in: "XCTestFixtures.swift")
@@ -203,13 +210,16 @@ import Testing
     let labelled = try FixtureRun.line(of: "views-labelled", in: "FixtureViews.swift")
     let sentence =
       "A Binding<Bool> mapped from an optional was set to true; the write had no effect."
+    let views = FixtureRun.directory + "/FixtureViews.swift"
+    let viewsWriter = try FixtureRun.line(of: "views-alert-writer", in: "FixtureViews.swift")
     let failures = output.lines.filter { $0.contains(": error: XCTestFixtures.") }
+    _ = (async, caller)
     #expect(
       failures.sorted()
         == [
-          "\(path):\(async): error: XCTestFixtures.testAsyncExpression : failed - \(alert)\(labelled), label \"xctest-async\", Int?, 1 time: \(sentence)",
-          "\(path):\(caller): error: XCTestFixtures.testMappingInAnotherFile : failed - \(alert)\(viewsAlert), label \"save-alert\", String?, 1 time: \(sentence)",
-          "\(path):\(here): error: XCTestFixtures.testMappingInThisFile : failed - Binding misuse mapped-bool-set-true at BindingDiagnosticsTestingFixtures/XCTestFixtures.swift:\(here), label \"xctest-here\", String?, 2 times: \(sentence)",
+          "\(views):\(labelled): error: XCTestFixtures.testAsyncExpression : failed - \(alert)\(labelled)\(try writtenAt("views-labelled")), label \"xctest-async\", Int?, 1 misuse: \(sentence)",
+          "\(views):\(viewsWriter): error: XCTestFixtures.testMappingInAnotherFile : failed - \(alert)\(viewsAlert)\(try writtenAt("views-alert-writer")), label \"save-alert\", String?, 1 misuse: \(sentence)",
+          "\(path):\(here + 1): error: XCTestFixtures.testMappingInThisFile : failed - Binding misuse mapped-bool-set-true at BindingDiagnosticsTestingFixtures/XCTestFixtures.swift:\(here), written at BindingDiagnosticsTestingFixtures/XCTestFixtures.swift:\(here + 1), label \"xctest-here\", String?, 2 misuses: \(sentence)",
           "\(path):\(missing): error: XCTestFixtures.testExpectedMisuseMissing : failed - Expected a misuse of kind unwrapped-write-after-nil, got none",
         ].sorted())
     #expect(

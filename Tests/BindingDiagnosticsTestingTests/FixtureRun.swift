@@ -86,6 +86,36 @@ enum FixtureRun {
       environment: ["BINDING_DIAGNOSTICS_POLICY": "report"])
   }
 
+  /// The blame fixtures (Swift Testing), with the standard-error sink and a JSON Lines sink (rate
+  /// limit off): the records it holds, and the run.
+  static let blame = Result {
+    try recordsAndOutput(of: ["--testing-library", "swift-testing", "--filter", "BlameFixtures"])
+  }
+
+  /// The XCTest blame fixtures, with the standard-error sink and a JSON Lines sink (rate limit
+  /// off): the records it holds, and the run.
+  static let xcTestBlame = Result {
+    try recordsAndOutput(
+      of: ["--testing-library", "xctest", "BindingDiagnosticsTestingFixtures.XCTestBlameFixtures"])
+  }
+
+  /// Runs the fixtures `arguments` select with standard error and a JSON Lines file as sinks,
+  /// the rate limit off: the file's records, one per line, and the run.
+  private static func recordsAndOutput(of arguments: [String]) throws
+    -> (records: String, output: ProcessOutput)
+  {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("fixture-blame-\(UUID().uuidString).jsonl").path
+    try? FileManager.default.removeItem(atPath: path)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let output = try run(
+      arguments,
+      environment: [
+        "BINDING_DIAGNOSTICS": "stderr,jsonl:\(path)", "BINDING_DIAGNOSTICS_RATE_LIMIT": "off",
+      ])
+    return ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "", output)
+  }
+
   /// The line carrying `// fixture-mark: name` in one of the fixture files.
   static func line(of name: String, in file: String) throws -> Int {
     let text = try String(contentsOfFile: directory + "/" + file, encoding: .utf8)
@@ -132,5 +162,28 @@ extension ProcessOutput {
   /// Standard output and standard error, as lines, without terminal colours.
   var lines: [String] {
     (stdout + stderr).replacing(/\u{1B}\[[0-9;]*m/, with: "").components(separatedBy: "\n")
+  }
+}
+
+extension ProcessOutput {
+  /// The issues one fixture test recorded: for each, its symbol and location, then what the
+  /// runner printed for it (a comment's `↳` line, or the text after the location).
+  func issues(of test: String) -> [String] {
+    var found: [String] = []
+    let lines = self.lines
+    for (index, line) in lines.enumerated() {
+      for (symbol, verb) in [("✘", "an issue"), ("⚠︎", "a warning")] {
+        let prefix = "\(symbol) Test \(test) recorded \(verb) at "
+        guard line.hasPrefix(prefix), let colon = line.firstRange(of: ": ") else { continue }
+        let location = line[line.index(line.startIndex, offsetBy: prefix.count)..<colon.lowerBound]
+        let said = line[colon.upperBound...]
+        if said == "Issue recorded", index + 1 < lines.count {
+          found += ["\(symbol) at \(location)", lines[index + 1]]
+        } else {
+          found += ["\(symbol) at \(location)", String(said)]
+        }
+      }
+    }
+    return found
   }
 }

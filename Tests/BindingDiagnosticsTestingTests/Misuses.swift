@@ -17,6 +17,12 @@ enum Misuses {
     for _ in 0..<times { flag.wrappedValue = true }
   }
 
+  /// A flag mapped from a present optional at this line: writing `true` to it is a misuse
+  /// whose writer is the caller.
+  static func flag(label: String) -> Binding<Bool> {
+    LockedValue<String?>("Saved").binding.mappedToBool(label: label)
+  }
+
   /// Reads, or when `writing` writes, a binding unwrapped at the caller's line after its optional
   /// became `nil`.
   static func afterNil(

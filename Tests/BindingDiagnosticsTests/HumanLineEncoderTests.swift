@@ -27,6 +27,16 @@ import Testing
         + " written after it became nil; the write was dropped [unwrapped-write-after-nil]\n")
   }
 
+  @Test func theWriterIsNamedAfterTheKindAndLabel() {
+    var event = sampleEvent(label: "save-alert", suppressed: 4)
+    event.writer = "InboxKit/InboxModel.swift:35\u{1b}[2J"
+    #expect(
+      line(event)
+        == "App/ContentView.swift:42: error: a Binding<Bool> mapped from String? was set to"
+        + " true; no effect [mapped-bool-set-true, save-alert] written at"
+        + " InboxKit/InboxModel.swift:35\\u001b[2J (+4 folded)\n")
+  }
+
   @Test func anAppsOwnKindShowsItsMessageWithControlsEscaped() {
     var event = sampleEvent(message: "Presented\u{1b}[2J twice.", label: "a\nb")
     event.kind = MisuseKind(code: "sheet-presented-twice")!

@@ -1,6 +1,7 @@
 /// One short line per event in the shape a compiler gives its diagnostics, for a person reading
 /// a terminal: `App/InboxView.swift:31: error: a Binding<Bool> mapped from String? was set to
-/// true; no effect [mapped-bool-set-true, save-alert] (+12 folded)`.
+/// true; no effect [mapped-bool-set-true, save-alert] written at App/InboxModel.swift:35
+/// (+12 folded)`. The writer is named when the record carries one.
 ///
 /// Not a wire form: readers parse the contract's logfmt and JSON Lines, never this. Type names
 /// are shortened (`String?`, not `Swift.Optional<Swift.String>`) and control characters from
@@ -31,6 +32,7 @@ package struct HumanLineEncoder: Sendable {
     line += event.kind.code
     if let label = event.label { line += ", " + LogfmtEscaping.escapingControls(label) }
     line += "]"
+    if let writer = event.writer { line += " written at " + LogfmtEscaping.escapingControls(writer) }
     if event.suppressed > 0 { line += " (+\(event.suppressed) folded)" }
     line += "\n"
     return Array(line.utf8)

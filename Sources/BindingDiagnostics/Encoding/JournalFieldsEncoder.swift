@@ -2,8 +2,12 @@
 ///
 /// `pid` and `host` are not sent: journald records its own trusted `_PID` and `_HOSTNAME`.
 /// `PRIORITY` (the syslog priority of the level) follows `BINDING_LEVEL`, and `MESSAGE` ends
-/// with the call site and label, ` (InboxKit/InboxModel.swift:29, save-alert)`, so that
-/// `journalctl` output tells sites apart; readers take that ending off again.
+/// with the call site, the label and, for a folded record, how many events it stands for beyond
+/// itself, ` (InboxKit/InboxModel.swift:29, save-alert, +392 folded)`, so that `journalctl`
+/// output tells sites and counts apart; readers take that ending off again. `MESSAGE` never holds
+/// a raw control character: `journalctl` would show a newline in a label as a second, lookalike
+/// entry, so controls there are written `\u000a` (`BINDING_LABEL` and the other fields keep the
+/// value as it is).
 public struct JournalFieldsEncoder: Sendable {
   /// The field names this encoder writes, in order.
   public static let fieldNames: [String] = ContractField.all.flatMap { field -> [String] in
@@ -25,7 +29,8 @@ public struct JournalFieldsEncoder: Sendable {
       case .integer(let number): fields.append((name, String(number)))
       case .boolean(let flag): fields.append((name, flag ? "1" : "0"))
       case .text(let text) where field.id == .message:
-        fields.append((name, text + JournalFieldsEncoder.messageSuffix(event)))
+        fields.append(
+          (name, LogfmtEscaping.escapingControls(text) + JournalFieldsEncoder.messageSuffix(event)))
       case .text(let text): fields.append((name, text))
       }
       if field.id == .level { fields.append(("PRIORITY", String(event.level.syslogPriority))) }
@@ -33,15 +38,27 @@ public struct JournalFieldsEncoder: Sendable {
     return fields
   }
 
-  /// What `MESSAGE` adds to the event's sentence: ` (FILE:LINE)` or ` (FILE:LINE, LABEL)`.
+  /// What `MESSAGE` adds to the event's sentence: ` (FILE:LINE)`, ` (FILE:LINE, LABEL)`, and
+  /// for a folded record `, +N folded` before the `)`.
   /// - Parameter event: The event.
   package static func messageSuffix(_ event: MisuseEvent) -> String {
-    messageSuffix(file: event.file, line: event.line, label: event.label)
+    messageSuffix(
+      file: event.file, line: event.line, label: event.label, suppressed: event.suppressed)
   }
 
-  /// What `MESSAGE` adds to the sentence of an event of this call site and label.
-  package static func messageSuffix(file: String, line: Int, label: String?) -> String {
-    " (\(file):\(line)" + (label.map { ", " + $0 } ?? "") + ")"
+  /// What `MESSAGE` adds to the sentence of an event of this call site, label and fold count,
+  /// control characters escaped.
+  /// - Parameters:
+  ///   - file: The call site's file.
+  ///   - line: The call site's line.
+  ///   - label: The label.
+  ///   - suppressed: Events folded into the record.
+  package static func messageSuffix(file: String, line: Int, label: String?, suppressed: Int)
+    -> String
+  {
+    var suffix = " (\(file):\(line)" + (label.map { ", " + $0 } ?? "")
+    if suppressed > 0 { suffix += ", +\(suppressed) folded" }
+    return LogfmtEscaping.escapingControls(suffix + ")")
   }
 
   /// Whether journald keeps a field of this name: `[A-Z0-9_]{1,64}`, not starting with `_` or

@@ -39,6 +39,9 @@ public struct StandardErrorSink: DiagnosticsSink {
   /// The descriptor written to; 2 unless injected.
   public let fileDescriptor: Int32
   private let isPipe: Bool
+  /// Whether this is a test process's standard error in its default format: records of misuses
+  /// already shown as test issues are not printed again.
+  private let quietForTestIssues: Bool
   private let failures = Failures()
 
   /// Counters shared by copies of the sink.
@@ -70,7 +73,11 @@ public struct StandardErrorSink: DiagnosticsSink {
   /// `environment` instead of the process's.
   package init(format: Format?, fileDescriptor: Int32, environment: (String) -> String?) {
     let terminal = Self.isTerminal(fileDescriptor)
-    let format = format ?? (terminal ? .human : .logfmt)
+    // A test process's own standard error (what `swift test` shows, no terminal) gets the short
+    // lines too, without those its tests already show as issues.
+    let testOutput = format == nil && fileDescriptor == 2 && MisusePolicy.isTestProcess
+    let format = format ?? (terminal || testOutput ? .human : .logfmt)
+    self.quietForTestIssues = testOutput
     self.format = format
     self.fileDescriptor = fileDescriptor
     self.isPipe = FileDescriptorIO.isPipeOrSocket(fileDescriptor)
@@ -96,6 +103,7 @@ public struct StandardErrorSink: DiagnosticsSink {
   /// Encodes and writes the event; a failed write is dropped, never raised.
   /// - Parameter event: The event.
   public func receive(_ event: MisuseEvent) {
+    if quietForTestIssues, event.suppressed == 0, MisusePolicy.recordShownAsTestIssue { return }
     var bytes = encode(event)
     if bytes.count > JSONLinesFileSink.maxRecordBytes { bytes = encode(event.cutToRecordLimit()) }
     // Counted as writing before `ending` is looked at, and the end of the process sets `ending`

@@ -64,20 +64,27 @@ public final class Diagnostics: Sendable {
     label: String? = nil, site: CallSite
   ) {
     let level = level ?? kind.defaultLevel
+    var writer = WriterSlot()
     let failsTestFirst = policy.failsTests
+    var shown = false
     if failsTestFirst {
-      applyPolicy(
-        kind, level: level, message: message, label: label, valueType: valueType(), site: site)
+      shown = applyPolicy(
+        kind, level: level, message: message, label: label, valueType: valueType(), site: site,
+        writer: { writer.site })
     }
     if acceptsEvents, level >= minimumLevel {
-      deliver(
-        kind, level: level, message: message, site: site, valueType: valueType(),
-        valuePresent: valuePresent, value: value(), label: label,
-        test: MisusePolicy.testName(for: self), thread: ThreadOrdinal.current())
+      MisusePolicy.$recordShownAsTestIssue.withValue(shown) {
+        deliver(
+          kind, level: level, message: message, site: site, valueType: valueType(),
+          valuePresent: valuePresent, value: value(), label: label,
+          test: MisusePolicy.testName(for: self), writer: { writer.site?.text },
+          thread: ThreadOrdinal.current())
+      }
     }
     if !failsTestFirst {
       applyPolicy(
-        kind, level: level, message: message, label: label, valueType: valueType(), site: site)
+        kind, level: level, message: message, label: label, valueType: valueType(), site: site,
+        writer: { writer.site })
     }
   }
 
@@ -98,38 +105,54 @@ public final class Diagnostics: Sendable {
     let thread = ThreadOrdinal.current()
     let entry = SiteTable.entry(
       fileID: fileID, line: line, function: function, valueType: valueType, thread: thread)
+    // The writer's stack is walked only for what names it: a record written (not one folded
+    // away), a test issue recorded.
+    var writer = WriterSlot()
     // A test failure comes before the record: XCTest's reporter may learn the running test
     // from it, for the record's `test`. An assertion or a debugger stop comes after.
     let failsTestFirst = policy.failsTests
+    var shown = false
     if failsTestFirst {
-      applyPolicy(
+      shown = applyPolicy(
         kind, level: level, message: message, label: label, valueType: entry.valueType,
-        site: entry.site)
+        site: entry.site, writer: { writer.site })
     }
     if wanted {
-      deliver(
-        kind, level: level, message: message, site: entry.site, valueType: entry.valueType,
-        valuePresent: valuePresent, value: value(), label: label,
-        test: MisusePolicy.testName(for: self), thread: thread)
+      let test = MisusePolicy.testName(for: self)
+      if shown {
+        MisusePolicy.$recordShownAsTestIssue.withValue(true) {
+          deliver(
+            kind, level: level, message: message, site: entry.site, valueType: entry.valueType,
+            valuePresent: valuePresent, value: value(), label: label, test: test,
+            writer: { writer.site?.text }, thread: thread)
+        }
+      } else {
+        deliver(
+          kind, level: level, message: message, site: entry.site, valueType: entry.valueType,
+          valuePresent: valuePresent, value: value(), label: label, test: test,
+          writer: { writer.site?.text }, thread: thread)
+      }
     }
     if !failsTestFirst {
       applyPolicy(
         kind, level: level, message: message, label: label, valueType: entry.valueType,
-        site: entry.site)
+        site: entry.site, writer: { writer.site })
     }
   }
 
   /// After the report: a runtime warning, then what the policy says (see
-  /// ``MisusePolicy/respond(to:level:message:label:valueType:site:pipeline:flush:)``).
+  /// ``MisusePolicy/respond(to:level:message:label:valueType:site:writer:pipeline:flush:)``).
+  /// Returns whether a test framework took the misuse.
+  @discardableResult
   private func applyPolicy(
     _ kind: MisuseKind, level: MisuseLevel, message: String, label: String?,
     valueType: @autoclosure () -> String,
-    site: @autoclosure () -> CallSite
-  ) {
-    guard policy.actsOnMisuse else { return }
-    policy.respond(
+    site: @autoclosure () -> CallSite, writer: () -> WriterSite?
+  ) -> Bool {
+    guard policy.actsOnMisuse else { return false }
+    return policy.respond(
       to: kind, level: level, message: message, label: label, valueType: valueType(),
-      site: site(),
+      site: site(), writer: writer,
       pipeline: self, flush: { sink.flush() })
   }
 
@@ -137,7 +160,7 @@ public final class Diagnostics: Sendable {
   private func deliver(
     _ kind: MisuseKind, level: MisuseLevel, message: String, site: CallSite,
     valueType: @autoclosure () -> String, valuePresent: Bool, value: @autoclosure () -> Any?,
-    label: String?, test: String?, thread: Int
+    label: String?, test: String?, writer: () -> String?, thread: Int
   ) {
     var suppressed = 0
     if let limiter {
@@ -145,7 +168,7 @@ public final class Diagnostics: Sendable {
       let decision = limiter.admit(key) {
         RateLimiter.Pending(
           kind: kind, level: level, message: message, site: site, valueType: valueType(),
-          valuePresent: valuePresent, label: label, test: test)
+          valuePresent: valuePresent, label: label, test: test, writer: writer())
       }
       switch decision {
       case .suppress(let scheduleDrain):
@@ -162,8 +185,8 @@ public final class Diagnostics: Sendable {
     }
     emit(
       kind: kind, level: level, message: message, site: site, valueType: valueType(),
-      valuePresent: valuePresent, value: rendered, label: label, test: test, suppressed: suppressed,
-      identity: identities[thread])
+      valuePresent: valuePresent, value: rendered, label: label, test: test, writer: writer(),
+      suppressed: suppressed, identity: identities[thread])
   }
 
   /// Writes a record for every rate-limited event still pending, then flushes the sink.
@@ -187,7 +210,7 @@ public final class Diagnostics: Sendable {
       event.kind, level: event.level, message: event.message,
       site: CallSite(file: event.file, line: event.line, function: event.function),
       valueType: event.valueType, valuePresent: event.valuePresent, value: event.value,
-      label: event.label, test: test, thread: ThreadOrdinal.current())
+      label: event.label, test: test, writer: { event.writer }, thread: ThreadOrdinal.current())
   }
 
   /// As the process ends (`exit`, a stop signal): writes a record for every rate-limited event
@@ -206,7 +229,8 @@ public final class Diagnostics: Sendable {
       emit(
         kind: pending.kind, level: pending.level, message: pending.message, site: pending.site,
         valueType: pending.valueType, valuePresent: pending.valuePresent, value: nil,
-        label: pending.label, test: pending.test, suppressed: count - 1, identity: identity)
+        label: pending.label, test: pending.test, writer: pending.writer, suppressed: count - 1,
+        identity: identity)
     }
   }
 
@@ -221,8 +245,8 @@ public final class Diagnostics: Sendable {
 
   private func emit(
     kind: MisuseKind, level: MisuseLevel, message: String, site: CallSite, valueType: String,
-    valuePresent: Bool, value: String?, label: String?, test: String?, suppressed: Int,
-    identity: ProcessIdentity
+    valuePresent: Bool, value: String?, label: String?, test: String?, writer: String?,
+    suppressed: Int, identity: ProcessIdentity
   ) {
     let seq = sequence.increment()
     // Once per pipeline: a late bootstrap names the site of the process pipeline's first record.
@@ -231,9 +255,26 @@ public final class Diagnostics: Sendable {
       MisuseEvent(
         timestamp: .now(), level: level, kind: kind, message: message, file: site.fileID,
         line: site.line, function: site.function, valueType: valueType,
-        valuePresent: valuePresent, value: value, label: label, test: test,
+        valuePresent: valuePresent, value: value, label: label, test: test, writer: writer,
         process: identity.process,
         pid: identity.pid, host: identity.host, run: identity.run, seq: seq,
         suppressed: suppressed))
+  }
+}
+
+extension Diagnostics {
+  /// One misuse's ``WriterSite``, found the first time something asks for it.
+  struct WriterSlot {
+    private var found: WriterSite??
+
+    /// The writer: the stack is walked on the first call only.
+    var site: WriterSite? {
+      mutating get {
+        if let found { return found }
+        let site = WriterCapture.capture()
+        found = .some(site)
+        return site
+      }
+    }
   }
 }

@@ -40,6 +40,14 @@ extension MisusePolicy {
     "BindingDiagnosticsXCTest.XCTestPolicyReporter",
   ].compactMap { (NSClassFromString($0) as? any TestFailureReporter.Type)?.init() }
 
+  /// Whether this process runs tests: it links `BindingDiagnosticsTesting` or
+  /// `BindingDiagnosticsXCTest`. Its standard error then gets short human lines, not logfmt.
+  package static var isTestProcess: Bool { !testFailureReporters.isEmpty }
+
+  /// Set while a record goes to the sinks whose misuse the running test already shows as an
+  /// issue, so the standard-error sink does not print it a second time.
+  @TaskLocal package static var recordShownAsTestIssue = false
+
   /// Whether the policy's step is a test failure, taken before the misuse's record is written:
   /// XCTest's reporter learns the running test from its own failure, for the record's `test`.
   var failsTests: Bool { self == .automatic || self == .failTests }
@@ -62,13 +70,16 @@ extension MisusePolicy {
   ///   - label: The mapping's label.
   ///   - valueType: The optional's type.
   ///   - site: Where the mapping was created.
+  ///   - writer: Where the misusing read or write was made, found when first asked.
   ///   - pipeline: The pipeline that reported it.
   ///   - flush: Flushes that pipeline's sink, before a stop.
+  /// - Returns: Whether a test framework took the misuse (as an issue, or counted under one).
+  @discardableResult
   func respond(
     to kind: MisuseKind, level: MisuseLevel, message: String, label: String?, valueType: String,
-    site: CallSite,
+    site: CallSite, writer: () -> WriterSite?,
     pipeline: Diagnostics, flush: () -> Void
-  ) {
+  ) -> Bool {
     if pipeline.configuration.runtimeWarnings, RuntimeWarning.isActive {
       RuntimeWarning.raise(
         kind: kind, message: message, label: label, valueType: valueType, site: site,
@@ -76,23 +87,25 @@ extension MisusePolicy {
     }
     switch self {
     case .report:
-      return
+      return false
     case .automatic:
-      guard DiagnosticsSystem.isProcessPipeline(pipeline) else { return }
-      MisusePolicy.failCurrentTest(
+      guard DiagnosticsSystem.isProcessPipeline(pipeline) else { return false }
+      return MisusePolicy.failCurrentTest(
         kind: kind, level: level, message: message, label: label, valueType: valueType,
-        site: site, failsBelowWarning: false)
+        site: site, writer: writer, failsBelowWarning: false)
     case .failTests:
-      MisusePolicy.failCurrentTest(
+      return MisusePolicy.failCurrentTest(
         kind: kind, level: level, message: message, label: label, valueType: valueType,
-        site: site, failsBelowWarning: true)
+        site: site, writer: writer, failsBelowWarning: true)
     case .assert:
       flush()
       assertionFailure("Binding misuse \(kind.code) at \(site.fileID):\(site.line)")
+      return false
     case .break:
-      guard Debugger.isAttached else { return }
+      guard Debugger.isAttached else { return false }
       flush()
       Debugger.stop()
+      return false
     }
   }
 
@@ -107,16 +120,17 @@ extension MisusePolicy {
   }
 
   /// Hands the misuse to the first reporter with a test running; see
-  /// ``TestFailureReporter/failCurrentTest(kind:level:message:label:valueType:site:failsBelowWarning:)``.
+  /// ``TestFailureReporter/failCurrentTest(kind:level:message:label:valueType:site:writer:failsBelowWarning:)``.
   private static func failCurrentTest(
     kind: MisuseKind, level: MisuseLevel, message: String, label: String?, valueType: String,
-    site: CallSite, failsBelowWarning: Bool
-  ) {
+    site: CallSite, writer: () -> WriterSite?, failsBelowWarning: Bool
+  ) -> Bool {
     for reporter in testFailureReporters {
       let handled = reporter.failCurrentTest(
         kind: kind, level: level, message: message, label: label, valueType: valueType,
-        site: site, failsBelowWarning: failsBelowWarning)
-      if handled { return }
+        site: site, writer: writer, failsBelowWarning: failsBelowWarning)
+      if handled { return true }
     }
+    return false
   }
 }

@@ -26,6 +26,8 @@ final class RateLimiter: Sendable {
     let valuePresent: Bool
     let label: String?
     let test: String?
+    /// The record's `writer`: the first folded misuse's.
+    let writer: String?
   }
 
   /// Whether the event becomes a record, and how many folded events it carries.

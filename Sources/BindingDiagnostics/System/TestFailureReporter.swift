@@ -8,7 +8,8 @@ package protocol TestFailureReporter: AnyObject, Sendable {
   /// The reporter; it holds no state.
   init()
 
-  /// Fails the test running on the current task at `site`; does nothing when there is none.
+  /// Fails the test running on the current task, at the writer's line (the mapping's when there
+  /// is no writer), once per site per test; does nothing when there is none.
   ///
   /// Returns whether this reporter's framework had a test to record the misuse in, so the next
   /// reporter is asked only when it had none.
@@ -20,12 +21,14 @@ package protocol TestFailureReporter: AnyObject, Sendable {
   ///   - label: The mapping's label.
   ///   - valueType: The optional's type.
   ///   - site: Where the mapping was created.
+  ///   - writer: Where the misusing read or write was made; walks the stack the first time only,
+  ///     so call it only for an issue being recorded.
   ///   - failsBelowWarning: Whether every level fails the test.
   /// - Returns: Whether a test of this reporter's framework recorded it.
   @discardableResult
   func failCurrentTest(
     kind: MisuseKind, level: MisuseLevel, message: String, label: String?, valueType: String,
-    site: CallSite, failsBelowWarning: Bool
+    site: CallSite, writer: () -> WriterSite?, failsBelowWarning: Bool
   ) -> Bool
 
   /// The name of the test running on the current task, or `nil` outside a test.

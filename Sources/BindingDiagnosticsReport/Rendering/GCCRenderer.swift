@@ -7,8 +7,10 @@ import BindingDiagnostics
 ///
 /// The severity comes from the site's most severe level: `error` for error and critical,
 /// `warning`, else `note`. Column 1 stands for "the line" (events carry none). A site whose
-/// file is not a plain relative path is written as `bindiag: SEVERITY: …`, as compilers write
-/// what has no file. Text from the input has its control characters escaped: one site, one line.
+/// file is not a plain relative path, or holds a `:` (a file named `src/main.c:1:1: error: fake`
+/// would steer problem matchers to a line of its choosing), is written as
+/// `bindiag: SEVERITY: …`, as compilers write what has no file. Text from the input has its
+/// control characters escaped: one site, one line.
 package struct GCCRenderer: Sendable {
   /// At most this many sites (all when `nil`).
   package var top: Int?
@@ -33,7 +35,9 @@ package struct GCCRenderer: Sendable {
     for group in summary.groups.prefix(top ?? Int.max) {
       guard let site = summary.site(of: group) else { continue }
       var line = "bindiag: "
-      if let path = SourceRootResolver.relativePath(paths[site.file] ?? site.file) {
+      if let path = SourceRootResolver.relativePath(paths[site.file] ?? site.file),
+        !path.contains(":")
+      {
         line = path + (site.line >= 1 ? ":\(site.line):1" : "") + ": "
       }
       line += GCCRenderer.severity(group.mostSevereLevel ?? .warning) + ": "

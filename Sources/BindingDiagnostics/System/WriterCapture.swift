@@ -1,0 +1,163 @@
+#if canImport(Runtime)
+  import Runtime
+#endif
+
+/// Finds a misuse's ``WriterSite``: the return addresses of the current thread's stack, each
+/// resolved to a source file and line once and remembered.
+///
+/// A capture walks the stack (Swift's `Runtime` module, `Backtrace.capture`, frame pointers
+/// only) and looks each return address up in a table. An address not seen before costs one
+/// symbolication of the whole stack (milliseconds, once), which fills the table for each of its
+/// addresses: either the first frame there (inlined frames included, innermost first) whose
+/// source file is outside this package's `Sources/BindingDiagnostics*` folders, or "skip" (this
+/// package, the Swift runtime and libraries, frames without debug information). A misuse whose
+/// stack has no such frame, or a build without debug information, has no writer.
+///
+/// Where the `Runtime` module is missing (Apple platforms before macOS 26 / iOS 26, other
+/// toolchains), there is no writer.
+package enum WriterCapture {
+  /// The writer of the misuse being reported on this thread, or `nil` when no frame outside the
+  /// package has a source location.
+  @inline(never)
+  package static func capture() -> WriterSite? {
+    #if canImport(Runtime) && os(Linux)
+      return Resolver.shared.capture()
+    #else
+      return nil
+    #endif
+  }
+
+  /// Whether a path is this package's own source: the `Sources` folder this file sits in, each
+  /// `BindingDiagnostics` target under it.
+  /// - Parameter path: A source path from debug information.
+  package static func isPackageSource(_ path: String) -> Bool {
+    path.hasPrefix(packagePrefix)
+  }
+
+  /// `…/Sources/BindingDiagnostics`: every target of the package that reports starts so.
+  private static let packagePrefix: String = {
+    var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
+    // …/Sources/BindingDiagnostics/System/WriterCapture.swift → …/Sources/BindingDiagnostics
+    parts.removeLast(2)
+    return parts.joined(separator: "/")
+  }()
+
+  #if canImport(Runtime) && os(Linux)
+    /// The stack walker and its table; one per process.
+    private final class Resolver: Sendable {
+      static let shared = Resolver()
+
+      /// What one return address says: the writer, or to look further up.
+      private enum Resolution: Sendable {
+        case writer(WriterSite)
+        case skip
+      }
+
+      private struct State: Sendable {
+        var images: ImageMap
+        var table: [Backtrace.Address: Resolution] = [:]
+      }
+
+      /// Addresses remembered at most; the table starts over beyond (a process with that many
+      /// distinct misusing call chains).
+      private static let tableLimit = 16_384
+      private let state: Lock<State>
+
+      private init() {
+        state = Lock(State(images: ImageMap.capture()))
+      }
+
+      func capture() -> WriterSite? {
+        let images = state.withLock { $0.images }
+        guard
+          let backtrace = try? Backtrace.capture(
+            algorithm: .fast, limit: 48, offset: 0, top: 0, images: images)
+        else { return nil }
+        let addresses = backtrace.frames.compactMap { Resolver.address(of: $0) }
+        if case .known(let site) = lookUp(addresses) { return site }
+        learn(backtrace, addresses: addresses)
+        if case .known(let site) = lookUp(addresses) { return site }
+        return nil
+      }
+
+      /// What the table says of a stack.
+      private enum Lookup: Sendable {
+        /// The first writer along it, or none.
+        case known(WriterSite?)
+        /// An address before any writer is not in the table.
+        case unknown
+      }
+
+      /// The first writer along `addresses`, or `.unknown` when an address before it is new.
+      private func lookUp(_ addresses: [Backtrace.Address]) -> Lookup {
+        state.withLock { state -> Lookup in
+          for address in addresses {
+            switch state.table[address] {
+            case .writer(let site): return .known(site)
+            case .skip: continue
+            case nil: return .unknown
+            }
+          }
+          return .known(nil)
+        }
+      }
+
+      /// Symbolicates `backtrace` and remembers what each of its addresses says.
+      private func learn(_ backtrace: Backtrace, addresses: [Backtrace.Address]) {
+        var images = state.withLock { $0.images }
+        var symbolicated = backtrace.symbolicated(
+          with: images, options: [.showInlineFrames, .showSourceLocations, .useSymbolCache])
+        if let found = symbolicated,
+          found.frames.contains(where: { $0.symbol == nil && !Resolver.isOmitted($0.captured) })
+        {
+          // A library loaded after the map was taken: take it again, once per miss.
+          images = ImageMap.capture()
+          symbolicated =
+            backtrace.symbolicated(
+              with: images, options: [.showInlineFrames, .showSourceLocations, .useSymbolCache])
+            ?? found
+        }
+        var resolutions: [Backtrace.Address: Resolution] = [:]
+        for address in addresses { resolutions[address] = .skip }
+        // Frames come innermost first; an address's inlined frames come before its own.
+        for frame in symbolicated?.frames ?? [] {
+          guard let address = Resolver.address(of: frame.captured) else { continue }
+          if case .writer = resolutions[address] { continue }
+          if let site = Resolver.site(of: frame) { resolutions[address] = .writer(site) }
+        }
+        state.withLock { state in
+          state.images = images
+          if state.table.count + resolutions.count > Resolver.tableLimit {
+            state.table.removeAll(keepingCapacity: true)
+          }
+          state.table.merge(resolutions) { _, new in new }
+        }
+      }
+
+      /// The frame's source location when it is outside the package and not the runtime's.
+      private static func site(of frame: SymbolicatedBacktrace.Frame) -> WriterSite? {
+        guard let symbol = frame.symbol, let location = symbol.sourceLocation,
+          !frame.isSystem, !symbol.isSwiftThunk, location.line > 0,
+          location.path.hasPrefix("/"), !WriterCapture.isPackageSource(location.path)
+        else { return nil }
+        return WriterSite(
+          fileID: WriterSite.fileID(ofPath: location.path), path: location.path,
+          line: location.line)
+      }
+
+      private static func address(of frame: Backtrace.Frame) -> Backtrace.Address? {
+        switch frame {
+        case .programCounter(let address), .returnAddress(let address),
+          .asyncResumePoint(let address):
+          address
+        default:
+          nil
+        }
+      }
+
+      private static func isOmitted(_ frame: Backtrace.Frame) -> Bool {
+        address(of: frame) == nil
+      }
+    }
+  #endif
+}
