@@ -86,6 +86,7 @@ import Testing
     helper.standardOutput = output
     helper.standardError = errors
     try helper.run()
+    let deadline = Deadline(helper, seconds: 120)
     // The parent's "child PID" and the child's "child ready" come in either order.
     func childPid(_ seen: String) -> Int32? {
       seen.split(separator: "\n").lazy.compactMap { Int32($0.dropFirst(6)) }.first
@@ -99,6 +100,7 @@ import Testing
     let child = try #require(childPid(seen))
     kill(child, SIGTERM)
     helper.waitUntilExit()
+    #expect(!deadline.passed, "the helper hung")
     seen += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     #expect(helper.terminationReason == .exit)
@@ -163,6 +165,64 @@ import Testing
       }
     }
     #expect(seqs == Array(1...3000))
+  }
+
+  /// `SIGKILL` of a busy writer can cut its last `write(2)` short: a fragment without a
+  /// newline that nothing can prevent. The next writer starts a new line before its first
+  /// record, and `bindiag` counts the fragment as malformed and reads every record after it.
+  @Test func aFragmentLeftBySigkillIsMalformedAndTheRecordsAfterItAreRead() throws {
+    let path = try temporaryDirectory() + "/killed.jsonl"
+    let killed = Process()
+    killed.executableURL = productsDirectory().appendingPathComponent("misuse-helper")
+    killed.arguments = ["0", "--threads", "4", "--forever"]
+    var environment = ProcessInfo.processInfo.environment
+    for key in environment.keys where key.hasPrefix("BINDING_DIAGNOSTICS") {
+      environment[key] = nil
+    }
+    environment["BINDING_DIAGNOSTICS"] = "jsonl:\(path)"
+    environment["BINDING_DIAGNOSTICS_RATE_LIMIT"] = "off"
+    killed.environment = environment
+    killed.standardOutput = FileHandle.nullDevice
+    killed.standardError = FileHandle.nullDevice
+    try killed.run()
+    let deadline = Deadline(killed, seconds: 120)
+    while ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) < 200_000 {
+      usleep(10_000)
+    }
+    kill(killed.processIdentifier, SIGKILL)
+    killed.waitUntilExit()
+    #expect(!deadline.passed)
+    // Whatever the kill left, the file ends in a fragment now: the last record cut in the
+    // middle, as the kernel cuts a write when the process dies.
+    let handle = try #require(FileHandle(forUpdatingAtPath: path))
+    let size = try handle.seekToEnd()
+    try handle.truncate(atOffset: size - 60)
+    try handle.close()
+    let after = try runProduct(
+      "misuse-helper", ["10"],
+      environment: ["BINDING_DIAGNOSTICS": "jsonl:\(path)", "BINDING_DIAGNOSTICS_RATE_LIMIT": "off"])
+    #expect(after.status == 0)
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    var whole = 0
+    var broken = 0
+    var events = 0
+    for line in text.split(separator: "\n") {
+      if let record = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] {
+        whole += 1
+        if !["run-heartbeat", "run-end"].contains(record["kind"] as? String ?? "") {
+          events += 1 + (record["suppressed"] as? Int ?? 0)
+        }
+      } else {
+        broken += 1
+      }
+    }
+    #expect(broken >= 1)
+    let counted = try counts([path])
+    #expect(counted["malformed"] == broken, "\(counted)")
+    #expect(counted["events"] == events, "\(counted)")
+    // The last writer's ten records all follow the fragment, each on a line of its own.
+    let tail = text.split(separator: "\n").suffix(11)
+    #expect(tail.allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) != nil })
   }
 
   /// What `/bin/sh` expands `PATH.2* PATH` to.

@@ -48,6 +48,10 @@ public struct MisuseEvent: Sendable, Hashable {
   public var seq: Int
   /// Events folded into this record by rate limiting (`suppressed`).
   public var suppressed: Int
+  // TEMPORARY until the contract foundation lands on main (taken from main at the merge).
+  public var runRecords: Int? = nil
+  public var runEvents: Int? = nil
+  public var runDropped: Int? = nil
 
   /// How many misuses this record stands for: `1 + suppressed`.
   public var events: Int { 1 + suppressed }

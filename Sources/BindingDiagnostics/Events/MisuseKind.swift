@@ -39,6 +39,12 @@ public struct MisuseKind: Sendable, Hashable, Codable, CustomStringConvertible {
     builtIn: "element-write-after-removal", messageID: "f85acfe97c4c497e9481d236932560ea",
     level: .warning)
 
+  // TEMPORARY until the contract foundation lands on main (taken from main at the merge).
+  public static let runHeartbeat = MisuseKind(
+    builtIn: "run-heartbeat", messageID: "00000000000000000000000000000001", level: .debug)
+  public static let runEnd = MisuseKind(
+    builtIn: "run-end", messageID: "00000000000000000000000000000002", level: .debug)
+
   /// The kinds this library reports by itself.
   public static let builtIn: [MisuseKind] = [
     .mappedBoolSetTrue, .unwrappedReadAfterNil, .unwrappedWriteAfterNil,

@@ -5,7 +5,8 @@
 //   misuse-helper COUNT [LABEL] [options]
 //     --threads N              misuse from N threads at once (COUNT each)
 //     --pause-until-gone PATH  after COUNT misuses, print "paused", wait until PATH is gone,
-//                              then misuse `--more` times
+//                              then misuse `--more` times; with PATH,PATH2,…, pause again
+//                              before each next `--more` misuses
 //     --more N                 misuses after the pause (default 0)
 //     --forever                after COUNT, keep misusing until a signal ends the process
 //     --then-sleep             after COUNT, print "done" and sleep until a signal ends it
@@ -23,6 +24,10 @@
 //     --child-sleeps           see --fork
 //     --code-jsonl PATH        bootstrap with `.jsonLines(path: PATH)` made in code (rate limit
 //                              off) instead of configuring from the environment
+//     --exit-in-malloc         after COUNT, install a SIGTERM handler that calls exit(0), print
+//                              "allocating", and allocate and free without end on the main
+//                              thread (with every other thread blocking SIGTERM, the handler
+//                              interrupts the main thread, most often inside malloc or free)
 import BindingDiagnostics
 import Foundation
 
@@ -65,6 +70,7 @@ let lateBootstrap = flag("--late-bootstrap")
 let exitWhileMisusing = option("--exit-while-misusing").flatMap(Int.init)
 let forkCount = option("--fork").flatMap(Int.init)
 let childSleeps = flag("--child-sleeps")
+let exitInMalloc = flag("--exit-in-malloc")
 if let path = option("--code-jsonl") {
   DiagnosticsSystem.bootstrap(
     DiagnosticsConfiguration(sink: .jsonLines(path: path), rateLimit: nil))
@@ -128,12 +134,14 @@ if let forkCount {
   misuse(forkCount)
 }
 if let pausePath {
-  DiagnosticsSystem.flush()
-  say("paused")
-  while FileManager.default.fileExists(atPath: pausePath) { usleep(10_000) }
-  // Past the sink's first retry delay (100 ms), so the next write is tried at once.
-  usleep(300_000)
-  misuse(more)
+  for path in pausePath.split(separator: ",").map(String.init) {
+    DiagnosticsSystem.flush()
+    say("paused")
+    while FileManager.default.fileExists(atPath: path) { usleep(10_000) }
+    // Past the sink's first retry delay (100 ms), so the next write is tried at once.
+    usleep(300_000)
+    misuse(more)
+  }
 }
 if let exitWhileMisusing {
   for _ in 0..<threads {
@@ -142,6 +150,17 @@ if let exitWhileMisusing {
   say("misusing")
   usleep(UInt32(exitWhileMisusing) * 1000)
   exit(0)
+}
+if exitInMalloc {
+  signal(SIGTERM) { _ in exit(0) }
+  say("allocating")
+  // Sizes past glibc's per-thread cache, so that each call takes the arena's lock.
+  var size = 2000
+  while true {
+    let block = malloc(size)
+    free(block)
+    size = size == 2000 ? 3000 : 2000
+  }
 }
 if thenSleep {
   say("done")

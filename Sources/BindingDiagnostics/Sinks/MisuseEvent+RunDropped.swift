@@ -1,0 +1,15 @@
+/// How a sink finishes a run record before writing it: the record comes from the pipeline with
+/// the run's counts, and each sink adds its own drops.
+extension MisuseEvent {
+  /// Whether this is a run record (`run-heartbeat`, `run-end`): it carries the run's counts.
+  var isRunRecord: Bool { runRecords != nil }
+
+  /// This run record with `dropped`, the records the sink writing it dropped, as `run_dropped`.
+  /// - Parameter dropped: The sink's count.
+  /// - Returns: The record, ready for that sink.
+  func stamped(dropped: Int) -> MisuseEvent {
+    var stamped = self
+    stamped.runDropped = dropped
+    return stamped
+  }
+}
