@@ -170,7 +170,7 @@ func tally(_ path: String) throws -> (records: [[String: Any]], events: Int) {
   }
 
   /// The standard-error sink into a pipe nobody reads until the app has ended: the records that
-  /// did not fit are dropped, and the pipe's last 4 KiB were kept for the end, so the run's
+  /// did not fit are dropped, and a quarter of the pipe was kept for the end, so the run's
   /// `run-end` (with every record handed out, and the drops) and the line naming what was
   /// written and dropped still arrive.
   @Test func aFullStandardErrorPipeAtExitStillGetsTheRunEndAndTheDropLine() throws {

@@ -19,8 +19,9 @@
 /// with `EPIPE` and is counted in ``failedWrites``; `SIGPIPE` never kills the app. A pipe whose
 /// reader has stopped reading never blocks the app either: when the pipe is full, the line is
 /// dropped and counted in ``failedWrites`` (a line of up to 4 KiB, the pipe's atomic unit, is
-/// written only when it fits). On Linux a record leaves the pipe's last 4 KiB free, so that the
-/// run's `run-end` and the line saying what was dropped still fit when the process ends.
+/// written only when it fits). On Linux a record leaves a quarter of the pipe free (the kernel
+/// fills a pipe by pages, not bytes), so that the run's `run-end` and the line saying what was
+/// dropped still fit when the process ends, even when nobody read the pipe.
 ///
 /// Run records (`run-heartbeat`, `run-end`) are written in logfmt and JSON Lines, with the
 /// sink's dropped lines as `run_dropped`; the short human line never shows them.
@@ -66,8 +67,9 @@ public struct StandardErrorSink: DiagnosticsSink {
     let announced = Latch()
   }
 
-  /// Bytes a record leaves free in a pipe, for the `run-end` and the line about drops.
-  static let pipeReserve = 4096
+  /// Bytes a record leaves free in a pipe of `size` bytes, for the `run-end` and the line about
+  /// drops: a quarter, so that pages stay free however the records filled the others.
+  static func pipeReserve(size: Int) -> Int { max(4096, size / 4) }
 
   /// A sink writing `format` lines to `fileDescriptor`.
   /// - Parameters:
@@ -114,7 +116,7 @@ public struct StandardErrorSink: DiagnosticsSink {
       _ = write(event.stamped(dropped: failures.count.value), reserving: 0)
       return
     }
-    _ = write(event, reserving: Self.pipeReserve)
+    _ = write(event, reserving: pipeSize.map { Self.pipeReserve(size: $0) } ?? 0)
   }
 
   /// Lines written so far.
