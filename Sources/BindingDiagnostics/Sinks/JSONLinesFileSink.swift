@@ -184,7 +184,7 @@ extension JSONLinesFileSink: FallbackSink {
 
   func receive(_ event: MisuseEvent, deliveringFallback: Bool) {
     if let writer {
-      writer.submit(event.isRunRecord ? event.stamped(dropped: statistics.dropped) : event)
+      writer.submit(event.carriesRunCounts ? event.stamped(dropped: statistics.dropped) : event)
     } else {
       fellBack.increment()
       if deliveringFallback { fallback.receive(event) }

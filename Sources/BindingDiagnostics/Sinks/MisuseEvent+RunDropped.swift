@@ -1,8 +1,9 @@
 /// How a sink finishes a run record before writing it: the record comes from the pipeline with
 /// the run's counts, and each sink adds its own drops.
 extension MisuseEvent {
-  /// Whether this is a run record (`run-heartbeat`, `run-end`): it carries the run's counts.
-  var isRunRecord: Bool { runRecords != nil }
+  /// Whether this is a run record as the pipeline makes them (it carries the run's counts): a
+  /// check for the sinks' hot path, one optional, no string compared.
+  var carriesRunCounts: Bool { runRecords != nil }
 
   /// This run record with `dropped`, the records the sink writing it dropped, as `run_dropped`.
   /// - Parameter dropped: The sink's count.

@@ -111,7 +111,7 @@ public struct StandardErrorSink: DiagnosticsSink {
   /// Encodes and writes the event; a failed write is dropped, never raised.
   /// - Parameter event: The event.
   public func receive(_ event: MisuseEvent) {
-    if event.isRunRecord {
+    if event.carriesRunCounts {
       guard format != .human else { return }
       _ = write(event.stamped(dropped: failures.count.value), reserving: 0)
       return
