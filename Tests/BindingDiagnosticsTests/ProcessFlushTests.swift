@@ -142,8 +142,11 @@ func tally(_ path: String) throws -> (records: [[String: Any]], events: Int) {
       #expect(helper.waitForExit(within: 60), "the helper hung after SIGTERM")
       #expect(helper.process.terminationReason == .exit)
       #expect(helper.process.terminationStatus == 0)
-      // Whatever was written is whole records.
-      #expect(throws: Never.self) { try tally(path) }
+      // Whatever was written is whole records (on a loaded machine the signal may come before
+      // the first misuse made the file).
+      if FileManager.default.fileExists(atPath: path) {
+        #expect(throws: Never.self) { try tally(path) }
+      }
     }
   }
 
@@ -176,7 +179,7 @@ func tally(_ path: String) throws -> (records: [[String: Any]], events: Int) {
   @Test func aFullStandardErrorPipeAtExitStillGetsTheRunEndAndTheDropLine() throws {
     let process = Process()
     process.executableURL = productsDirectory().appendingPathComponent("misuse-helper")
-    process.arguments = ["200000"]
+    process.arguments = ["20000"]
     var environment = ProcessInfo.processInfo.environment
     for key in environment.keys where key.hasPrefix("BINDING_DIAGNOSTICS") {
       environment[key] = nil
@@ -199,11 +202,11 @@ func tally(_ path: String) throws -> (records: [[String: Any]], events: Int) {
     try #require(lines.count >= 3)
     let end = lines[lines.count - 2]
     #expect(end.contains(" kind=run-end "), "\(end)")
-    #expect(end.contains(" seq=200001 "), "\(end)")
-    let dropped = 200_000 - (records.count - 1)
+    #expect(end.contains(" seq=20001 "), "\(end)")
+    let dropped = 20_000 - (records.count - 1)
     #expect(dropped > 0)
     #expect(
-      end.hasSuffix(" run_records=200000 run_events=200000 run_dropped=\(dropped)"), "\(end)")
+      end.hasSuffix(" run_records=20000 run_events=20000 run_dropped=\(dropped)"), "\(end)")
     #expect(
       lines.last
         == "binding-diagnostics: sink=stderr written=\(records.count) dropped=\(dropped) "

@@ -114,7 +114,9 @@ import Testing
     #expect(result.status == 0, "\(result.stderr)")
     let all = try lines(ofFile: path)
     #expect(all.first == torn)
-    #expect(try parseRecords(Array(all.dropFirst())).compactMap { $0["seq"] as? Int } == [1, 2])
+    // Two records and the run-end.
+    #expect(
+      try parseRecords(Array(all.dropFirst())).compactMap { $0["seq"] as? Int } == [1, 2, 3])
   }
 
   @Test func aFileEveryUserCanWriteIsUsedAndSaidOnce() throws {
@@ -131,7 +133,8 @@ import Testing
       result.stderr
         == "binding-diagnostics: sink=jsonl path=\(path) action=\"writable by every user: anyone can forge or delete its records\"\n"
     )
-    #expect(try lines(ofFile: path).count == 2)
+    // Two records and the run-end.
+    #expect(try lines(ofFile: path).count == 3)
   }
 
   @Test(.enabled(if: isRoot, "needs root to make a symlink owned by another user"))

@@ -122,7 +122,7 @@ public final class PrivateJournal: Sendable {
     # keep the output pipes open.
     timeout 110 "$@" || status=$?
     journalctl --sync >/dev/null 2>&1 || true
-    kill -TERM "$pid"
+    kill -TERM "$pid" 2>/dev/null || true
     wait "$pid" || true
     exit "$status"
     """#

@@ -184,7 +184,8 @@ extension JSONLinesFileSink: FallbackSink {
 
   func receive(_ event: MisuseEvent, deliveringFallback: Bool) {
     if let writer {
-      writer.submit(event.carriesRunCounts ? event.stamped(dropped: statistics.dropped) : event)
+      writer.submit(
+        event.carriesRunCounts ? event.stampedUnlessSet(dropped: statistics.dropped) : event)
     } else {
       fellBack.increment()
       if deliveringFallback { fallback.receive(event) }

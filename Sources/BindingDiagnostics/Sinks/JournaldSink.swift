@@ -182,7 +182,7 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
   }
 
   func receive(_ event: MisuseEvent, deliveringFallback: Bool) {
-    let event = event.carriesRunCounts ? event.stamped(dropped: dropped) : event
+    let event = event.carriesRunCounts ? event.stampedUnlessSet(dropped: dropped) : event
     if let sender {
       sender.submit((event, deliveringFallback))
     } else {

@@ -13,4 +13,11 @@ extension MisuseEvent {
     stamped.runDropped = dropped
     return stamped
   }
+
+  /// This run record with `dropped` as `run_dropped`, unless another sink already set it (a
+  /// sink's fallback writes the record for that sink, with that sink's count).
+  /// - Parameter dropped: The receiving sink's count, read only when needed.
+  func stampedUnlessSet(dropped: @autoclosure () -> Int) -> MisuseEvent {
+    runDropped == nil ? stamped(dropped: dropped()) : self
+  }
 }

@@ -113,7 +113,9 @@ public struct StandardErrorSink: DiagnosticsSink {
   public func receive(_ event: MisuseEvent) {
     if event.carriesRunCounts {
       guard format != .human else { return }
-      _ = write(event.stamped(dropped: failures.count.value), reserving: 0)
+      // Heartbeats keep the pipe's reserve too: it is for the end.
+      let reserve = pipeSize.map { Self.pipeReserve(size: $0) } ?? 0
+      _ = write(event.stampedUnlessSet(dropped: failures.count.value), reserving: reserve)
       return
     }
     _ = write(event, reserving: pipeSize.map { Self.pipeReserve(size: $0) } ?? 0)
@@ -186,7 +188,7 @@ extension StandardErrorSink: ProcessBoundSink {
       usleep(100)
     }
     if let runEnd, format != .human {
-      let bytes = encode(runEnd.stamped(dropped: failures.count.value))
+      let bytes = encode(runEnd.stampedUnlessSet(dropped: failures.count.value))
       if !isPipe || waitForRoom(for: bytes.count, until: deadline) {
         _ = deliver(bytes)
       } else {
