@@ -156,7 +156,8 @@ import Testing
       environment: ["BINDING_DIAGNOSTICS": "x\nbinding-diagnostics: forged\u{1b}[2J"])
     #expect(result.status == 0)
     let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
-    #expect(lines.count == 3)
+    // The warning, the record, the run's end, and the empty piece after the last newline.
+    #expect(lines.count == 4)
     #expect(
       lines.first
         == #"binding-diagnostics: BINDING_DIAGNOSTICS: unknown sink "x\u000abinding-diagnostics: forged\u001b[2J" (expected stderr, stderr:human, stderr:logfmt, stderr:json, jsonl:PATH, journald, oslog or none); using stderr"#

@@ -17,6 +17,12 @@ func parseRecords(_ lines: [String]) throws -> [[String: Any]] {
 }
 
 /// Checks that `seq` is 1…n with no gap or repeat within every `run`.
+/// `records` without the run records (`run-heartbeat`, `run-end`) a process writes besides its
+/// misuse records.
+func withoutRunRecords(_ records: [[String: Any]]) -> [[String: Any]] {
+  records.filter { !["run-heartbeat", "run-end"].contains($0["kind"] as? String ?? "") }
+}
+
 func seqIsContiguousPerRun(_ records: [[String: Any]]) -> Bool {
   var byRun: [String: [Int]] = [:]
   for record in records {
@@ -195,7 +201,9 @@ func seqIsContiguousPerRun(_ records: [[String: Any]]) -> Bool {
       ])
     #expect(result.status == 0)
     let lines = result.stderr.split(separator: "\n").map(String.init)
-    #expect(lines.count == 4, "\(result.stderr)")
+    // The warning, three records, and the run's end: the records went to standard error.
+    #expect(lines.count == 5, "\(result.stderr)")
+    #expect(lines.last?.contains(" kind=run-end seq=4 ") == true || lines.last?.contains("kind=run-end") == true)
     let error =
       path == directory
       ? "open: Is a directory (errno 21)" : "open (not a regular file): Invalid argument (errno 22)"
@@ -204,9 +212,9 @@ func seqIsContiguousPerRun(_ records: [[String: Any]]) -> Bool {
         == (inCode
           ? "binding-diagnostics: sink=jsonl path=\(path) error=\"\(error)\" errno=\(path == directory ? 21 : 22) action=\"using stderr\""
           : "binding-diagnostics: BINDING_DIAGNOSTICS: jsonl:\(path): \(error); using stderr"))
-    #expect(lines.dropFirst().allSatisfy { $0.contains("kind=mapped-bool-set-true") })
+    #expect(lines.dropFirst().dropLast().allSatisfy { $0.contains("kind=mapped-bool-set-true") })
     #expect(
-      lines.dropFirst().map { $0.contains("seq=\(lines.firstIndex(of: $0)!)") } == [
+      lines.dropFirst().dropLast().map { $0.contains("seq=\(lines.firstIndex(of: $0)!)") } == [
         true, true, true,
       ])
   }
@@ -238,7 +246,9 @@ func seqIsContiguousPerRun(_ records: [[String: Any]]) -> Bool {
       ])
     #expect(results.allSatisfy { $0.status == 0 && $0.stderr.isEmpty })
     let records = try parseRecords(try lines(ofFile: path))
-    #expect(records.count == 20_000)
+    // Each process's records, then its run's end.
+    #expect(withoutRunRecords(records).count == 20_000)
+    #expect(records.count == 20_004)
     #expect(Set(records.compactMap { $0["run"] as? String }).count == 4)
     #expect(seqIsContiguousPerRun(records))
   }
@@ -259,7 +269,8 @@ func seqIsContiguousPerRun(_ records: [[String: Any]]) -> Bool {
     var all: [String] = []
     for file in files { all += try lines(ofFile: directory + "/" + file) }
     let records = try parseRecords(all)
-    #expect(records.count == 20_000)
+    #expect(withoutRunRecords(records).count == 20_000)
+    #expect(records.count == 20_004)
     #expect(seqIsContiguousPerRun(records))
     // Writers check the size under the file's lock: no file grows past max_bytes.
     for file in files {
@@ -274,7 +285,7 @@ func seqIsContiguousPerRun(_ records: [[String: Any]]) -> Bool {
       "misuse-helper", count: 4, arguments: ["5000"],
       environment: ["BINDING_DIAGNOSTICS": "jsonl:\(path)"])
     #expect(results.allSatisfy { $0.status == 0 })
-    let records = try parseRecords(try lines(ofFile: path))
+    let records = withoutRunRecords(try parseRecords(try lines(ofFile: path)))
     #expect(records.count < 20_000)
     #expect(records.reduce(0) { $0 + 1 + ($1["suppressed"] as? Int ?? -1_000_000) } == 20_000)
   }

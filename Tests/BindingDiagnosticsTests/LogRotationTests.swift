@@ -50,9 +50,10 @@ import Testing
     var records: [[String: Any]] = []
     for name in names { records += try parseRecords(try lines(ofFile: directory + "/" + name)) }
     // The newest 501 files hold the last records, seq without a gap up to 20 000.
+    // The run's end, written at exit, is seq 20 001.
     let seqs = records.compactMap { $0["seq"] as? Int }.sorted()
-    #expect(seqs.last == 20_000)
-    #expect(seqs == Array((20_001 - seqs.count)...20_000))
+    #expect(seqs.last == 20_001)
+    #expect(seqs == Array((20_002 - seqs.count)...20_001))
   }
 
   /// Someone plants a generation name dated in the year 9999 in the directory: rotation leaves it

@@ -61,6 +61,8 @@ func withCapturedDescriptor(_ body: (Int32) -> Void) throws -> [String] {
       ])
     #expect(result.status == 0)
     let lines = result.stderr.split(separator: "\n")
-    #expect(lines.filter { $0.hasPrefix("v=1 ") }.count == 3, "\(result.stderr)")
+    // Three records and one run end, once.
+    #expect(lines.filter { $0.hasPrefix("v=1 ") }.count == 4, "\(result.stderr)")
+    #expect(lines.filter { $0.contains(" kind=run-end ") }.count == 1, "\(result.stderr)")
   }
 }

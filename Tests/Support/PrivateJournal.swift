@@ -115,12 +115,14 @@ public final class PrivateJournal: Sendable {
       if [ "$tries" -gt 400 ]; then echo "private journald did not start" >&2; kill "$pid"; exit 70; fi
       sleep 0.05
     done
+    # A command that stops or restarts the journald (and stops the one it started) finds it here.
+    export BINDING_TEST_JOURNALD_PID="$pid" BINDING_TEST_JOURNALD="$journald"
     status=0
     # Bounded inside as well: the outer `timeout` ends only this shell, and the command would
     # keep the output pipes open.
     timeout 110 "$@" || status=$?
     journalctl --sync >/dev/null 2>&1 || true
-    kill -TERM "$pid"
+    kill -TERM "$pid" 2>/dev/null || true
     wait "$pid" || true
     exit "$status"
     """#

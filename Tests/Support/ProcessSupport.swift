@@ -23,10 +23,49 @@ public func productsDirectory() -> URL {
   #endif
 }
 
-/// Runs a built product (or any executable path) to completion, in `directory` when given.
+/// A process that did not end within its time limit: it was killed (`SIGKILL`).
+public struct ProcessTimedOut: Error, CustomStringConvertible {
+  /// The program.
+  public var name: String
+  /// The limit, in seconds.
+  public var seconds: Double
+  /// What it printed on standard error before it was killed.
+  public var stderr: String
+  /// Says which program hung.
+  public var description: String { "\(name) did not end within \(seconds) s: \(stderr)" }
+}
+
+/// Kills `process` (`SIGKILL`) unless it ends within `seconds`; call ``Deadline/passed`` after
+/// it ended to know whether it was killed. A hang then fails the test instead of stopping CI.
+public final class Deadline: @unchecked Sendable {
+  private let lock = NSLock()
+  private var killed = false
+  private let ended = DispatchSemaphore(value: 0)
+
+  /// Starts watching `process` (already running).
+  public init(_ process: Process, seconds: Double) {
+    let pid = process.processIdentifier
+    Thread { [self] in
+      if ended.wait(timeout: .now() + seconds) == .timedOut {
+        lock.withLock { killed = true }
+        kill(pid, SIGKILL)
+      }
+    }.start()
+  }
+
+  /// Stops watching (the process ended) and says whether it had to be killed.
+  public var passed: Bool {
+    ended.signal()
+    return lock.withLock { killed }
+  }
+}
+
+/// Runs a built product (or any executable path) to completion, in `directory` when given,
+/// killing it after `timeout` seconds.
+/// - Throws: ``ProcessTimedOut`` when it had to be killed; what starting a process throws.
 public func runProduct(
   _ name: String, _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil,
-  directory: String? = nil
+  directory: String? = nil, timeout: Double = 300
 ) throws -> ProcessOutput {
   let executable =
     name.hasPrefix("/")
@@ -46,6 +85,7 @@ public func runProduct(
   process.standardError = err
   process.standardInput = input
   try process.run()
+  let deadline = Deadline(process, seconds: timeout)
   if let stdin { input.fileHandleForWriting.write(stdin) }
   try input.fileHandleForWriting.close()
   // Read both pipes fully before waiting, so a chatty child cannot block on a full pipe.
@@ -60,6 +100,10 @@ public func runProduct(
   }
   group.wait()
   process.waitUntilExit()
+  if deadline.passed {
+    throw ProcessTimedOut(
+      name: name, seconds: timeout, stderr: String(decoding: errData, as: UTF8.self))
+  }
   return ProcessOutput(
     stdout: String(decoding: outData, as: UTF8.self),
     stderr: String(decoding: errData, as: UTF8.self),

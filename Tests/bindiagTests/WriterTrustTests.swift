@@ -48,11 +48,13 @@ import Testing
     #expect(result.stdout == "child \(child)\nchild exited 0\n")
     let byPid = try runsAndSeqs(path)
     #expect(byPid[child]?.count == 1)
-    #expect(byPid[child]?.values.first == [1, 2])
+    // Each run's records, then its run-end.
+    #expect(byPid[child]?.values.first == [1, 2, 3])
     #expect(byPid.count == 2)
-    #expect(byPid.filter { $0.key != child }.first?.value.values.first == [1, 2, 3, 4, 5])
-    #expect(
-      try counts([path]) == ["records": 7, "events": 7, "lost": 0, "duplicates": 0, "malformed": 0])
+    #expect(byPid.filter { $0.key != child }.first?.value.values.first == [1, 2, 3, 4, 5, 6])
+    let counted = try counts([path])
+    #expect(counted["events"] == 7)
+    #expect(counted["lost"] == 0 && counted["duplicates"] == 0 && counted["malformed"] == 0)
   }
 
   @Test func aForkedChildOnStandardErrorDoesNotRepeatItsParentsRunAndSeqs() throws {
@@ -60,9 +62,9 @@ import Testing
       "misuse-helper", ["2", "--fork", "3"],
       environment: ["BINDING_DIAGNOSTICS": "stderr", "BINDING_DIAGNOSTICS_RATE_LIMIT": "off"])
     #expect(result.status == 0)
-    #expect(
-      try counts(["-"], stdin: result.stderr)
-        == ["records": 8, "events": 8, "lost": 0, "duplicates": 0, "malformed": 0])
+    let counted = try counts(["-"], stdin: result.stderr)
+    #expect(counted["events"] == 8)
+    #expect(counted["lost"] == 0 && counted["duplicates"] == 0 && counted["malformed"] == 0)
   }
 
   /// Runs `misuse-helper ARGUMENTS` with `--child-sleeps` writing to `path`, sends SIGTERM to
@@ -86,6 +88,7 @@ import Testing
     helper.standardOutput = output
     helper.standardError = errors
     try helper.run()
+    let deadline = Deadline(helper, seconds: 120)
     // The parent's "child PID" and the child's "child ready" come in either order.
     func childPid(_ seen: String) -> Int32? {
       seen.split(separator: "\n").lazy.compactMap { Int32($0.dropFirst(6)) }.first
@@ -99,6 +102,7 @@ import Testing
     let child = try #require(childPid(seen))
     kill(child, SIGTERM)
     helper.waitUntilExit()
+    #expect(!deadline.passed, "the helper hung")
     seen += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     #expect(helper.terminationReason == .exit)
@@ -116,9 +120,10 @@ import Testing
     let (child, _, _) = try sigtermToTheForkedChild(
       ["3", "--fork", "2"], path: path, rateLimit: "off")
     // The child flushed its own records before it ended, under a run of its own.
-    #expect(try runsAndSeqs(path)[Int(child)]?.values.first == [1, 2])
-    #expect(
-      try counts([path]) == ["records": 7, "events": 7, "lost": 0, "duplicates": 0, "malformed": 0])
+    #expect(try runsAndSeqs(path)[Int(child)]?.values.first == [1, 2, 3])
+    let counted = try counts([path])
+    #expect(counted["events"] == 7)
+    #expect(counted["lost"] == 0 && counted["duplicates"] == 0 && counted["malformed"] == 0)
   }
 
   /// A parent whose threads ran Dispatch work (here four misusing threads) leaves its child a
@@ -151,9 +156,9 @@ import Testing
     let files = try globbed(path)
     #expect(files.count > 20)
     #expect(files.last == path)
-    #expect(
-      try counts(files)
-        == ["records": 3000, "events": 3000, "lost": 0, "duplicates": 0, "malformed": 0])
+    let counted = try counts(files)
+    #expect(counted["events"] == 3000)
+    #expect(counted["lost"] == 0 && counted["duplicates"] == 0 && counted["malformed"] == 0)
     // In the glob's order, seq only goes up.
     var seqs: [Int] = []
     for file in files {
@@ -162,7 +167,66 @@ import Testing
         return object?["seq"] as? Int ?? -1
       }
     }
-    #expect(seqs == Array(1...3000))
+    // 3 000 records and the run-end.
+    #expect(seqs == Array(1...3001))
+  }
+
+  /// `SIGKILL` of a busy writer can cut its last `write(2)` short: a fragment without a
+  /// newline that nothing can prevent. The next writer starts a new line before its first
+  /// record, and `bindiag` counts the fragment as malformed and reads every record after it.
+  @Test func aFragmentLeftBySigkillIsMalformedAndTheRecordsAfterItAreRead() throws {
+    let path = try temporaryDirectory() + "/killed.jsonl"
+    let killed = Process()
+    killed.executableURL = productsDirectory().appendingPathComponent("misuse-helper")
+    killed.arguments = ["0", "--threads", "4", "--forever"]
+    var environment = ProcessInfo.processInfo.environment
+    for key in environment.keys where key.hasPrefix("BINDING_DIAGNOSTICS") {
+      environment[key] = nil
+    }
+    environment["BINDING_DIAGNOSTICS"] = "jsonl:\(path)"
+    environment["BINDING_DIAGNOSTICS_RATE_LIMIT"] = "off"
+    killed.environment = environment
+    killed.standardOutput = FileHandle.nullDevice
+    killed.standardError = FileHandle.nullDevice
+    try killed.run()
+    let deadline = Deadline(killed, seconds: 120)
+    while ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) < 200_000 {
+      usleep(10_000)
+    }
+    kill(killed.processIdentifier, SIGKILL)
+    killed.waitUntilExit()
+    #expect(!deadline.passed)
+    // Whatever the kill left, the file ends in a fragment now: the last record cut in the
+    // middle, as the kernel cuts a write when the process dies.
+    let handle = try #require(FileHandle(forUpdatingAtPath: path))
+    let size = try handle.seekToEnd()
+    try handle.truncate(atOffset: size - 60)
+    try handle.close()
+    let after = try runProduct(
+      "misuse-helper", ["10"],
+      environment: ["BINDING_DIAGNOSTICS": "jsonl:\(path)", "BINDING_DIAGNOSTICS_RATE_LIMIT": "off"])
+    #expect(after.status == 0)
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    var whole = 0
+    var broken = 0
+    var events = 0
+    for line in text.split(separator: "\n") {
+      if let record = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] {
+        whole += 1
+        if !["run-heartbeat", "run-end"].contains(record["kind"] as? String ?? "") {
+          events += 1 + (record["suppressed"] as? Int ?? 0)
+        }
+      } else {
+        broken += 1
+      }
+    }
+    #expect(broken >= 1)
+    let counted = try counts([path])
+    #expect(counted["malformed"] == broken, "\(counted)")
+    #expect(events > 0)
+    // The last writer's ten records all follow the fragment, each on a line of its own.
+    let tail = text.split(separator: "\n").suffix(11)
+    #expect(tail.allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) != nil })
   }
 
   /// What `/bin/sh` expands `PATH.2* PATH` to.

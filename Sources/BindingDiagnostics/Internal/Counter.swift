@@ -31,6 +31,16 @@ package struct Counter: ~Copyable, Sendable {
     #endif
   }
 
+  /// Adds `amount` (wrapping).
+  /// - Parameter amount: What to add.
+  package borrowing func increment(by amount: Int) {
+    #if canImport(os)
+      lock.withLock { $0 &+= amount }
+    #else
+      atomic.wrappingAdd(amount, ordering: .relaxed)
+    #endif
+  }
+
   /// Subtracts 1 (wrapping).
   package borrowing func decrement() {
     #if canImport(os)

@@ -131,6 +131,17 @@ package enum FileDescriptorIO {
     }
   }
 
+  /// `poll(2)` on one descriptor, its entry on the caller's stack: nothing allocated, so the
+  /// exit hook and a signal handler may call it.
+  /// - Parameters:
+  ///   - entry: The descriptor and events; its `revents` are set.
+  ///   - milliseconds: The longest wait (-1: no limit).
+  /// - Returns: 1 when the entry is ready, 0 when the time ran out, or the failure of `poll`.
+  package static func poll(_ entry: inout pollfd, milliseconds: Int32) -> Result<Int, SystemError>
+  {
+    retrying("poll", .poll) { _ in Int(systemPoll(&entry, 1, milliseconds)) }
+  }
+
   /// `waitpid(2)`: waits for the child `pid` to end.
   /// - Parameter pid: The child.
   /// - Returns: Its raw wait status, or the failure of `waitpid`.
@@ -292,6 +303,24 @@ extension FileDescriptorIO {
     }
     pthread_sigmask(SIG_SETMASK, &previous, nil)
     return result
+  }
+
+  /// The size of the pipe `fd` in bytes (`fcntl(2)` `F_GETPIPE_SZ`); `nil` where it cannot be
+  /// asked (not a pipe, not Linux).
+  static func pipeSize(_ fd: Int32) -> Int? {
+    #if os(Linux)
+      let size = fcntl(fd, 1032)  // F_GETPIPE_SZ, which the Glibc module does not import
+      return size > 0 ? Int(size) : nil
+    #else
+      return nil
+    #endif
+  }
+
+  /// The bytes waiting in the pipe or socket `fd` (`ioctl(2)` `FIONREAD`), or `nil`.
+  static func bytesWaiting(_ fd: Int32) -> Int? {
+    var waiting: Int32 = 0
+    guard ioctl(fd, UInt(FIONREAD), &waiting) == 0 else { return nil }
+    return Int(waiting)
   }
 
   /// Whether `fd` is a pipe or a socket, where a vanished reader raises `SIGPIPE`.

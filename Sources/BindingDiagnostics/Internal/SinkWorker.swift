@@ -60,9 +60,12 @@ final class SinkWorker<Delivery: SinkDelivery>: @unchecked Sendable {
     var gatherNanoseconds: UInt64 = 0
     /// Deliver on the caller's thread, under the worker's lock, instead of a thread.
     var synchronous = false
+    /// Whether a delivery step the end of the process cuts short tears a record (a `write(2)`
+    /// to a file or pipe: the end waits for it, ``WriteGate``), or not (a datagram).
+    var stepsCanTear = true
   }
 
-  /// How ``finish(within:)`` ended, when it has something to say.
+  /// How ``finish(within:last:)`` ended, when it has something to say.
   enum Ending: Equatable {
     /// A delivery step was still under way after the whole time.
     case stuck
@@ -91,14 +94,23 @@ final class SinkWorker<Delivery: SinkDelivery>: @unchecked Sendable {
     var flushCompleted: UInt64 = 0
     var stopping = false
     var running = false
+    /// Past its time to stop: drop what is queued (counted) and deliver only `last`.
+    var abandoning = false
+    /// The record to deliver after every other as the worker stops; taken once, by whoever
+    /// delivers it (or gives up on it).
+    var last: (() -> Batch.Element)?
+    /// Whether `last` was delivered.
+    var deliveredLast = false
 
     var hasWork: Bool { pending || flushRequested != flushCompleted || stopping }
   }
 
-  /// Delivery steps under way, for ``finish(within:)``.
+  /// Delivery steps under way, for ``finish(within:last:)``.
   private struct Gate {
     var delivering = false
     var halted = false
+    /// Only the last record's steps run (``Control/abandoning``).
+    var abandoning = false
     var haltWaiting = false
     /// Records delivered through the gate.
     var delivered = 0
@@ -110,12 +122,16 @@ final class SinkWorker<Delivery: SinkDelivery>: @unchecked Sendable {
   private let queues: Striped<Condition<Queue>>
   private let control = Condition(Control())
   private let gate = Condition(Gate())
-  /// Above 0 once ``stop(within:)`` closed the queues: later records are dropped.
-  private let closed = Counter()
+  /// Set once ``stop(within:last:)`` closed the queues: later records are dropped.
+  private let closed = Latch()
   /// Records dropped because the queues were closed.
   private let droppedClosed = Counter()
   /// Records a synchronous worker dropped after it stopped.
   private let droppedStopped = Counter()
+  /// Records dropped from the queues, undelivered, because the worker ran out of time to stop.
+  private let droppedAbandoned = Counter()
+  /// Whether the step under way delivers the last record (the deliverer's own: one at a time).
+  private var deliveringLast = false
   /// What the worker swaps each queue's batch with, one per queue.
   private var spares: [Batch]
   /// The flush ticket the worker completed last.
@@ -159,7 +175,7 @@ final class SinkWorker<Delivery: SinkDelivery>: @unchecked Sendable {
     }
     // Ending (the process goes, or the sink): counted, without waiting for the queue's lock
     // (misusing threads would keep the worker and the ending thread from it).
-    if closed.value != 0 {
+    if closed.isSet {
       droppedClosed.increment()
       return
     }
@@ -209,14 +225,30 @@ final class SinkWorker<Delivery: SinkDelivery>: @unchecked Sendable {
   }
 
   /// Closes the queues (records received later are dropped and counted), lets the worker
-  /// deliver what they hold, and ends its thread; then ``SinkDelivery/stopped()``.
-  /// - Parameter seconds: How long to wait for the worker.
+  /// deliver what they hold, then `last` if given, and ends its thread; then
+  /// ``SinkDelivery/stopped()``.
+  /// - Parameters:
+  ///   - seconds: How long to wait for the worker.
+  ///   - last: Makes the record delivered after every other, when it is delivered.
   /// - Returns: Whether the worker is still running (stuck, or slower than `seconds`).
   @discardableResult
-  func stop(within seconds: Double) -> Bool {
-    closed.increment()
-    control.withLock { $0.stopping = true }
-    control.broadcast()
+  func stop(within seconds: Double, last: (() -> Batch.Element)? = nil) -> Bool {
+    closed.set()
+    let threaded = control.withLock { control -> Bool in
+      control.stopping = true
+      guard control.running else {
+        // No thread (synchronous, or it never started): what is queued, and the last, here.
+        for index in 0..<configuration.shards where take(index) { deliverTaken(index) }
+        if let last {
+          deliverLast(last)
+          control.deliveredLast = true
+        }
+        return false
+      }
+      control.last = last
+      return true
+    }
+    if threaded { control.broadcast() }
     return control.withLock(when: { !$0.running }, before: deadline(seconds)) { control, _ in
       guard !control.running else { return true }
       delivery.stopped()
@@ -227,15 +259,30 @@ final class SinkWorker<Delivery: SinkDelivery>: @unchecked Sendable {
   /// Ends the worker as the process ends (`exit`, a stop signal), so that no delivery step
   /// (``unlessHalted(_:)``) is under way when the process goes: the kernel cuts a write to a
   /// regular file short when the process is killed, tearing a record. The queues are closed
-  /// and delivered for two thirds of `seconds`; a worker still at work by then is halted once
-  /// its current step returns.
-  /// - Parameter seconds: How long the process may wait.
+  /// and delivered, then `last`, for three fifths of `seconds`; a worker still at work by then
+  /// drops what is queued (counted) and delivers `last` only, for one fifth more; one still at
+  /// work after that is halted once its current step returns.
+  /// - Parameters:
+  ///   - seconds: How long the process may wait.
+  ///   - last: Makes the record delivered after every other (the run's `run-end`), when it is
+  ///     delivered.
   /// - Returns: `nil` when everything received was delivered; otherwise what to say.
-  func finish(within seconds: Double) -> Ending? {
-    let stuck = stop(within: seconds * 2 / 3)
+  func finish(within seconds: Double, last: (() -> Batch.Element)? = nil) -> Ending? {
+    var stuck = stop(within: seconds * 3 / 5, last: last)
+    if stuck {
+      control.withLock { $0.abandoning = true }
+      gate.withLock { $0.abandoning = true }
+      control.broadcast()
+      stuck = control.withLock(when: { !$0.running }, before: deadline(seconds / 5)) {
+        control, _ in
+        guard !control.running else { return true }
+        delivery.stopped()
+        return false
+      }
+    }
     if stuck {
       gate.withLock { $0.haltWaiting = true }
-      let halted = gate.withLock(when: { !$0.delivering }, before: deadline(seconds / 3)) {
+      let halted = gate.withLock(when: { !$0.delivering }, before: deadline(seconds / 5)) {
         gate, wait in
         if wait.ready { gate.halted = true }
         return wait.ready
@@ -245,32 +292,51 @@ final class SinkWorker<Delivery: SinkDelivery>: @unchecked Sendable {
     // One reading of the closed-sink drops serves both the decision and the account, so a
     // record dropped in between cannot make a line that says `dropped=0`.
     let droppedAfterClose = droppedClosed.value
-    guard stuck || droppedAfterClose > 0 else { return nil }
+    let abandoned = droppedAbandoned.value
+    guard stuck || droppedAfterClose > 0 || abandoned > 0 else { return nil }
     var received = droppedAfterClose
     for queue in queues.all { received += queue.withLock { $0.accepted + $0.dropped } }
     let delivered = gate.withLock { $0.delivered }
     return .account(delivered: delivered, dropped: received - delivered)
   }
 
+  /// Takes back the last record ``finish(within:last:)`` was given, when the worker has not
+  /// taken it (it is stuck): the caller delivers it elsewhere, or not at all.
+  /// - Returns: What makes the last record, or `nil` when the worker took it.
+  func takeBackLast() -> (() -> Batch.Element)? {
+    control.withLock { control in
+      defer { control.last = nil }
+      return control.last
+    }
+  }
+
+  /// Whether the last record given to ``stop(within:last:)`` was handed to the delivery.
+  var deliveredLast: Bool { control.withLock { $0.deliveredLast } }
+
   /// Runs `step`, one delivery step the end of the process must not cut short (a `write(2)`),
   /// unless ``finish(within:)`` halted the worker.
   /// - Parameter step: Delivers, and returns how many records it delivered.
   /// - Returns: Whether `step` ran.
   func unlessHalted(_ step: () -> Int) -> Bool {
+    let last = deliveringLast
     let open = gate.withLock { gate -> Bool in
-      guard !gate.halted else { return false }
+      guard !gate.halted, !gate.abandoning || last else { return false }
       gate.delivering = true
       return true
     }
     guard open else { return false }
-    let delivered = step()
+    // The very end of the process (``WriteGate``) waits for this step, or refuses it.
+    let gated = configuration.stepsCanTear
+    let admitted = !gated || WriteGate.enter()
+    let delivered = admitted ? step() : 0
+    if admitted && gated { WriteGate.leave() }
     let wake = gate.withLock { gate -> Bool in
       gate.delivering = false
       gate.delivered += delivered
       return gate.haltWaiting
     }
     if wake { gate.broadcast() }
-    return true
+    return admitted
   }
 
   /// Tells the worker that `count` records taken from queue `shard` left it (they no longer
@@ -279,9 +345,9 @@ final class SinkWorker<Delivery: SinkDelivery>: @unchecked Sendable {
     queues[shard].withLock { $0.inFlight -= count }
   }
 
-  /// Records dropped: queues full, or closed.
+  /// Records dropped: queues full, or closed, or abandoned as the process ended.
   var dropped: Int {
-    var total = droppedClosed.value + droppedStopped.value
+    var total = droppedClosed.value + droppedStopped.value + droppedAbandoned.value
     for queue in queues.all { total += queue.withLock { $0.dropped } }
     return total
   }
@@ -315,6 +381,32 @@ final class SinkWorker<Delivery: SinkDelivery>: @unchecked Sendable {
     if configuration.capacityCountsInFlight { queues[index].withLock { $0.inFlight = 0 } }
   }
 
+  /// Delivers the last record, made now, as a batch of its own; the caller is the deliverer
+  /// (the worker thread, or the caller holding `control`'s lock when there is none).
+  private func deliverLast(_ last: () -> Batch.Element) {
+    let inFlight = configuration.capacityCountsInFlight
+    spares[0].removeAll()
+    spares[0].append(last())
+    queues[0].withLock { queue in
+      queue.accepted += 1
+      if inFlight { queue.inFlight += 1 }
+    }
+    deliveringLast = true
+    delivery.deliver(spares[0], fromShard: 0, worker: self)
+    deliveringLast = false
+    spares[0].removeAll()
+    if inFlight { queues[0].withLock { $0.inFlight = 0 } }
+  }
+
+  /// Drops what the queues hold, undelivered and counted (``Control/abandoning``).
+  private func abandonQueued() {
+    for index in 0..<configuration.shards where take(index) {
+      droppedAbandoned.increment(by: spares[index].count)
+      spares[index].removeAll()
+      if configuration.capacityCountsInFlight { queues[index].withLock { $0.inFlight = 0 } }
+    }
+  }
+
   /// Whether any queue holds at least `count` records.
   private func anyQueueHolds(_ count: Int) -> Bool {
     queues.all.contains { queue in queue.withLock { $0.batch.count >= count } }
@@ -336,19 +428,32 @@ final class SinkWorker<Delivery: SinkDelivery>: @unchecked Sendable {
           before: RateLimiter.monotonicNanoseconds() &+ gather
         ) { _, _ in }
       }
-      let (ticket, stop) = control.withLock { control in
+      let (ticket, stop, abandoning) = control.withLock { control in
         control.pending = false
-        return (control.flushRequested, control.stopping)
+        return (control.flushRequested, control.stopping, control.abandoning)
       }
       // Deliver with the lock released, so callers only ever wait for their queue's lock.
-      for index in 0..<configuration.shards where take(index) {
-        deliverTaken(index)
+      if abandoning {
+        abandonQueued()
+      } else {
+        for index in 0..<configuration.shards where take(index) {
+          deliverTaken(index)
+        }
       }
       if ticket != completed { delivery.flushed() }
       completed = ticket
       control.withLock { $0.flushCompleted = ticket }
       control.broadcast()
-      if stop && !anyQueueHolds(1) { break }
+      if stop && !anyQueueHolds(1) {
+        if let last = control.withLock({ control in
+          defer { control.last = nil }
+          return control.last
+        }) {
+          deliverLast(last)
+          control.withLock { $0.deliveredLast = true }
+        }
+        break
+      }
     }
     control.withLock { $0.running = false }
     control.broadcast()

@@ -223,7 +223,8 @@ extension JSONLinesFileSink: FallbackSink {
 
   func receive(_ event: MisuseEvent, deliveringFallback: Bool) {
     if let writer {
-      writer.submit(event)
+      writer.submit(
+        event.carriesRunCounts ? event.stampedUnlessSet(dropped: statistics.dropped) : event)
     } else {
       fellBack.increment()
       if deliveringFallback { fallback.receive(event) }
@@ -236,9 +237,21 @@ extension JSONLinesFileSink: ProcessBoundSink {
     JSONLinesFileSink(path: path, options: options)
   }
 
-  func finishAtProcessEnd(within seconds: Double) {
-    guard let writer else { return fallback.flush() }
-    switch writer.finish(within: seconds) {
+  func finishAtProcessEnd(within seconds: Double, runEnd: MisuseEvent?) {
+    finishAtProcessEnd(within: seconds, runEnd: runEnd, deliveringFallback: true)
+  }
+}
+
+extension JSONLinesFileSink {
+  /// Writes what is queued, then `runEnd` as the last record (with the records dropped so far,
+  /// those it refused included, as its `run_dropped`); says what was dropped.
+  func finishAtProcessEnd(within seconds: Double, runEnd: MisuseEvent?, deliveringFallback: Bool) {
+    guard let writer else {
+      if let runEnd, deliveringFallback { fallback.receive(runEnd.stamped(dropped: 0)) }
+      return fallback.flush()
+    }
+    let last = runEnd.map { runEnd in { [self] in runEnd.stamped(dropped: statistics.dropped) } }
+    switch writer.finish(within: seconds, last: last) {
     case nil: break
     case .stuck:
       JSONLinesWriter.say(

@@ -8,7 +8,13 @@
 /// further events are dropped and counted (``dropped``), with one line on standard error when
 /// drops start and one when they stop. Where libsystemd or the journal socket is missing, or
 /// journald later refuses an entry, the sink says so once on standard error and hands events to
-/// its fallback (standard error by default) instead.
+/// its fallback (standard error by default) instead; when journald takes entries again (it was
+/// restarted), the sink says so in one line, with how many went to the fallback meanwhile.
+///
+/// As the process ends, the sink gives journald half the exit deadline to take what is queued,
+/// then the run's `run-end`. When journald does not take them in time (stopped, stuck), the
+/// queued entries are lost: the sink says so in one line with what was sent and dropped, and
+/// writes the `run-end` to its fallback, so that a reader sees the run's last `seq` there.
 public final class JournaldSink: DiagnosticsSink, FallbackSink {
   /// Why the journal is not used, or `nil` when it is.
   public let unavailableReason: String?
@@ -42,19 +48,34 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
     }
 
     let fallback: any DiagnosticsSink
-    /// Above 0 once a failure was said: only the first increment says it.
-    let failureSaid = Counter()
-    /// Above 0 once a slow flush was said: only the first increment says it.
-    let slowSaid = Counter()
+    /// Set once a slow flush was said: only the first says it.
+    let slowSaid = Latch()
     let fellBack = Counter()
     let sent = Counter()
+    /// Entries handed to the fallback since journald refused one; 0 while it takes them. Only
+    /// the deliverer (one at a time) changes it.
+    let fellBackInEpisode = Counter()
+    /// Entries dropped undelivered because the process was ending and their time was up.
+    let abandoned = Counter()
 
     init(fallback: any DiagnosticsSink) { self.fallback = fallback }
 
     func deliver(_ batch: Entries, fromShard shard: Int, worker: SinkWorker<Delivery>) {
-      for item in batch.items {
-        switch JournalWriter.send(JournalFieldsEncoder().fields(item.event)) {
-        case .success: sent.increment()
+      for (index, item) in batch.items.enumerated() {
+        var result = Result<Void, JournalError>.success(())
+        // A step the end of the process may refuse (its time is up): the rest is dropped.
+        let ran = worker.unlessHalted {
+          result = JournalWriter.send(JournalFieldsEncoder().fields(item.event))
+          return 1
+        }
+        guard ran else {
+          let rest = batch.items.count - index
+          abandoned.increment(by: rest)
+          worker.delivered(rest, fromShard: shard)
+          return
+        }
+        switch result {
+        case .success: accepted()
         case .failure(let error): refused(item.event, error, deliverFallback: item.deliverFallback)
         }
         // Counted entry by entry, so a flush that gives up reports exactly what got through.
@@ -65,9 +86,21 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
     func flushed() {}
     func stopped() {}
 
-    /// Says the first refusal, and hands the event to the fallback sink.
+    /// Counts an entry journald took; the first after refusals says journald is back.
+    private func accepted() {
+      sent.increment()
+      let meanwhile = fellBackInEpisode.value
+      guard meanwhile != 0 else { return }
+      fellBackInEpisode.reset()
+      var line = Array("binding-diagnostics: sink=journald fell_back=".utf8)
+      line.appendDecimal(meanwhile)
+      line.append(contentsOf: " action=\"recovered\"\n".utf8)
+      ConfigurationWarning.write(line)
+    }
+
+    /// Says the first refusal of an episode, and hands the event to the fallback sink.
     func refused(_ event: MisuseEvent, _ error: JournalError, deliverFallback: Bool) {
-      if failureSaid.increment() == 1 {
+      if fellBackInEpisode.increment() == 1 {
         ConfigurationWarning.emit("journald send failed: \(error); writing to the fallback sink")
       }
       fellBack.increment()
@@ -79,7 +112,9 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
   /// - Parameters:
   ///   - socketPath: journald's socket, checked with `connect(2)`; injectable for tests.
   ///   - fallback: Where events go when the journal is unavailable.
-  ///   - queueCapacity: Events waiting for journald before new ones are dropped and counted.
+  ///   - queueCapacity: Events waiting for journald before new ones are dropped and counted
+  ///     (configuration: `journald_queue`); what may be lost when the process ends while
+  ///     journald does not read.
   ///   - flushTimeout: How long ``flush()`` waits for journald, in seconds.
   public init(
     socketPath: String = "/run/systemd/journal/socket",
@@ -99,13 +134,12 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
         delivering: delivery,
         .init(
           threadName: "bindiag.journal", noticeName: Array("journald".utf8),
-          capacity: queueCapacity, capacityCountsInFlight: true))
+          capacity: queueCapacity, capacityCountsInFlight: true, stepsCanTear: false))
       sender.start()
       self.sender = sender
     case .failure(let error):
       unavailableReason = error.description
       sender = nil
-      delivery.failureSaid.increment()
       ConfigurationWarning.emit("journald unavailable: \(error); writing to the fallback sink")
     }
   }
@@ -130,8 +164,9 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
   /// Entries journald accepted so far.
   public var sent: Int { delivery.sent.value }
 
-  /// Events dropped because the queue to journald was full.
-  public var dropped: Int { sender?.dropped ?? 0 }
+  /// Events dropped: the queue to journald was full, or the process ended before journald took
+  /// them.
+  public var dropped: Int { (sender?.dropped ?? 0) + delivery.abandoned.value }
 
   /// Events waiting for journald (queued, or being sent).
   public var queued: Int { sender?.backlog ?? 0 }
@@ -147,6 +182,7 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
   }
 
   func receive(_ event: MisuseEvent, deliveringFallback: Bool) {
+    let event = event.carriesRunCounts ? event.stampedUnlessSet(dropped: dropped) : event
     if let sender {
       sender.submit((event, deliveringFallback))
     } else {
@@ -163,9 +199,7 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
   /// ``flushTimeout`` seconds (a journald that stopped reading is said once on standard
   /// error), then flushes the fallback sink.
   public func flush() {
-    if let sender, !sender.flush(within: flushTimeout),
-      delivery.slowSaid.increment() == 1
-    {
+    if let sender, !sender.flush(within: flushTimeout), delivery.slowSaid.set() {
       ConfigurationWarning.emit(
         "journald did not take \(sender.backlog) queued entries within \(flushTimeout) s "
           + "(sent \(sent), dropped \(dropped) so far); is journald reading?")
@@ -181,9 +215,41 @@ extension JournaldSink: ProcessBoundSink {
       queueCapacity: queueCapacity, flushTimeout: flushTimeout)
   }
 
-  func finishAtProcessEnd(within seconds: Double) {
-    sender?.stop(within: min(seconds, flushTimeout))
-    fallback.finishOrFlushAtProcessEnd(within: seconds)
+  func finishAtProcessEnd(within seconds: Double, runEnd: MisuseEvent?) {
+    finishAtProcessEnd(within: seconds, runEnd: runEnd, deliveringFallback: true)
+  }
+
+  /// Gives journald half of `seconds` to take what is queued and `runEnd`; when it does not,
+  /// says what was lost and writes `runEnd` to the fallback (when `deliveringFallback`: a
+  /// fan-out whose own standard-error sink writes the run's `run-end` there does not).
+  func finishAtProcessEnd(within seconds: Double, runEnd: MisuseEvent?, deliveringFallback: Bool) {
+    guard let sender else {
+      if deliveringFallback {
+        fallback.finishOrFlushAtProcessEnd(within: seconds, runEnd: runEnd)
+      } else {
+        fallback.flush()
+      }
+      return
+    }
+    let last = runEnd.map { runEnd in
+      { [self] in (runEnd.stamped(dropped: dropped), deliveringFallback) }
+    }
+    _ = sender.finish(within: seconds / 2, last: last)
+    let lost = sender.backlog
+    if let last = sender.takeBackLast() {
+      // journald never took the queue: the run's end goes where the reader can still see it.
+      let (event, deliver) = last()
+      if deliver { fallback.receive(event.stamped(dropped: dropped + lost)) }
+    }
+    if lost > 0 {
+      var line = Array("binding-diagnostics: sink=journald sent=".utf8)
+      line.appendDecimal(sent)
+      line.append(contentsOf: " dropped=".utf8)
+      line.appendDecimal(dropped + lost)
+      line.append(contentsOf: " action=\"process ending; journald did not take the queue\"\n".utf8)
+      ConfigurationWarning.write(line)
+    }
+    fallback.finishOrFlushAtProcessEnd(within: seconds / 2)
   }
 }
 

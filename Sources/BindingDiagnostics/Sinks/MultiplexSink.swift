@@ -67,6 +67,10 @@ protocol FallbackSink: DiagnosticsSink {
   /// Delivers `event`; when the sink's own destination fails, hands it to the fallback only if
   /// `deliveringFallback` (otherwise counts it as fallen back, already printed elsewhere).
   func receive(_ event: MisuseEvent, deliveringFallback: Bool)
+
+  /// Ends the sink as the process ends (``ProcessBoundSink/finishAtProcessEnd(within:runEnd:)``),
+  /// handing `runEnd` to the fallback only if `deliveringFallback`.
+  func finishAtProcessEnd(within seconds: Double, runEnd: MisuseEvent?, deliveringFallback: Bool)
 }
 
 extension MultiplexSink: ProcessBoundSink {
@@ -74,8 +78,18 @@ extension MultiplexSink: ProcessBoundSink {
     MultiplexSink(sinks.map(DiagnosticsConfiguration.renewedAfterFork))
   }
 
-  func finishAtProcessEnd(within seconds: Double) {
-    for sink in sinks { sink.finishOrFlushAtProcessEnd(within: seconds) }
+  /// Ends every sink, each writing `runEnd` with its own `run_dropped`; a fallback another
+  /// sink of the fan-out already prints for gets no `run-end` of its own.
+  func finishAtProcessEnd(within seconds: Double, runEnd: MisuseEvent?) {
+    for route in routes {
+      switch route {
+      case .plain(let sink):
+        sink.finishOrFlushAtProcessEnd(within: seconds, runEnd: runEnd)
+      case .fallingBack(let sink, let deliverFallback):
+        sink.finishAtProcessEnd(
+          within: seconds, runEnd: runEnd, deliveringFallback: deliverFallback)
+      }
+    }
   }
 }
 

@@ -4,19 +4,27 @@ protocol ProcessBoundSink: DiagnosticsSink {
   /// A new sink with the same settings, for the forked child.
   func renewedAfterFork() -> any DiagnosticsSink
 
-  /// Writes what is queued and ends the sink's threads, as the process ends (`exit`, a stop
-  /// signal); records received afterwards are dropped and counted.
-  /// - Parameter seconds: How long to wait for the threads.
-  func finishAtProcessEnd(within seconds: Double)
+  /// Writes what is queued, then `runEnd` (with the records this sink dropped as its
+  /// `run_dropped`) after every other record, and ends the sink's threads, as the process ends
+  /// (`exit`, a stop signal); records received afterwards are dropped and counted.
+  /// - Parameters:
+  ///   - seconds: How long to wait for the threads.
+  ///   - runEnd: The run's `run-end` record, or `nil` when the run writes none (it never
+  ///     misused, or it ended already).
+  func finishAtProcessEnd(within seconds: Double, runEnd: MisuseEvent?)
 }
 
 extension DiagnosticsSink {
-  /// Ends the sink's threads if it has any (``ProcessBoundSink``), else flushes it.
-  /// - Parameter seconds: How long to wait for the threads.
-  func finishOrFlushAtProcessEnd(within seconds: Double) {
+  /// Ends the sink's threads if it has any (``ProcessBoundSink``), else hands it `runEnd` and
+  /// flushes it.
+  /// - Parameters:
+  ///   - seconds: How long to wait for the threads.
+  ///   - runEnd: The run's `run-end` record, if it writes one.
+  func finishOrFlushAtProcessEnd(within seconds: Double, runEnd: MisuseEvent? = nil) {
     if let bound = self as? any ProcessBoundSink {
-      bound.finishAtProcessEnd(within: seconds)
+      bound.finishAtProcessEnd(within: seconds, runEnd: runEnd)
     } else {
+      if let runEnd, acceptsEvents { receive(runEnd) }
       flush()
     }
   }

@@ -19,7 +19,12 @@
 /// with `EPIPE` and is counted in ``failedWrites``; `SIGPIPE` never kills the app. A pipe whose
 /// reader has stopped reading never blocks the app either: when the pipe is full, the line is
 /// dropped and counted in ``failedWrites`` (a line of up to 4 KiB, the pipe's atomic unit, is
-/// written only when it fits).
+/// written only when it fits). On Linux a record leaves a quarter of the pipe free (the kernel
+/// fills a pipe by pages, not bytes), so that the run's `run-end` and the line saying what was
+/// dropped still fit when the process ends, even when nobody read the pipe.
+///
+/// Run records (`run-heartbeat`, `run-end`) are written in logfmt and JSON Lines, with the
+/// sink's dropped lines as `run_dropped`; the short human line never shows them.
 public struct StandardErrorSink: DiagnosticsSink {
   /// The wire form of each line.
   public enum Format: String, Sendable, Hashable {
@@ -42,23 +47,32 @@ public struct StandardErrorSink: DiagnosticsSink {
   /// Whether this is a test process's standard error in its default format: records of misuses
   /// already shown as test issues are not printed again.
   private let quietForTestIssues: Bool
+  /// The pipe's size, where it can be known (Linux).
+  private let pipeSize: Int?
   private let failures = Failures()
 
   /// Counters shared by copies of the sink.
   private final class Failures: Sendable {
     /// Lines not written.
     let count = Counter()
+    /// Lines written.
+    let written = Counter()
     /// Lines being written now.
     let writing = Counter()
-    /// Not 0 once the process has begun to end: lines are then refused (counted in `count`).
-    let ending = Counter()
+    /// Set once the process has begun to end: lines are then refused (counted in `count`).
+    let ending = Latch()
     /// Lines refused as the process ends.
     let refused = Counter()
-    /// Not 0 once the lines under way as the process began to end are written.
-    let drained = Counter()
-    /// Not 0 once the refusals were said (one line, after the last record).
-    let announced = Counter()
+    /// Set once the lines under way as the process began to end are written, and the run's
+    /// `run-end` after them.
+    let drained = Latch()
+    /// Set once the drops were said (one line, after the last record).
+    let announced = Latch()
   }
+
+  /// Bytes a record leaves free in a pipe of `size` bytes, for the `run-end` and the line about
+  /// drops: a quarter, so that pages stay free however the records filled the others.
+  static func pipeReserve(size: Int) -> Int { max(4096, size / 4) }
 
   /// A sink writing `format` lines to `fileDescriptor`.
   /// - Parameters:
@@ -81,6 +95,7 @@ public struct StandardErrorSink: DiagnosticsSink {
     self.format = format
     self.fileDescriptor = fileDescriptor
     self.isPipe = FileDescriptorIO.isPipeOrSocket(fileDescriptor)
+    self.pipeSize = isPipe ? FileDescriptorIO.pipeSize(fileDescriptor) : nil
     // no-color.org: set and not empty turns colours off; a terminal without a TERM, or a
     // dumb one, gets none either (as `bindiag`'s own output).
     let noColor = environment("NO_COLOR").map { !$0.isEmpty } ?? false
@@ -103,30 +118,65 @@ public struct StandardErrorSink: DiagnosticsSink {
   /// Encodes and writes the event; a failed write is dropped, never raised.
   /// - Parameter event: The event.
   public func receive(_ event: MisuseEvent) {
-    if quietForTestIssues, event.suppressed == 0, MisusePolicy.recordShownAsTestIssue { return }
+    if quietForTestIssues, event.suppressed == 0, !event.carriesRunCounts,
+      MisusePolicy.recordShownAsTestIssue
+    { return }
+    if event.carriesRunCounts {
+      guard format != .human else { return }
+      // Heartbeats keep the pipe's reserve too: it is for the end.
+      let reserve = pipeSize.map { Self.pipeReserve(size: $0) } ?? 0
+      _ = write(event.stampedUnlessSet(dropped: failures.count.value), reserving: reserve)
+      return
+    }
+    _ = write(event, reserving: pipeSize.map { Self.pipeReserve(size: $0) } ?? 0)
+  }
+
+  /// Lines written so far.
+  var writtenLines: Int { failures.written.value }
+
+  /// Writes `event` as one line, unless the process is ending (refused), the pipe is full or
+  /// would keep less than `reserve` bytes free (dropped), or the write fails; each counted.
+  /// - Returns: Whether the line was written.
+  private func write(_ event: MisuseEvent, reserving reserve: Int) -> Bool {
     var bytes = encode(event)
     if bytes.count > JSONLinesFileSink.maxRecordBytes { bytes = encode(event.cutToRecordLimit()) }
     // Counted as writing before `ending` is looked at, and the end of the process sets `ending`
     // before it looks at `writing`: it waits for this line, or this line sees it is ending.
-    // (The counters' steps are read-modify-writes, full barriers on x86; on weaker memory
-    // models a line racing the very end could still be cut, as before.)
+    // (`Counter`'s steps are read-modify-writes and `Latch` acquires and releases: full
+    // barriers on x86; on weaker memory models a line racing the very end may still be refused
+    // after it began, never cut: the ``WriteGate`` guards the write itself.)
     failures.writing.increment()
     defer { failures.writing.decrement() }
-    if failures.ending.value != 0 {
+    if failures.ending.isSet {
       failures.count.increment()
       failures.refused.increment()
-      if failures.drained.value != 0 { announceRefusals() }
-      return
+      if failures.drained.isSet { announceDrops() }
+      return false
     }
-    if isPipe && !Self.hasRoom(fileDescriptor) {
+    guard !isPipe || hasRoom(for: bytes.count + reserve) else {
       failures.count.increment()
-      return
+      return false
     }
+    return deliver(bytes)
+  }
+
+  /// One `write(2)` through the ``WriteGate``: refused once the process is going.
+  private func deliver(_ bytes: [UInt8]) -> Bool {
+    guard WriteGate.enter() else {
+      failures.count.increment()
+      return false
+    }
+    defer { WriteGate.leave() }
     let result =
       isPipe
       ? FileDescriptorIO.writeAllWithoutSigpipe(fileDescriptor, bytes)
       : FileDescriptorIO.writeAll(fileDescriptor, bytes)
-    if case .failure = result { failures.count.increment() }
+    guard case .success = result else {
+      failures.count.increment()
+      return false
+    }
+    failures.written.increment()
+    return true
   }
 }
 
@@ -137,24 +187,41 @@ extension StandardErrorSink: ProcessBoundSink {
 
   /// As the process ends (`exit` while other threads still misuse): lines already being written
   /// are finished (for at most `seconds`) and later ones refused, so that `exit` tears no line in
-  /// the middle. Refusals are said in one line, after the last record: here, or by the first
-  /// refusal after this.
-  func finishAtProcessEnd(within seconds: Double) {
-    failures.ending.increment()
+  /// the middle; then `runEnd`, with the lines dropped so far as its `run_dropped`. A pipe
+  /// without room is waited for until `seconds` have passed. Drops are said in one line naming
+  /// the lines written and dropped, after the last record: here, or by the first refusal after
+  /// this.
+  func finishAtProcessEnd(within seconds: Double, runEnd: MisuseEvent?) {
+    failures.ending.set()
     let deadline = RateLimiter.monotonicNanoseconds() + UInt64(max(0, seconds) * 1e9)
     while failures.writing.value > 0 && RateLimiter.monotonicNanoseconds() < deadline {
       usleep(100)
     }
-    failures.drained.increment()
-    if failures.refused.value != 0 { announceRefusals() }
+    if let runEnd, format != .human {
+      let bytes = encode(runEnd.stampedUnlessSet(dropped: failures.count.value))
+      if !isPipe || waitForRoom(for: bytes.count, until: deadline) {
+        _ = deliver(bytes)
+      } else {
+        failures.count.increment()
+      }
+    }
+    failures.drained.set()
+    if failures.count.value != 0 {
+      if isPipe { _ = waitForRoom(for: 256, until: deadline) }
+      announceDrops()
+    }
   }
 
-  /// Says once that records are refused from here on.
-  private func announceRefusals() {
-    guard failures.announced.increment() == 1 else { return }
-    ConfigurationWarning.emit(
-      "sink=stderr action=\"process ending; records after this line dropped\"",
-      fileDescriptor: fileDescriptor)
+  /// Says once, with the lines written and dropped so far, that records are dropped from here
+  /// on.
+  private func announceDrops() {
+    guard failures.announced.set() else { return }
+    var line = Array("binding-diagnostics: sink=stderr written=".utf8)
+    line.appendDecimal(failures.written.value)
+    line.append(contentsOf: " dropped=".utf8)
+    line.appendDecimal(failures.count.value)
+    line.append(contentsOf: " action=\"process ending; records after this line dropped\"\n".utf8)
+    ConfigurationWarning.write(line, fileDescriptor: fileDescriptor)
   }
 }
 
@@ -167,14 +234,29 @@ extension StandardErrorSink {
     }
   }
 
-  /// Whether a pipe or socket takes a write now (`poll(2)` for `POLLOUT`, no wait); a reader
-  /// that has gone also counts (the write then fails with `EPIPE`).
-  fileprivate static func hasRoom(_ fd: Int32) -> Bool {
-    var entries = [pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)]
-    guard case .success(let ready) = FileDescriptorIO.poll(&entries, milliseconds: 0) else {
+  /// Whether the pipe or socket takes a write of `count` bytes now: `poll(2)` for `POLLOUT`, no
+  /// wait, and for a pipe whose size is known, `count` bytes of room (its size less the bytes
+  /// waiting in it). A reader that has gone also counts (the write then fails with `EPIPE`).
+  fileprivate func hasRoom(for count: Int) -> Bool {
+    var entry = pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0)
+    guard case .success(let ready) = FileDescriptorIO.poll(&entry, milliseconds: 0) else {
       return true
     }
-    return ready > 0
+    guard ready > 0 else { return false }
+    if entry.revents & Int16(POLLERR | POLLHUP) != 0 { return true }
+    guard let pipeSize, let waiting = FileDescriptorIO.bytesWaiting(fileDescriptor) else {
+      return true
+    }
+    return pipeSize - waiting >= count
+  }
+
+  /// Waits until the pipe or socket takes `count` bytes, or `deadline` passes.
+  fileprivate func waitForRoom(for count: Int, until deadline: UInt64) -> Bool {
+    while !hasRoom(for: count) {
+      guard RateLimiter.monotonicNanoseconds() < deadline else { return false }
+      usleep(1000)
+    }
+    return true
   }
 
   /// Whether `fd` is a terminal: `isatty(3)`.

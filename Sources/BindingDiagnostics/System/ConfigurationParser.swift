@@ -13,12 +13,15 @@ struct ConfigurationParser {
     "BINDING_DIAGNOSTICS_PRIVACY", "BINDING_DIAGNOSTICS_HASH_KEY",
     "BINDING_DIAGNOSTICS_RATE_LIMIT", "BINDING_DIAGNOSTICS_MIN_LEVEL",
     "BINDING_DIAGNOSTICS_POLICY", "BINDING_DIAGNOSTICS_SIGNALS",
+  ] + ConfigurationParser.endOfRunVariables.map(\.variable) + [
     // Read by the package's own tests of BindingDiagnosticsTesting.
     "BINDING_DIAGNOSTICS_TESTING_FIXTURES",
   ]
 
   /// The file's top-level keys.
-  static let fileKeys = ["sinks", "privacy", "hash_key", "rate_limit", "min_level", "policy"]
+  static let fileKeys =
+    ["sinks", "privacy", "hash_key", "rate_limit", "min_level", "policy"]
+    + ConfigurationParser.endOfRunVariables.map(\.key)
 
   /// A `jsonl` sink object's keys.
   static let fileSinkKeys = [
@@ -66,6 +69,7 @@ struct ConfigurationParser {
     if let value = environment["BINDING_DIAGNOSTICS_POLICY"] {
       parsePolicy(value, source: "BINDING_DIAGNOSTICS_POLICY")
     }
+    applyEndOfRunVariables(environment)
   }
 
   // MARK: The file
@@ -100,6 +104,8 @@ struct ConfigurationParser {
         }
       case "$comment":
         continue
+      case _ where Self.endOfRunVariables.contains { $0.key == key }:
+        parseEndOfRun(key: key, value, source: place)
       default:
         let hint = NameSuggestion.hint(for: key, in: Self.fileKeys)
         warnings.append("\(place): unknown key\(hint); ignored")

@@ -24,6 +24,12 @@ public struct ConfigurationSpecification: Sendable, Hashable {
   public var minimumLevel: MisuseLevel = .trace
   /// `automatic` by default.
   public var policy: MisusePolicy = .automatic
+  /// Seconds between `run-heartbeat` records; 60 by default, 0 for none.
+  public var heartbeatInterval: Double = 60
+  /// Seconds the end of the process waits for the sinks; 1 by default.
+  public var exitDeadline: Double = 1
+  /// Entries the journald sink queues for journald; 8192 by default.
+  public var journaldQueue: Int = 8192
 
   /// The defaults.
   public init() {}
@@ -35,7 +41,9 @@ public struct ConfigurationSpecification: Sendable, Hashable {
     var opened: [any DiagnosticsSink] = []
     var warnings: [String] = []
     for specification in sinks {
-      let (sink, warning) = specification.open()
+      let (sink, warning) =
+        specification == .journald
+        ? (JournaldSink(queueCapacity: journaldQueue), nil) : specification.open()
       if let sink { opened.append(sink) }
       if let warning { warnings.append(warning) }
     }
@@ -53,7 +61,7 @@ public struct ConfigurationSpecification: Sendable, Hashable {
       }
     let configuration = DiagnosticsConfiguration(
       sink: sink, privacy: valuePrivacy, rateLimit: rateLimit, minimumLevel: minimumLevel,
-      policy: policy)
+      policy: policy, heartbeatInterval: heartbeatInterval, exitDeadline: exitDeadline)
     return (configuration, warnings)
   }
 }

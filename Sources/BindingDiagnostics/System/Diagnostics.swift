@@ -13,6 +13,8 @@ public final class Diagnostics: Sendable {
   /// Copies of `identity` with strings of their own, one per stripe of threads.
   private let identities: Striped<ProcessIdentity>
   private let sequence = Counter()
+  /// The run's heartbeats and end (written only for the process's pipeline).
+  let runRecords: RunRecords
   private let limiter: RateLimiter?
   private let acceptsEvents: Bool
   // The configuration's parts the report path reads, held apart so that a report copies none of
@@ -30,6 +32,7 @@ public final class Diagnostics: Sendable {
     let identity = self.identity
     self.identities = Striped(count: SiteTable.shardCount) { identity.copied() }
     self.limiter = configuration.rateLimit.map(RateLimiter.init)
+    self.runRecords = RunRecords(heartbeatInterval: configuration.heartbeatInterval)
     self.acceptsEvents = configuration.sink.acceptsEvents
     self.sink = configuration.sink
     self.privacy = configuration.privacy
@@ -214,12 +217,23 @@ public final class Diagnostics: Sendable {
   }
 
   /// As the process ends (`exit`, a stop signal): writes a record for every rate-limited event
-  /// still pending, then has the sink write what is queued and end its threads, so that no
-  /// write is cut short when the process goes. Later misuses are dropped and counted.
+  /// still pending, then has the sink write what is queued and the run's `run-end` after it
+  /// (once, and only for a run that made a record), and end its threads, so that no write is
+  /// cut short when the process goes. Later misuses are dropped and counted.
   /// - Parameter seconds: How long to wait for the sink.
   func finishAtProcessEnd(within seconds: Double) {
     drainFoldedEvents()
-    sink.finishOrFlushAtProcessEnd(within: seconds)
+    let runEnd =
+      runRecords.end() && sequence.value > 0
+      ? runRecords.record(.runEnd, sequence: sequence, identity: identity) : nil
+    sink.finishOrFlushAtProcessEnd(within: seconds, runEnd: acceptsEvents ? runEnd : nil)
+  }
+
+  /// Writes a `run-heartbeat` to the sink when one is due (the flushing thread's timer): once
+  /// per heartbeat interval from the run's first misuse record until its end.
+  func writeHeartbeatIfDue() {
+    guard acceptsEvents, runRecords.takeDueHeartbeat() else { return }
+    sink.receive(runRecords.record(.runHeartbeat, sequence: sequence, identity: identity))
   }
 
   /// Writes a record for every rate-limited event still pending.
@@ -251,6 +265,7 @@ public final class Diagnostics: Sendable {
     let seq = sequence.increment()
     // Once per pipeline: a late bootstrap names the site of the process pipeline's first record.
     if seq == 1 { DiagnosticsSystem.noteFirstRecord(of: self, at: site) }
+    if suppressed > 0 { runRecords.folded(suppressed) }
     sink.receive(
       MisuseEvent(
         timestamp: .now(), level: level, kind: kind, message: message, file: site.fileID,
@@ -259,6 +274,8 @@ public final class Diagnostics: Sendable {
         process: identity.process,
         pid: identity.pid, host: identity.host, run: identity.run, seq: seq,
         suppressed: suppressed))
+    // After the record's `ts`: heartbeats are due an interval after this, never before.
+    if seq == 1 { runRecords.started(at: site) }
   }
 }
 

@@ -14,6 +14,13 @@ public struct DiagnosticsConfiguration: Sendable {
   /// Whether a misuse also raises Xcode's runtime issue (debug builds on Apple platforms only;
   /// see `RuntimeWarning`); `true` by default.
   public var runtimeWarnings: Bool
+  /// Seconds between the process pipeline's `run-heartbeat` records, from its first misuse
+  /// record on; 0 writes none. 60 by default.
+  public var heartbeatInterval: Double
+  /// Seconds the end of the process (`exit`, a stop signal) waits for the sinks to write what
+  /// they hold and the run's `run-end`; the journald sink gives journald half of it. 1 by
+  /// default.
+  public var exitDeadline: Double
 
   /// The sink used when none is named: the unified log (`OSLogSink`) on Apple platforms,
   /// standard error elsewhere.
@@ -33,11 +40,14 @@ public struct DiagnosticsConfiguration: Sendable {
   ///   - minimumLevel: `.trace` (everything) by default.
   ///   - policy: `.automatic` by default.
   ///   - runtimeWarnings: `true` by default; `false` turns Xcode's runtime issues off.
+  ///   - heartbeatInterval: 60 seconds by default; 0 turns heartbeats off.
+  ///   - exitDeadline: 1 second by default.
   public init(
     sink: any DiagnosticsSink = DiagnosticsConfiguration.defaultSink,
     privacy: ValuePrivacy = .private,
     rateLimit: RateLimit? = .default, minimumLevel: MisuseLevel = .trace,
-    policy: MisusePolicy = .automatic, runtimeWarnings: Bool = true
+    policy: MisusePolicy = .automatic, runtimeWarnings: Bool = true,
+    heartbeatInterval: Double = 60, exitDeadline: Double = 1
   ) {
     self.sink = sink
     self.privacy = privacy
@@ -45,5 +55,7 @@ public struct DiagnosticsConfiguration: Sendable {
     self.minimumLevel = minimumLevel
     self.policy = policy
     self.runtimeWarnings = runtimeWarnings
+    self.heartbeatInterval = heartbeatInterval
+    self.exitDeadline = exitDeadline
   }
 }

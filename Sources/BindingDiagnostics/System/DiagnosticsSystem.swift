@@ -48,6 +48,7 @@ public enum DiagnosticsSystem {
       return (state.diagnostics, "")
     }
     if let accepted {
+      accepted.runRecords.setUp(at: CallSite(file: fileID.description, line: Int(line), function: "-"))
       ProcessFlush.install(accepted)
     } else {
       ConfigurationWarning.emit(

@@ -10,27 +10,33 @@ import Foundation
 /// the default disposition, on `SIGTERM`, `SIGINT` and `SIGHUP` (how service managers, terminals
 /// and `kill` stop a process).
 ///
-/// The work happens on a thread of its own, blocked in `read(2)` until asked. A signal handler
+/// The work happens on a thread of its own, blocked in `poll(2)` until asked (or until the
+/// run's next `run-heartbeat` is due, which it writes: ``Diagnostics/writeHeartbeatIfDue()``).
+/// A signal handler
 /// only writes one byte to wake it (async-signal-safe, never blocking) and returns at once, so
 /// the thread the signal interrupted (which may hold a lock the flush needs) runs on. The
-/// flushing thread then flushes for at most ``timeoutMilliseconds``, restores the default
+/// flushing thread then flushes for at most the exit deadline, restores the default
 /// disposition and raises the signal again, so the process still ends by that signal (exit
 /// status and core-dump behaviour unchanged); the first stop signal decides. The `atexit` hook
 /// asks the same thread and waits the same bound, so an exit from any thread (an app's own
 /// handler calling `exit(0)` while another thread misuses included) never re-locks a lock its
-/// caller holds and never hangs. Either way the sinks then write what is queued and end their
-/// threads (``Diagnostics/finishAtProcessEnd(within:)``): a write still under way when the
-/// process goes would be cut short, tearing a record. Records made meanwhile by threads still
-/// running are dropped, counted and said in one line. `BINDING_DIAGNOSTICS_SIGNALS=off` leaves
-/// signals alone.
+/// caller holds and never hangs. Either way the sinks then write what is queued, then the run's
+/// `run-end`, and end their threads (``Diagnostics/finishAtProcessEnd(within:)``). Records made
+/// meanwhile by threads still running are dropped, counted and said in one line. Last, the
+/// ``WriteGate`` closes: a write still under way when the process goes would be cut short,
+/// tearing a record, so the end waits (bounded) for the writes under way and refuses later ones.
+///
+/// The exit hook and the signal handler allocate nothing and take no lock: an app's SIGTERM
+/// handler that calls `exit` may have interrupted a thread inside `malloc`, holding the
+/// allocator's lock. They only `write(2)`, `poll(2)` and `read(2)` one byte on pipes made
+/// beforehand, write a line composed beforehand, and load and store atomics.
+/// `BINDING_DIAGNOSTICS_SIGNALS=off` leaves signals alone.
 package enum ProcessFlush {
   /// The stop signals handled.
   static let signals: [Int32] = [SIGTERM, SIGINT, SIGHUP]
-  /// How long a stop signal or `exit` waits for the flush.
-  static let timeoutMilliseconds: Int32 = 1000
-  /// How long the sinks get to write what is queued, within ``timeoutMilliseconds``, so that
-  /// their line about records dropped meanwhile is said before the process goes.
-  private static let finishSeconds = 0.9
+  /// How long the end of the process waits for writes under way once the sinks are done (or
+  /// out of time): a write the end would cut short tears a record.
+  static let writesWaitMilliseconds = 500
 
   /// The two pipes between the hooks (`exit`, stop signals) and the flushing thread: a hook
   /// writes one request byte (0 for `exit`, else the signal's number), the thread answers an
@@ -97,12 +103,13 @@ package enum ProcessFlush {
 
     /// What the exit hook does: asks for a flush and waits at most `milliseconds` for the
     /// answer (`poll(2)`), after dropping answers to earlier requests that timed out.
+    /// Async-signal-safe: `read`, `write` and `poll` on the stack, nothing allocated.
     /// - Parameter milliseconds: The longest wait.
     /// - Returns: How the wait ended.
     package func askToFlushAndWait(milliseconds: Int32) -> Answer {
       while case .success(1) = readByte(doneRead) {}
       if case .failure(let error) = ask(0) { return .notAsked(error) }
-      var waiting = [pollfd(fd: doneRead, events: Int16(POLLIN), revents: 0)]
+      var waiting = pollfd(fd: doneRead, events: Int16(POLLIN), revents: 0)
       switch FileDescriptorIO.poll(&waiting, milliseconds: milliseconds) {
       case .failure(let error): return .failed(error)
       case .success(0): return .unanswered
@@ -117,21 +124,33 @@ package enum ProcessFlush {
 
     /// The flushing thread's loop: reads requests and serves each (an exit request flushes
     /// `diagnostics` and answers; a stop signal's flushes and ends the process by it) until
-    /// the request pipe ends or cannot be read.
+    /// the request pipe ends or cannot be read; between requests, writes the run's heartbeats
+    /// when they are due.
     /// - Parameter diagnostics: The pipeline to flush.
-    /// - Returns: The failure of `read` that ended the loop, `nil` at the pipe's end.
+    /// - Returns: The failure of `read` (or `poll`) that ended the loop, `nil` at the pipe's end.
     package func serve(_ diagnostics: Diagnostics) -> SystemError? {
+      let finishSeconds = ProcessFlush.finishSeconds(diagnostics.configuration.exitDeadline)
       while true {
-        var byte: UInt8 = 0
-        let got = LibraryThread.waiting {
-          withUnsafeMutableBytes(of: &byte) { FileDescriptorIO.read(requestRead, into: $0) }
+        var waiting = pollfd(fd: requestRead, events: Int16(POLLIN), revents: 0)
+        let timeout = diagnostics.runRecords.millisecondsUntilHeartbeat
+        let ready = LibraryThread.waiting {
+          FileDescriptorIO.poll(&waiting, milliseconds: timeout)
         }
+        switch ready {
+        case .failure(let error): return error
+        case .success(0):
+          diagnostics.writeHeartbeatIfDue()
+          continue
+        case .success: break
+        }
+        var byte: UInt8 = 0
+        let got = withUnsafeMutableBytes(of: &byte) { FileDescriptorIO.read(requestRead, into: $0) }
         switch got {
         case .failure(let error): return error
         case .success(0): return nil
         case .success:
           guard byte == 0 else {
-            flushThenEnd(by: Int32(byte), diagnostics)
+            flushThenEnd(by: Int32(byte), diagnostics, within: finishSeconds)
             continue
           }
           diagnostics.finishAtProcessEnd(within: finishSeconds)
@@ -157,18 +176,33 @@ package enum ProcessFlush {
     }
   }
 
-  // Written by `install` before any handler or atexit hook can read it. `stopping` is the
-  // first stop signal seen (0 before).
+  // Written by `install` before any handler or atexit hook can read it.
   nonisolated(unsafe) private static var channel = Channel()
-  nonisolated(unsafe) fileprivate static var stopping: Int32 = 0
+  /// How long the exit hook waits for the flushing thread's answer.
+  nonisolated(unsafe) private static var hookMilliseconds: Int32 = 1000
+  /// The line the exit hook writes when the flush did not finish in time, composed beforehand
+  /// (the hook allocates nothing).
+  nonisolated(unsafe) private static var unfinishedLine = UnsafeMutableRawBufferPointer(
+    start: nil, count: 0)
+  /// Set by the first stop signal: it decides how the process ends.
+  fileprivate static let stopping = Latch()
   /// Whether the exit hook and the signal handlers are in place; a forked child inherits both.
   nonisolated(unsafe) private static var hooksInstalled = false
+
+  /// The sinks' share of the exit deadline: the rest lets their lines about records dropped
+  /// meanwhile be said before the process goes.
+  static func finishSeconds(_ deadline: Double) -> Double {
+    max(0, deadline.isFinite ? deadline : 1) * 0.9
+  }
 
   /// Starts the flushing thread for `diagnostics`, registers the exit hook and, unless
   /// `BINDING_DIAGNOSTICS_SIGNALS=off`, the signal handlers. Called once per process, and once
   /// more in a forked child for its own pipeline (the hooks, inherited, are not added again).
   static func install(_ diagnostics: Diagnostics) {
     ProcessFork.register()
+    // Made now, never for the first time in the exit hook or a signal handler.
+    WriteGate.prepare()
+    _ = stopping.isSet
     let made: Channel
     switch Channel.make() {
     case .success(let channel): made = channel
@@ -176,6 +210,16 @@ package enum ProcessFlush {
       ConfigurationWarning.emit("no flush at exit or on signals: pipe: \(error)")
       return
     }
+    let deadline = diagnostics.configuration.exitDeadline
+    let milliseconds = Int32(clamping: Int((max(0, deadline.isFinite ? deadline : 1) * 1000)))
+    hookMilliseconds = milliseconds
+    let line = Array(
+      ("binding-diagnostics: flush at exit did not finish within \(milliseconds) ms; "
+        + "records still queued are lost\n").utf8)
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: line.count, alignment: 1)
+    buffer.copyBytes(from: line)
+    // A forked child's earlier line stays allocated: the hook may be reading it.
+    unfinishedLine = buffer
     channel = made
     LibraryThread.start(name: "bindiag.flush") {
       blockStopSignals()
@@ -183,16 +227,7 @@ package enum ProcessFlush {
     }
     guard !hooksInstalled else { return }
     hooksInstalled = true
-    atexit {
-      if ProcessFlush.channel.requestWrite >= 0,
-        ProcessFlush.channel.askToFlushAndWait(milliseconds: ProcessFlush.timeoutMilliseconds)
-          != .finished
-      {
-        ConfigurationWarning.emit(
-          "flush at exit did not finish within \(ProcessFlush.timeoutMilliseconds) ms; "
-            + "records still queued are lost")
-      }
-    }
+    atexit { ProcessFlush.atExit() }
     switch ProcessInfo.processInfo.environment["BINDING_DIAGNOSTICS_SIGNALS"] {
     case nil, "on": installHandlers()
     case "off": break
@@ -203,6 +238,19 @@ package enum ProcessFlush {
     }
   }
 
+  /// The exit hook (async-signal-safe: it may run in an app's signal handler that interrupted
+  /// `malloc`): asks the flushing thread and waits for its answer, bounded; says in a line
+  /// composed beforehand when none came; then waits (bounded) for writes under way and refuses
+  /// later ones (``WriteGate``).
+  private static func atExit() {
+    guard channel.requestWrite >= 0 else { return }
+    if case .finished = channel.askToFlushAndWait(milliseconds: hookMilliseconds) {
+    } else if unfinishedLine.count > 0 {
+      _ = FileDescriptorIO.writeAll(2, UnsafeRawBufferPointer(unfinishedLine))
+    }
+    WriteGate.close(waitingAtMost: writesWaitMilliseconds)
+  }
+
   /// In a forked child (async-signal-safe): closes the child's copies of the flush pipes, whose
   /// flushing thread is the parent's, so that neither a stop signal nor `exit` in the child asks
   /// the parent to flush and end. Until the child makes its own pipeline, a stop signal ends it
@@ -210,7 +258,8 @@ package enum ProcessFlush {
   static func detachAfterFork() {
     channel.close()
     channel = Channel()
-    stopping = 0
+    stopping.reset()
+    WriteGate.reopenAfterFork()
   }
 
   /// Blocks the stop signals on the calling thread: the library's own threads never take them.
@@ -227,25 +276,26 @@ package enum ProcessFlush {
     return true
   }
 
-  /// Flushes for at most the bound, then ends the process by `signal` as if no handler had
-  /// been there.
-  private static func flushThenEnd(by signal: Int32, _ diagnostics: Diagnostics) {
+  /// Flushes for at most `seconds`, waits for writes under way, then ends the process by
+  /// `signal` as if no handler had been there.
+  private static func flushThenEnd(by signal: Int32, _ diagnostics: Diagnostics, within seconds: Double) {
     // A thread of its own, not Dispatch: in a child forked from a process whose Dispatch pool
     // had threads, a block sent to that pool never runs.
     let finished = DispatchSemaphore(value: 0)
     let started = LibraryThread.start(name: "bindiag.stop") {
-      diagnostics.finishAtProcessEnd(within: finishSeconds)
+      diagnostics.finishAtProcessEnd(within: seconds)
       finished.signal()
     }
     if case .failure = started {
-      diagnostics.finishAtProcessEnd(within: finishSeconds)
+      diagnostics.finishAtProcessEnd(within: seconds)
       finished.signal()
     }
-    if finished.wait(timeout: .now() + .milliseconds(Int(timeoutMilliseconds))) == .timedOut {
+    if finished.wait(timeout: .now() + .milliseconds(Int(hookMilliseconds))) == .timedOut {
       ConfigurationWarning.emit(
-        "flush on signal \(signal) did not finish within \(timeoutMilliseconds) ms; "
+        "flush on signal \(signal) did not finish within \(hookMilliseconds) ms; "
           + "records still queued are lost")
     }
+    WriteGate.close(waitingAtMost: writesWaitMilliseconds)
     var action = sigaction()
     action.setHandler(nil)
     sigemptyset(&action.sa_mask)
@@ -273,8 +323,7 @@ package enum ProcessFlush {
 /// Wakes the flushing thread for the first stop signal and returns: the flushing thread ends
 /// the process once the flush is done or the bound has passed.
 private func stopSignalHandler(_ signal: Int32) {
-  guard ProcessFlush.stopping == 0 else { return }
-  ProcessFlush.stopping = signal
+  guard ProcessFlush.stopping.set() else { return }
   if !ProcessFlush.request(UInt8(truncatingIfNeeded: signal)) {
     // No flushing thread to ask: end as the default disposition would.
     var action = sigaction()

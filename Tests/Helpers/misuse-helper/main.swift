@@ -5,7 +5,8 @@
 //   misuse-helper COUNT [LABEL] [options]
 //     --threads N              misuse from N threads at once (COUNT each)
 //     --pause-until-gone PATH  after COUNT misuses, print "paused", wait until PATH is gone,
-//                              then misuse `--more` times
+//                              then misuse `--more` times; with PATH,PATH2,…, pause again
+//                              before each next `--more` misuses
 //     --more N                 misuses after the pause (default 0)
 //     --forever                after COUNT, keep misusing until a signal ends the process
 //     --then-sleep             after COUNT, print "done" and sleep until a signal ends it
@@ -31,6 +32,10 @@
 //                              JSON Lines sinks DIR/0.jsonl, DIR/1.jsonl, … and keep them; print
 //                              "opened A refused B", the first refusal, and whether a descriptor
 //                              can still be opened
+//     --exit-in-malloc         after COUNT, install a SIGTERM handler that calls exit(0), print
+//                              "allocating", and allocate and free without end on the main
+//                              thread (with every other thread blocking SIGTERM, the handler
+//                              interrupts the main thread, most often inside malloc or free)
 import BindingDiagnostics
 import Foundation
 
@@ -113,6 +118,7 @@ if hoardFDs {
   limitDescriptors(to: 64)
   while case let fd = open("/dev/null", O_RDONLY), fd >= 0 { hoarded.append(fd) }
 }
+let exitInMalloc = flag("--exit-in-malloc")
 if let path = option("--code-jsonl") {
   DiagnosticsSystem.bootstrap(
     DiagnosticsConfiguration(sink: .jsonLines(path: path), rateLimit: nil))
@@ -183,12 +189,14 @@ if let forkCount {
   misuse(forkCount)
 }
 if let pausePath {
-  DiagnosticsSystem.flush()
-  say("paused")
-  while FileManager.default.fileExists(atPath: pausePath) { usleep(10_000) }
-  // Past the sink's first retry delay (100 ms), so the next write is tried at once.
-  usleep(300_000)
-  misuse(more)
+  for path in pausePath.split(separator: ",").map(String.init) {
+    DiagnosticsSystem.flush()
+    say("paused")
+    while FileManager.default.fileExists(atPath: path) { usleep(10_000) }
+    // Past the sink's first retry delay (100 ms), so the next write is tried at once.
+    usleep(300_000)
+    misuse(more)
+  }
 }
 if let exitWhileMisusing {
   for _ in 0..<threads {
@@ -197,6 +205,17 @@ if let exitWhileMisusing {
   say("misusing")
   usleep(UInt32(exitWhileMisusing) * 1000)
   exit(0)
+}
+if exitInMalloc {
+  signal(SIGTERM) { _ in exit(0) }
+  say("allocating")
+  // Sizes past glibc's per-thread cache, so that each call takes the arena's lock.
+  var size = 2000
+  while true {
+    let block = malloc(size)
+    free(block)
+    size = size == 2000 ? 3000 : 2000
+  }
 }
 if thenSleep {
   say("done")

@@ -1,0 +1,84 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The journald sink when journald goes away and comes back, and when it does not take the
+/// queue as the process ends: a real app (`misuse-helper`) against a journald of its own.
+@Suite struct JournaldEndTests {
+  /// The app writes 5 records, journald stops, 5 more go to the fallback, journald starts
+  /// again, 5 more reach it: the sink says the failure once and the recovery once.
+  @Test(.enabled(if: PrivateJournal.unavailability == nil, "needs a private journald"))
+  func aReturnToJournaldAfterARestartIsSaidInOneLine() throws {
+    let directory = try temporaryDirectory()
+    let helper = productsDirectory().appendingPathComponent("misuse-helper").path
+    let script = #"""
+      set -eu
+      dir=$1 helper=$2
+      touch "$dir/a" "$dir/b"
+      "$helper" 5 --pause-until-gone "$dir/a,$dir/b" --more 5 >"$dir/out" 2>"$dir/err" &
+      app=$!
+      until [ "$(grep -c paused "$dir/out")" -ge 1 ]; do sleep 0.05; done
+      kill -TERM "$BINDING_TEST_JOURNALD_PID"
+      while kill -0 "$BINDING_TEST_JOURNALD_PID" 2>/dev/null; do sleep 0.05; done
+      rm "$dir/a"
+      until [ "$(grep -c paused "$dir/out")" -ge 2 ]; do sleep 0.05; done
+      "$BINDING_TEST_JOURNALD" >/dev/null 2>&1 &
+      journald=$!
+      until python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.connect("/run/systemd/journal/socket")' 2>/dev/null; do sleep 0.05; done
+      rm "$dir/b"
+      status=0
+      wait "$app" || status=$?
+      journalctl --sync >/dev/null 2>&1 || true
+      kill -TERM "$journald"
+      wait "$journald" || true
+      exit "$status"
+      """#
+    let journal = try PrivateJournal(
+      running: ["/bin/sh", "-c", script, "sh", directory, helper],
+      environment: ["BINDING_DIAGNOSTICS": "journald", "BINDING_DIAGNOSTICS_RATE_LIMIT": "off"])
+    #expect(journal.output.status == 0, "\(journal.output.stderr)")
+    let errors = try String(contentsOfFile: directory + "/err", encoding: .utf8)
+    let lines = errors.split(separator: "\n").map(String.init)
+    let failed = lines.filter { $0.hasPrefix("binding-diagnostics: journald send failed: ") }
+    let recovered = lines.filter {
+      $0 == #"binding-diagnostics: sink=journald fell_back=5 action="recovered""#
+    }
+    #expect(failed.count == 1, "\(errors)")
+    #expect(recovered.count == 1, "\(errors)")
+    // The five written meanwhile are on the fallback, before the line that says it is over.
+    let fallback = lines.filter { $0.hasPrefix("v=1 ") }
+    #expect(fallback.count == 5, "\(errors)")
+    #expect(lines.firstIndex(of: recovered.first ?? "") ?? -1 > lines.lastIndex(of: fallback.last ?? "") ?? 0)
+    // The journal has the first five, the last five and the run's end.
+    let entries = try journal.entries(matching: ["BINDING_SCHEMA=1"])
+    let seqs = entries.compactMap { Int($0["BINDING_SEQ"] as? String ?? "") }.sorted()
+    #expect(seqs == [1, 2, 3, 4, 5, 11, 12, 13, 14, 15, 16], "\(errors)")
+    let end = entries.first { $0["BINDING_KIND"] as? String == "run-end" }
+    #expect(end?["BINDING_RUN_RECORDS"] as? String == "15")
+  }
+
+  /// journald stuck (it never reads): the entries queued when the app exits are lost. The sink
+  /// says how many in one line, and writes the run's end on its fallback with the run's last
+  /// `seq` and everything dropped, so a reader of the fallback sees the tail loss.
+  @Test(.enabled(if: canShadowJournal, "needs root and unshare(1) for a private mount namespace"))
+  func entriesQueuedForAStuckJournaldAtExitAreCountedAndTheRunEndGoesToTheFallback() throws {
+    let result = try runAgainstStuckJournald(
+      ["20000"],
+      environment: [
+        "BINDING_DIAGNOSTICS": "journald", "BINDING_DIAGNOSTICS_RATE_LIMIT": "off",
+      ])
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stderr.split(separator: "\n").map(String.init)
+    let prefix = "binding-diagnostics: sink=journald sent="
+    let suffix = #" action="process ending; journald did not take the queue""#
+    let notice = try #require(lines.first { $0.hasPrefix(prefix) && $0.hasSuffix(suffix) })
+    let numbers = notice.dropFirst(prefix.count).dropLast(suffix.count)
+      .split(separator: " ").map { $0.split(separator: "=").last.map(String.init) ?? "" }
+    let sent = try #require(Int(numbers[0]))
+    let dropped = try #require(Int(numbers[1]))
+    #expect(sent + dropped == 20_000, "\(notice)")
+    let end = try #require(lines.first { $0.hasPrefix("v=1 ") && $0.contains(" kind=run-end ") })
+    #expect(end.contains(" seq=20001 "), "\(end)")
+    #expect(end.hasSuffix(" run_records=20000 run_events=20000 run_dropped=\(dropped)"), "\(end)")
+  }
+}
