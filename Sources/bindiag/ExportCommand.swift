@@ -19,7 +19,7 @@ enum ExportCommand {
       return false
     }
     var malformedSeen = 0
-    let reader = InputReader(maxLineBytes: options.maxLineBytes) { line in
+    var reader = InputReader(maxLineBytes: options.maxLineBytes) { line in
       malformedSeen += 1
       if malformedSeen <= SummaryCommand.malformedShown {
         Output.err(
@@ -27,6 +27,7 @@ enum ExportCommand {
             + DisplayText.escapingControls(line.reason) + "\n")
       }
     }
+    if let threads = options.threads { reader.threads = threads }
     var failed = false
     if options.readsJournal {
       let failures = reader.readJournalEntries(
@@ -64,9 +65,7 @@ enum ExportCommand {
           failed = true
           continue
         }
-        let result = reader.readLines(path: file, forged: { _ in exporter.countForged() }) {
-          exporter.add($0)
-        }
+        let result = reader.export(path: file, into: &exporter)
         if case .failure(let error) = result {
           Output.err("Error: cannot read '\(DisplayText.escapingControls(file))': \(error.message)\n")
           failed = true

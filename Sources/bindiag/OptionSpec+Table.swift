@@ -172,6 +172,11 @@ extension OptionSpec {
         "otlp (OpenTelemetry logs: one OTLP/JSON LogsData object per line, for a collector's otlpjsonfile receiver or an OTLP/HTTP /v1/logs endpoint) or clickhouse (JSONEachRow rows for the table --schema clickhouse prints)."
     ),
     OptionSpec(
+      .threads, "--threads", value: "n", commands: [.export], section: .output,
+      help:
+        "Threads reading a file (default: one per processor; 1\u{A0}to\u{A0}1024, at most 32 used). The records are the same for any number; with otlp, a line may hold fewer than --batch of them."
+    ),
+    OptionSpec(
       .batch, "--batch", value: "n", commands: [.export], section: .output,
       help: "With otlp: log records per line, at most (default \(OTLPEncoder.defaultBatch))."),
     OptionSpec(

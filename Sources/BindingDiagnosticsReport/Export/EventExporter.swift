@@ -14,6 +14,12 @@ package struct EventExporter {
 
   /// Which events are written.
   package let filter: EventFilter
+  /// What is written.
+  package let format: ExportFormat
+  /// OTLP records per line, at most.
+  package let batch: Int
+  /// The OTLP scope's version.
+  package let version: String
   private var otlp: OTLPEncoder?
   private let rows = ClickHouseRowEncoder()
   private var buffer: [UInt8] = []
@@ -44,6 +50,9 @@ package struct EventExporter {
     version: String, write: @escaping ([UInt8]) -> Bool
   ) {
     self.filter = filter
+    self.format = format
+    self.batch = batch
+    self.version = version
     if format == .otlp { otlp = OTLPEncoder(batch: batch, version: version) }
     self.write = write
     buffer.reserveCapacity(EventExporter.flushBytes + (64 << 10))
@@ -76,6 +85,28 @@ package struct EventExporter {
     }
     if buffer.count >= EventExporter.flushBytes { flush() }
     return !writeFailed
+  }
+
+  /// Takes records encoded elsewhere (a worker thread of ``ExportChunkReader``), after what
+  /// was added before them.
+  /// - Parameters:
+  ///   - encoded: Whole rows, or whole OTLP lines.
+  ///   - records: How many records they hold.
+  ///   - events: How many events those stand for.
+  /// - Returns: `false` when the output failed and reading should stop.
+  mutating func append(encoded: [UInt8], records: Int, events: Int) -> Bool {
+    guard !writeFailed else { return false }
+    if otlp != nil { otlp!.finish(to: &buffer) }
+    self.records += records
+    self.events += events
+    buffer.append(contentsOf: encoded)
+    if buffer.count >= EventExporter.flushBytes { flush() }
+    return !writeFailed
+  }
+
+  /// Adds the kinds a worker saw (with a kind filter) to ``kindsSeen``.
+  mutating func see(kinds: Set<String>) {
+    if !kinds.isEmpty { kindsSeen.formUnion(kinds) }
   }
 
   /// Counts a forged journal entry (left out).

@@ -89,27 +89,50 @@ package struct OTLPEncoder: Sendable {
       }
       last = (resource, group)
     }
-    out.append(contentsOf: #"{"resourceLogs":["#.utf8)
-    for (number, positions) in order.enumerated() {
-      if number > 0 { out.append(UInt8(ascii: ",")) }
+    var bound = 64
+    for positions in order {
       let first = events[positions[0]]
-      out.append(contentsOf: #"{"resource":{"attributes":["#.utf8)
-      OTLPEncoder.attribute("service.name", string: first.process, first: true, into: &out)
-      OTLPEncoder.attribute("service.instance.id", string: first.run, into: &out)
-      OTLPEncoder.attribute("host.name", string: first.host, into: &out)
-      OTLPEncoder.attribute("process.pid", integer: first.pid, into: &out)
-      out.append(contentsOf: #"]},"scopeLogs":[{"scope":{"name":"#.utf8)
-      out.appendJSONString(OTLPEncoder.scopeName)
-      out.append(contentsOf: #","version":"#.utf8)
-      out.appendJSONString(version)
-      out.append(contentsOf: #"},"logRecords":["#.utf8)
-      for (count, position) in positions.enumerated() {
-        if count > 0 { out.append(UInt8(ascii: ",")) }
-        OTLPEncoder.record(events[position], into: &out)
-      }
-      out.append(contentsOf: "]}]}".utf8)
+      bound +=
+        640 + ByteWriter.jsonBound(first.process) + ByteWriter.jsonBound(first.run) * 2
+        + ByteWriter.jsonBound(first.host) + ByteWriter.jsonBound(version) + positions.count
     }
-    out.append(contentsOf: "]}\n".utf8)
+    for event in events { bound += OTLPEncoder.bound(event) }
+    let line = [UInt8](unsafeUninitializedCapacity: bound) { buffer, count in
+      var out = ByteWriter(buffer.baseAddress!)
+      out.literal(#"{"resourceLogs":["#)
+      for (number, positions) in order.enumerated() {
+        if number > 0 { out.byte(UInt8(ascii: ",")) }
+        let first = events[positions[0]]
+        out.literal(#"{"resource":{"attributes":["#)
+        OTLPEncoder.attribute("service.name", string: first.process, first: true, &out)
+        OTLPEncoder.attribute("service.instance.id", string: first.run, &out)
+        OTLPEncoder.attribute("host.name", string: first.host, &out)
+        OTLPEncoder.attribute("process.pid", integer: first.pid, &out)
+        out.literal(#"]},"scopeLogs":[{"scope":{"name":"BindingDiagnostics","version":"#)
+        out.jsonString(version)
+        out.literal(#"},"logRecords":["#)
+        for (count, position) in positions.enumerated() {
+          if count > 0 { out.byte(UInt8(ascii: ",")) }
+          OTLPEncoder.record(events[position], &out)
+        }
+        out.literal("]}]}")
+      }
+      out.literal("]}\n")
+      count = out.count
+    }
+    out.append(contentsOf: line)
+  }
+
+  /// The most bytes ``record(_:_:)`` writes for `event`: every string byte may become
+  /// `\u00XX`; keys, numbers and punctuation fit in 1400.
+  private static func bound(_ event: MisuseEvent) -> Int {
+    var bytes =
+      event.kind.code.utf8.count * 2 + event.kind.messageID.utf8.count
+      + event.message.utf8.count + event.file.utf8.count + event.function.utf8.count
+      + event.valueType.utf8.count + event.run.utf8.count + event.level.rawValue.utf8.count
+    bytes += (event.value?.utf8.count ?? 0) + (event.label?.utf8.count ?? 0)
+    bytes += event.test?.utf8.count ?? 0
+    return 1400 + bytes * 6
   }
 
   /// The OpenTelemetry severity number of `level`, as the logs data model maps syslog's
@@ -140,43 +163,48 @@ package struct OTLPEncoder: Sendable {
     }
   }
 
-  /// Appends one `logRecord`.
-  private static func record(_ event: MisuseEvent, into out: inout [UInt8]) {
-    out.append(contentsOf: #"{"timeUnixNano":""#.utf8)
+  /// Writes one `logRecord`.
+  private static func record(_ event: MisuseEvent, _ out: inout ByteWriter) {
+    out.literal(#"{"timeUnixNano":""#)
     let inRange = representable(event.timestamp)
     if inRange {
-      out.appendDecimal(Int(event.timestamp.microsecondsSinceEpoch))
-      if event.timestamp.microsecondsSinceEpoch > 0 { out.append(contentsOf: "000".utf8) }
+      out.decimal(Int(event.timestamp.microsecondsSinceEpoch))
+      if event.timestamp.microsecondsSinceEpoch > 0 { out.literal("000") }
     } else {
-      out.append(UInt8(ascii: "0"))
+      out.byte(UInt8(ascii: "0"))
     }
-    out.append(contentsOf: #"","severityNumber":"#.utf8)
-    out.appendDecimal(severityNumber(of: event.level))
-    out.append(contentsOf: #","severityText":"#.utf8)
-    out.appendJSONString(event.level.rawValue)
-    out.append(contentsOf: #","body":{"stringValue":"#.utf8)
-    out.appendJSONString(event.message)
-    out.append(contentsOf: #"},"attributes":["#.utf8)
-    attribute("code.file.path", string: event.file, first: true, into: &out)
-    attribute("code.line.number", integer: event.line, into: &out)
-    attribute("code.function.name", string: event.function, into: &out)
-    attribute("binding.kind", string: event.kind.code, into: &out)
-    attribute("binding.message_id", string: event.kind.messageID, into: &out)
-    attribute("binding.run", string: event.run, into: &out)
-    attribute("binding.seq", integer: event.seq, into: &out)
-    attribute("binding.suppressed", integer: event.suppressed, into: &out)
-    attribute("binding.events", integer: event.events, into: &out)
-    attribute("binding.value_type", string: event.valueType, into: &out)
-    attribute("binding.value_present", bool: event.valuePresent, into: &out)
-    if let value = event.value { attribute("binding.value", string: value, into: &out) }
-    if let label = event.label { attribute("binding.label", string: label, into: &out) }
-    if let test = event.test { attribute("binding.test", string: test, into: &out) }
-    if !inRange {
-      attribute("binding.ts", string: event.timestamp.rfc3339, into: &out)
+    out.literal(#"","severityNumber":"#)
+    out.decimal(severityNumber(of: event.level))
+    out.literal(#","severityText":"#)
+    out.jsonString(event.level.rawValue)
+    out.literal(#","body":{"stringValue":"#)
+    out.jsonString(event.message)
+    out.literal(#"},"attributes":["#)
+    attribute("code.file.path", string: event.file, first: true, &out)
+    attribute("code.line.number", integer: event.line, &out)
+    attribute("code.function.name", string: event.function, &out)
+    attribute("binding.kind", string: event.kind.code, &out)
+    attribute("binding.message_id", string: event.kind.messageID, &out)
+    attribute("binding.run", string: event.run, &out)
+    attribute("binding.seq", integer: event.seq, &out)
+    attribute("binding.suppressed", integer: event.suppressed, &out)
+    attribute("binding.events", integer: event.events, &out)
+    attribute("binding.value_type", string: event.valueType, &out)
+    attribute("binding.value_present", bool: event.valuePresent, &out)
+    if let value = event.value { attribute("binding.value", string: value, &out) }
+    if let label = event.label { attribute("binding.label", string: label, &out) }
+    if let test = event.test { attribute("binding.test", string: test, &out) }
+    if !inRange { attribute("binding.ts", string: event.timestamp.rfc3339, &out) }
+    if MisuseKind.isKebabCase(event.kind.code) {
+      // Nothing to escape: the common case, without building a string.
+      out.literal(#"],"eventName":"binding."#)
+      out.string(event.kind.code)
+      out.byte(UInt8(ascii: "\""))
+    } else {
+      out.literal(#"],"eventName":"#)
+      out.jsonString("binding." + event.kind.code)
     }
-    out.append(contentsOf: #"],"eventName":"#.utf8)
-    out.appendJSONString("binding." + event.kind.code)
-    out.append(UInt8(ascii: "}"))
+    out.byte(UInt8(ascii: "}"))
   }
 
   /// The latest time `timeUnixNano` holds: 2^64 - 1 nanoseconds after 1970 (in 2554), in
@@ -190,38 +218,38 @@ package struct OTLPEncoder: Sendable {
     (0...latestMicroseconds).contains(timestamp.microsecondsSinceEpoch)
   }
 
-  /// Appends `{"key":KEY,"value":{"stringValue":TEXT}}`, after a comma unless `first`.
+  /// Writes `{"key":KEY,"value":{"stringValue":TEXT}}`, after a comma unless `first`.
   private static func attribute(
-    _ key: StaticString, string: String, first: Bool = false, into out: inout [UInt8]
+    _ key: StaticString, string: String, first: Bool = false, _ out: inout ByteWriter
   ) {
-    self.key(key, first: first, into: &out)
-    out.append(contentsOf: #"{"stringValue":"#.utf8)
-    out.appendJSONString(string)
-    out.append(contentsOf: "}}".utf8)
+    self.key(key, first: first, &out)
+    out.literal(#"{"stringValue":"#)
+    out.jsonString(string)
+    out.literal("}}")
   }
 
-  /// Appends `{"key":KEY,"value":{"intValue":"N"}}` (a string, as OTLP/JSON writes int64).
+  /// Writes `{"key":KEY,"value":{"intValue":"N"}}` (a string, as OTLP/JSON writes int64).
   private static func attribute(
-    _ key: StaticString, integer: Int, first: Bool = false, into out: inout [UInt8]
+    _ key: StaticString, integer: Int, first: Bool = false, _ out: inout ByteWriter
   ) {
-    self.key(key, first: first, into: &out)
-    out.append(contentsOf: #"{"intValue":""#.utf8)
-    out.appendDecimal(integer)
-    out.append(contentsOf: "\"}}".utf8)
+    self.key(key, first: first, &out)
+    out.literal(#"{"intValue":""#)
+    out.decimal(integer)
+    out.literal("\"}}")
   }
 
-  /// Appends `{"key":KEY,"value":{"boolValue":B}}`.
+  /// Writes `{"key":KEY,"value":{"boolValue":B}}`.
   private static func attribute(
-    _ key: StaticString, bool: Bool, first: Bool = false, into out: inout [UInt8]
+    _ key: StaticString, bool: Bool, first: Bool = false, _ out: inout ByteWriter
   ) {
-    self.key(key, first: first, into: &out)
-    out.append(contentsOf: (bool ? #"{"boolValue":true}}"# : #"{"boolValue":false}}"#).utf8)
+    self.key(key, first: first, &out)
+    out.literal(bool ? #"{"boolValue":true}}"# : #"{"boolValue":false}}"#)
   }
 
-  private static func key(_ key: StaticString, first: Bool, into out: inout [UInt8]) {
-    if !first { out.append(UInt8(ascii: ",")) }
-    out.append(contentsOf: #"{"key":""#.utf8)
-    out.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-    out.append(contentsOf: #"","value":"#.utf8)
+  private static func key(_ key: StaticString, first: Bool, _ out: inout ByteWriter) {
+    if !first { out.byte(UInt8(ascii: ",")) }
+    out.literal(#"{"key":""#)
+    out.literal(key)
+    out.literal(#"","value":"#)
   }
 }

@@ -130,3 +130,33 @@ extension InputReader {
     ) { kind, _ in body(kind) }
   }
 }
+
+extension InputReader {
+  /// Exports one file (or standard input for `-`) into `exporter`, in the input's order: a
+  /// regular file of lines in chunks on ``threads`` worker threads (``ExportChunkReader``),
+  /// anything else line by line (``readLines(path:forged:_:)``).
+  /// - Parameters:
+  ///   - path: A file path, or `-` for standard input.
+  ///   - exporter: Where the events go.
+  /// - Returns: The read error, if the file could not be read (what was read before it was
+  ///   exported).
+  package func export(path: String, into exporter: inout EventExporter) -> Result<
+    Void, SystemError
+  > {
+    if path != "-", threads > 1 {
+      let fd = open(path, O_RDONLY | O_CLOEXEC)
+      guard fd >= 0 else { return .failure(SystemError("open", code: errno)) }
+      defer { close(fd) }
+      var info = stat()
+      if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+        !InputReader.opensAnArray(fd, maxLineBytes: maxLineBytes)
+      {
+        let reader = ExportChunkReader(
+          fd: fd, name: path, size: Int(info.st_size), maxLineBytes: maxLineBytes,
+          threads: threads)
+        return reader.read(into: &exporter, onMalformed: onMalformed, forged: { _ in })
+      }
+    }
+    return readLines(path: path, forged: { _ in exporter.countForged() }) { exporter.add($0) }
+  }
+}
