@@ -14,8 +14,8 @@ import Testing
     .message: #""m""#, .file: #""App/A.swift""#, .line: "29", .function: #""body""#,
     .valueType: #""Swift.Optional<Swift.String>""#, .valuePresent: "true",
     .value: #""<private>""#, .label: #""save-alert""#, .test: #""Suite/test()""#,
-    .process: #""Demo""#, .pid: "42", .host: #""h1""#, .run: #""0123456789abcdef""#,
-    .seq: "3", .suppressed: "0",
+    .writer: #""App/Model.swift:35""#, .process: #""Demo""#, .pid: "42", .host: #""h1""#, .run: #""0123456789abcdef""#,
+    .seq: "3", .suppressed: "0", .runRecords: "7", .runEvents: "12", .runDropped: "1",
   ]
 
   /// The JSON line of the table's fields, optional ones only where `include` says.
@@ -48,6 +48,8 @@ import Testing
       #expect(classified == exact)
       #expect((event.test != nil) == present.contains(.test))
       #expect((event.label != nil) == present.contains(.label))
+      #expect((event.writer != nil) == present.contains(.writer))
+      #expect((event.runRecords != nil) == present.contains(.runRecords))
     }
   }
 

@@ -10,7 +10,10 @@ import Testing
   static func everyField() -> MisuseEvent {
     var event = sampleEvent(label: "save-alert")
     event.test = "InboxTests/saving()"
+    event.writer = "InboxKit/InboxModel.swift:35"
     event.message = "set-to-true"
+    // A run record's counts, so that every row of the table has a value.
+    (event.runRecords, event.runEvents, event.runDropped) = (9, 12, 1)
     return event
   }
 
@@ -23,7 +26,10 @@ import Testing
   @Test(arguments: [true, false])
   func jsonLinesWritesTheTablesKeysInOrder(optionals: Bool) throws {
     var event = Self.everyField()
-    if !optionals { (event.value, event.label, event.test) = (nil, nil, nil) }
+    if !optionals {
+      (event.value, event.label, event.test, event.writer) = (nil, nil, nil, nil)
+      (event.runRecords, event.runEvents, event.runDropped) = (nil, nil, nil)
+    }
     let line = String(decoding: JSONLinesEncoder().encode(event), as: UTF8.self)
     let keys = try NSRegularExpression(pattern: #"[{,]"([a-z_]+)":"#)
       .matches(in: line, range: NSRange(line.startIndex..., in: line))
@@ -36,7 +42,11 @@ import Testing
     let line = String(decoding: LogfmtEncoder().encode(Self.everyField()), as: UTF8.self)
     let keys = line.dropLast().split(separator: " ").map { String($0.prefix { $0 != "=" }) }
     #expect(keys == ContractField.all.map(\.key))
-    #expect(line.contains(" label=save-alert test=InboxTests/saving() process=Demo "))
+    #expect(
+      line.contains(
+        " label=save-alert test=InboxTests/saving() writer=InboxKit/InboxModel.swift:35 process=Demo "
+      ))
+    #expect(line.hasSuffix(" suppressed=0 run_records=9 run_events=12 run_dropped=1\n"))
   }
 
   @Test func aRecordWithEveryTextFieldHugeStaysUnderTheCap() throws {

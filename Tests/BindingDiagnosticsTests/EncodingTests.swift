@@ -91,13 +91,16 @@ func sampleEvent(
   @Test func journalFieldsFollowTheContract() {
     var event = sampleEvent(label: "x")
     event.test = "InboxTests/saving()"
+    event.writer = "InboxKit/InboxModel.swift:35"
+    (event.runRecords, event.runEvents, event.runDropped) = (9, 12, 1)
     let fields = JournalFieldsEncoder().fields(event)
     #expect(
       fields.map(\.name) == [
         "BINDING_SCHEMA", "BINDING_TS", "BINDING_LEVEL", "PRIORITY", "BINDING_KIND", "MESSAGE_ID",
         "MESSAGE", "CODE_FILE", "CODE_LINE", "CODE_FUNC", "BINDING_VALUE_TYPE",
         "BINDING_VALUE_PRESENT", "BINDING_VALUE", "BINDING_LABEL", "BINDING_TEST",
-        "SYSLOG_IDENTIFIER", "BINDING_RUN", "BINDING_SEQ", "BINDING_SUPPRESSED",
+        "BINDING_WRITER", "SYSLOG_IDENTIFIER", "BINDING_RUN", "BINDING_SEQ", "BINDING_SUPPRESSED",
+        "BINDING_RUN_RECORDS", "BINDING_RUN_EVENTS", "BINDING_RUN_DROPPED",
       ])
     #expect(fields.map(\.name) == JournalFieldsEncoder.fieldNames)
     let values = Dictionary(uniqueKeysWithValues: fields.map { ($0.name, $0.value) })
@@ -106,6 +109,9 @@ func sampleEvent(
         == "A Binding<Bool> mapped from an optional was set to true; the write had no effect."
         + " (App/ContentView.swift:42, x)")
     #expect(values["BINDING_TEST"] == "InboxTests/saving()")
+    #expect(values["BINDING_WRITER"] == "InboxKit/InboxModel.swift:35")
+    #expect(values["BINDING_RUN_RECORDS"] == "9")
+    #expect(values["BINDING_RUN_DROPPED"] == "1")
     #expect(values["PRIORITY"] == "3")
     #expect(values["BINDING_VALUE_PRESENT"] == "1")
     #expect(values["MESSAGE_ID"] == "2b9f53b872d7905613eeb68e53797657")

@@ -43,7 +43,7 @@ public struct JSONLinesEncoder: Sendable {
       + event.file.utf8.count + event.function.utf8.count + event.valueType.utf8.count
       + event.process.utf8.count + event.host.utf8.count + event.run.utf8.count
       + (event.value?.utf8.count ?? 0) + (event.label?.utf8.count ?? 0)
-      + (event.test?.utf8.count ?? 0)
+      + (event.test?.utf8.count ?? 0) + (event.writer?.utf8.count ?? 0)
     // Every string byte may become `\u00XX`; keys, numbers, quotes and the time fit in 400.
     return 400 + bytes * 6
   }
@@ -82,6 +82,10 @@ public struct JSONLinesEncoder: Sendable {
       out.literal(#","test":"#)
       out.jsonString(test)
     }
+    if let writer = event.writer {
+      out.literal(#","writer":"#)
+      out.jsonString(writer)
+    }
     out.literal(#","process":"#)
     out.jsonString(event.process)
     out.literal(#","pid":"#)
@@ -94,6 +98,18 @@ public struct JSONLinesEncoder: Sendable {
     out.decimal(event.seq)
     out.literal(#","suppressed":"#)
     out.decimal(event.suppressed)
+    if let runRecords = event.runRecords {
+      out.literal(#","run_records":"#)
+      out.decimal(runRecords)
+    }
+    if let runEvents = event.runEvents {
+      out.literal(#","run_events":"#)
+      out.decimal(runEvents)
+    }
+    if let runDropped = event.runDropped {
+      out.literal(#","run_dropped":"#)
+      out.decimal(runDropped)
+    }
     out.literal("}\n")
   }
 }

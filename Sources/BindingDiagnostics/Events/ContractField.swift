@@ -11,7 +11,8 @@ package struct ContractField: Sendable, Hashable {
   /// Which field: the row's identity, used to read and write the event.
   package enum ID: Sendable, Hashable, CaseIterable {
     case schema, timestamp, level, kind, messageID, message, file, line, function, valueType
-    case valuePresent, value, label, test, process, pid, host, run, seq, suppressed
+    case valuePresent, value, label, test, writer, process, pid, host, run, seq, suppressed
+    case runRecords, runEvents, runDropped
   }
 
   /// How a field's value is written.
@@ -70,12 +71,19 @@ package struct ContractField: Sendable, Hashable {
     ContractField(.value, "value", journal: "BINDING_VALUE", .text, required: false, cut: 4096),
     ContractField(.label, "label", journal: "BINDING_LABEL", .text, required: false, cut: 512),
     ContractField(.test, "test", journal: "BINDING_TEST", .text, required: false, cut: 64),
+    ContractField(.writer, "writer", journal: "BINDING_WRITER", .text, required: false, cut: 512),
     ContractField(.process, "process", journal: "SYSLOG_IDENTIFIER", .text, cut: 256),
     ContractField(.pid, "pid", journal: nil, reads: "_PID", .integer),
     ContractField(.host, "host", journal: nil, reads: "_HOSTNAME", .text, cut: 256),
     ContractField(.run, "run", journal: "BINDING_RUN", .text),
     ContractField(.seq, "seq", journal: "BINDING_SEQ", .integer),
     ContractField(.suppressed, "suppressed", journal: "BINDING_SUPPRESSED", .integer),
+    ContractField(
+      .runRecords, "run_records", journal: "BINDING_RUN_RECORDS", .integer, required: false),
+    ContractField(
+      .runEvents, "run_events", journal: "BINDING_RUN_EVENTS", .integer, required: false),
+    ContractField(
+      .runDropped, "run_dropped", journal: "BINDING_RUN_DROPPED", .integer, required: false),
   ]
 
   /// The row of `id`.
@@ -116,12 +124,16 @@ extension ContractField {
     case .value: event.value.map(Value.text)
     case .label: event.label.map(Value.text)
     case .test: event.test.map(Value.text)
+    case .writer: event.writer.map(Value.text)
     case .process: .text(event.process)
     case .pid: .integer(event.pid)
     case .host: .text(event.host)
     case .run: .text(event.run)
     case .seq: .integer(event.seq)
     case .suppressed: .integer(event.suppressed)
+    case .runRecords: event.runRecords.map(Value.integer)
+    case .runEvents: event.runEvents.map(Value.integer)
+    case .runDropped: event.runDropped.map(Value.integer)
     }
   }
 
@@ -138,10 +150,11 @@ extension ContractField {
     case .value: event.value = event.value.map(cut)
     case .label: event.label = event.label.map(cut)
     case .test: event.test = event.test.map(cut)
+    case .writer: event.writer = event.writer.map(cut)
     case .process: event.process = cut(event.process)
     case .host: event.host = cut(event.host)
     case .schema, .timestamp, .level, .kind, .messageID, .line, .valuePresent, .pid, .run, .seq,
-      .suppressed:
+      .suppressed, .runRecords, .runEvents, .runDropped:
       return
     }
   }

@@ -36,6 +36,11 @@ public struct MisuseEvent: Sendable, Hashable {
   public var label: String?
   /// The test that was running and caught the misuse (`test`), or `nil` outside tests.
   public var test: String?
+  /// Where the misusing read or write was made (`writer`): the first caller outside this package
+  /// as a `#fileID`-style path and line (`InboxKit/InboxModel.swift:35`), or `nil` when the
+  /// build does not carry the debug information to know it. ``file`` and ``line`` stay the site
+  /// that made the binding.
+  public var writer: String?
   /// Process name (`process`).
   public var process: String
   /// Process id (`pid`).
@@ -48,9 +53,22 @@ public struct MisuseEvent: Sendable, Hashable {
   public var seq: Int
   /// Events folded into this record by rate limiting (`suppressed`).
   public var suppressed: Int
+  /// On a run record (``MisuseKind/runHeartbeat``, ``MisuseKind/runEnd``): the highest `seq`
+  /// the run had handed out before this record (`run_records`); `nil` on a misuse record.
+  public var runRecords: Int?
+  /// On a run record: the misuse events of the run so far, `1 + suppressed` summed
+  /// (`run_events`); `nil` on a misuse record.
+  public var runEvents: Int?
+  /// On a run record: the records the sink writing it dropped so far (`run_dropped`); `nil` on
+  /// a misuse record.
+  public var runDropped: Int?
 
   /// How many misuses this record stands for: `1 + suppressed`.
   public var events: Int { 1 + suppressed }
+
+  /// Whether this is a run record (`run-heartbeat`, `run-end`) rather than a misuse record.
+  /// Readers never count run records as misuse events.
+  public var isRunRecord: Bool { kind.isRunRecord }
 }
 
 extension MisuseEvent {
@@ -59,14 +77,15 @@ extension MisuseEvent {
   public init(
     schema: Int = 1, timestamp: Timestamp, level: MisuseLevel, kind: MisuseKind, message: String,
     file: String, line: Int, function: String, valueType: String, valuePresent: Bool,
-    value: String? = nil, label: String? = nil, test: String? = nil, process: String, pid: Int,
-    host: String, run: String, seq: Int, suppressed: Int = 0
+    value: String? = nil, label: String? = nil, test: String? = nil, writer: String? = nil,
+    process: String, pid: Int, host: String, run: String, seq: Int, suppressed: Int = 0,
+    runRecords: Int? = nil, runEvents: Int? = nil, runDropped: Int? = nil
   ) {
     self.init(
       storedSchema: schema, timestamp: timestamp, level: level, kind: kind, message: message,
       file: file, line: line, function: function, valueType: valueType,
-      valuePresent: valuePresent, value: value, label: label, test: test, process: process,
-      pid: pid,
-      host: host, run: run, seq: seq, suppressed: suppressed)
+      valuePresent: valuePresent, value: value, label: label, test: test, writer: writer,
+      process: process, pid: pid, host: host, run: run, seq: seq, suppressed: suppressed,
+      runRecords: runRecords, runEvents: runEvents, runDropped: runDropped)
   }
 }

@@ -45,6 +45,28 @@ public struct MisuseKind: Sendable, Hashable, Codable, CustomStringConvertible {
     .elementReadAfterRemoval, .elementWriteAfterRemoval,
   ]
 
+  /// A run record written once per heartbeat interval from a run's first misuse record on: the
+  /// run is alive, and had handed out `run_records` records so far. Never a misuse event.
+  public static let runHeartbeat = MisuseKind(
+    builtIn: "run-heartbeat", messageID: "0ce00da9e5601761612af530de3384ae", level: .debug)
+  /// A run record written once when the process ends, after its last misuse record: the run is
+  /// complete, and records up to `run_records` that a reader never saw were lost. Never a misuse
+  /// event.
+  public static let runEnd = MisuseKind(
+    builtIn: "run-end", messageID: "aeef9f2d799fb34e68598c1cfad41b6a", level: .debug)
+
+  /// The kinds of run records, which readers use to find a run's tail and end and never count
+  /// as misuse events.
+  public static let runRecordKinds: [MisuseKind] = [.runHeartbeat, .runEnd]
+
+  /// Every kind this package defines: ``builtIn`` and ``runRecordKinds``.
+  public static var known: [MisuseKind] { builtIn + runRecordKinds }
+
+  /// Whether this kind is a run record's (`run-heartbeat`, `run-end`).
+  public var isRunRecord: Bool {
+    code == MisuseKind.runHeartbeat.code || code == MisuseKind.runEnd.code
+  }
+
   private init(builtIn code: String, messageID: String, level: MisuseLevel) {
     self.code = code
     self.messageID = messageID
@@ -62,7 +84,7 @@ public struct MisuseKind: Sendable, Hashable, Codable, CustomStringConvertible {
   /// - Returns: `nil` when `code` is not kebab-case.
   public init?(code: String, defaultLevel: MisuseLevel = .warning) {
     guard MisuseKind.isKebabCase(code) else { return nil }
-    if let known = MisuseKind.builtIn.first(where: { $0.code == code }) {
+    if let known = MisuseKind.known.first(where: { $0.code == code }) {
       self = known
       return
     }

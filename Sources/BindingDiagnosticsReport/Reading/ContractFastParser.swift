@@ -38,12 +38,17 @@ struct ContractFastParser: Sendable {
     var value: Text?
     var label: Text?
     var test: Text?
+    var writer: Text?
     var process: Text
     var pid: Int
     var host: Text
     var run: Text
     var seq: Int
     var suppressed: Int
+    /// A run record's counts (`run_records`, `run_events`, `run_dropped`), `nil` when absent.
+    var runRecords: Int?
+    var runEvents: Int?
+    var runDropped: Int?
   }
 
   private var kind = StringCache()
@@ -55,6 +60,7 @@ struct ContractFastParser: Sendable {
   private var value = StringCache()
   private var label = StringCache()
   private var test = StringCache()
+  private var writer = StringCache()
   private var process = StringCache()
   private var host = StringCache()
   private var run = StringCache()
@@ -70,6 +76,7 @@ struct ContractFastParser: Sendable {
     var value: Text?
     var label: Text?
     var test: Text?
+    var writer: Text?
     guard cursor.literal(#"{"v":"#), let schema = cursor.integer(), cursor.literal(#","ts":""#),
       let timestamp = cursor.timestamp(&day), cursor.literal(#"","level":""#),
       let level = cursor.level(),
@@ -94,14 +101,34 @@ struct ContractFastParser: Sendable {
       guard let text = cursor.text() else { return nil }
       test = text
     }
+    if cursor.literal(#","writer":"#) {
+      guard let text = cursor.text() else { return nil }
+      writer = text
+    }
     guard cursor.literal(#","process":"#), let process = cursor.text(),
       cursor.literal(#","pid":"#), let pid = cursor.integer(),
       cursor.literal(#","host":"#), let host = cursor.text(),
       cursor.literal(#","run":"#), let run = cursor.text(),
       cursor.literal(#","seq":"#), let seq = cursor.integer(),
-      cursor.literal(#","suppressed":"#), let suppressed = cursor.integer(),
-      cursor.literal("}"), cursor.atEndAfterBlanks()
+      cursor.literal(#","suppressed":"#), let suppressed = cursor.integer()
     else { return nil }
+    // A run record's counts, in contract order, each optional.
+    var runRecords: Int?
+    var runEvents: Int?
+    var runDropped: Int?
+    if cursor.literal(#","run_records":"#) {
+      guard let count = cursor.count() else { return nil }
+      runRecords = count
+    }
+    if cursor.literal(#","run_events":"#) {
+      guard let count = cursor.count() else { return nil }
+      runEvents = count
+    }
+    if cursor.literal(#","run_dropped":"#) {
+      guard let count = cursor.count() else { return nil }
+      runDropped = count
+    }
+    guard cursor.literal("}"), cursor.atEndAfterBlanks() else { return nil }
     // The checks of `EventDecoder.validate`, on values already typed; anything out of range
     // goes to the exact parser, which says why.
     guard schema == 1, (0...EventDecoder.maxInteger).contains(lineNumber),
@@ -111,8 +138,9 @@ struct ContractFastParser: Sendable {
     return Fields(
       timestamp: timestamp, level: level, kind: kind, messageID: messageID, message: message,
       file: file, line: lineNumber, function: function, valueType: valueType,
-      valuePresent: valuePresent, value: value, label: label, test: test, process: process,
-      pid: pid, host: host, run: run, seq: seq, suppressed: suppressed)
+      valuePresent: valuePresent, value: value, label: label, test: test, writer: writer,
+      process: process, pid: pid, host: host, run: run, seq: seq, suppressed: suppressed,
+      runRecords: runRecords, runEvents: runEvents, runDropped: runDropped)
   }
 
   /// The event on `line`, or `nil` to defer to the exact parser (including for lines the exact
@@ -144,6 +172,11 @@ struct ContractFastParser: Sendable {
       guard let decoded = self.test.string(text, in: line) else { return nil }
       test = decoded
     }
+    var writer: String?
+    if let text = fields.writer {
+      guard let decoded = self.writer.string(text, in: line) else { return nil }
+      writer = decoded
+    }
     // Formats are checked once per distinct string; the caches remember the verdict.
     if !(self.kind.checked && self.messageID.checked && self.run.checked) {
       guard MisuseKind.isKebabCase(kind), Hex.isLowercase(messageID, count: 32),
@@ -165,8 +198,9 @@ struct ContractFastParser: Sendable {
       schema: 1, timestamp: fields.timestamp, level: fields.level, kind: resolved,
       message: message, file: file, line: fields.line, function: function,
       valueType: valueType, valuePresent: fields.valuePresent, value: value, label: label,
-      test: test, process: process, pid: fields.pid, host: host, run: run, seq: fields.seq,
-      suppressed: fields.suppressed)
+      test: test, writer: writer, process: process, pid: fields.pid, host: host, run: run,
+      seq: fields.seq, suppressed: fields.suppressed, runRecords: fields.runRecords,
+      runEvents: fields.runEvents, runDropped: fields.runDropped)
   }
 
   private struct Cursor {
@@ -180,6 +214,12 @@ struct ContractFastParser: Sendable {
     /// Matches `text` at the cursor. Keys are short: up to 16 bytes are compared as two
     /// (possibly overlapping) 8-byte words instead of calling `memcmp`.
     @inline(__always)
+    /// A non-negative integer no larger than ``EventDecoder/maxInteger`` (a run record's count).
+    mutating func count() -> Int? {
+      guard let value = integer(), (0...EventDecoder.maxInteger).contains(value) else { return nil }
+      return value
+    }
+
     mutating func literal(_ text: StaticString) -> Bool {
       let count = text.utf8CodeUnitCount
       guard index + count <= bytes.count else { return false }

@@ -67,6 +67,7 @@ struct ContractRecordParser: Sendable {
       fields.message.ascii || ContractRecordParser.isUTF8(fields.message.bytes(in: line)),
       fields.value.map({ $0.ascii || ContractRecordParser.isUTF8($0.bytes(in: line)) }) ?? true,
       fields.test.map({ $0.ascii || ContractRecordParser.isUTF8($0.bytes(in: line)) }) ?? true,
+      fields.writer.map({ $0.ascii || ContractRecordParser.isUTF8($0.bytes(in: line)) }) ?? true,
       ContractRecordParser.intern(
         fields.messageID, in: line, format: .messageID, table: &messageIDs,
         formats: &messageIDFormats) != nil,

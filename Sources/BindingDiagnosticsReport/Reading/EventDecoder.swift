@@ -58,9 +58,11 @@ enum EventDecoder {
         level: level(named: raw.text(.level)!)!, kind: kind, message: raw.text(.message)!,
         file: raw.text(.file)!, line: raw.integer(.line)!, function: raw.text(.function)!,
         valueType: raw.text(.valueType)!, valuePresent: valuePresent, value: raw.text(.value),
-        label: raw.text(.label), test: raw.text(.test), process: raw.text(.process)!,
-        pid: raw.integer(.pid)!, host: raw.text(.host)!, run: raw.text(.run)!,
-        seq: raw.integer(.seq)!, suppressed: raw.integer(.suppressed)!))
+        label: raw.text(.label), test: raw.text(.test), writer: raw.text(.writer),
+        process: raw.text(.process)!, pid: raw.integer(.pid)!, host: raw.text(.host)!,
+        run: raw.text(.run)!, seq: raw.integer(.seq)!, suppressed: raw.integer(.suppressed)!,
+        runRecords: raw.integer(.runRecords), runEvents: raw.integer(.runEvents),
+        runDropped: raw.integer(.runDropped)))
   }
 
   /// Why a present field's value is not valid, or `nil` when it is.
@@ -93,6 +95,11 @@ enum EventDecoder {
     case (.suppressed, .integer(let suppressed)):
       if suppressed < 0 { return #""suppressed" must not be negative"# }
       return suppressed <= maxSuppressed ? nil : #""suppressed" is too large"#
+    case (.runRecords, .integer(let count)), (.runEvents, .integer(let count)),
+      (.runDropped, .integer(let count)):
+      let key = ContractField.row(id).key
+      if count < 0 { return #""\#(key)" must not be negative"# }
+      return count <= maxInteger ? nil : #""\#(key)" is too large"#
     default:
       return nil
     }
@@ -109,17 +116,14 @@ enum EventDecoder {
     }
   }
 
-  /// The built-in kinds' levels; app-defined kinds read back as `.warning` by default.
+  /// The levels of the kinds this package knows (built-in misuse kinds and run records), taken
+  /// from the kinds themselves so that a kind added there cannot be read back at another level.
+  private static let knownLevels: [String: MisuseLevel] = Dictionary(
+    uniqueKeysWithValues: MisuseKind.known.map { ($0.code, $0.defaultLevel) })
+
+  /// The known kinds' levels; app-defined kinds read back as `.warning` by default.
   static func defaultLevel(of code: String) -> MisuseLevel {
-    switch code {
-    case MisuseKind.mappedBoolSetTrue.code: MisuseKind.mappedBoolSetTrue.defaultLevel
-    case MisuseKind.unwrappedReadAfterNil.code: MisuseKind.unwrappedReadAfterNil.defaultLevel
-    case MisuseKind.unwrappedWriteAfterNil.code: MisuseKind.unwrappedWriteAfterNil.defaultLevel
-    case MisuseKind.elementReadAfterRemoval.code: MisuseKind.elementReadAfterRemoval.defaultLevel
-    case MisuseKind.elementWriteAfterRemoval.code:
-      MisuseKind.elementWriteAfterRemoval.defaultLevel
-    default: .warning
-    }
+    knownLevels[code] ?? .warning
   }
 
   /// A contract JSON object, keys in any order, unknown keys ignored, types checked.
