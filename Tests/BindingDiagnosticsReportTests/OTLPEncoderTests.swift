@@ -84,6 +84,11 @@ let otlpReadBack = """
     if let value = event.value { attributes.append(["binding.value", "string", value]) }
     if let label = event.label { attributes.append(["binding.label", "string", label]) }
     if let test = event.test { attributes.append(["binding.test", "string", test]) }
+    if let writer = event.writer { attributes.append(["binding.writer", "string", writer]) }
+    if event.kind.isRunRecord { attributes.append(["binding.run_record", "bool", "true"]) }
+    if let value = event.runRecords { attributes.append(["binding.run_records", "int", String(value)]) }
+    if let value = event.runEvents { attributes.append(["binding.run_events", "int", String(value)]) }
+    if let value = event.runDropped { attributes.append(["binding.run_dropped", "int", String(value)]) }
     // Nanoseconds since 1970 in 64 unsigned bits: 1970 to 2554; other times are unknown (0),
     // their `ts` an attribute.
     let micros = event.timestamp.microsecondsSinceEpoch
@@ -131,6 +136,15 @@ let otlpReadBack = """
       seqs[index] += 1
       var event = randomEvent(&random, seq: seqs[index], run: runs[index])
       (event.process, event.host, event.pid) = (["Demo", "Other App", "Mail"][index], "h\(index)", 100 + index)
+      if Int.random(in: 0..<3, using: &random) == 0 { event.writer = "App/Writer.swift:\(seqs[index])" }
+      if Int.random(in: 0..<8, using: &random) == 0 {
+        // A run record: the run's tail, never a misuse event.
+        event.kind = Bool.random(using: &random) ? .runHeartbeat : .runEnd
+        event.level = .debug
+        event.runRecords = seqs[index] - 1
+        event.runEvents = seqs[index] * 2
+        event.runDropped = Int.random(in: 0..<3, using: &random)
+      }
       return event
     }
   }

@@ -248,4 +248,49 @@ let chdbSummaryQueries = """
       #expect(number(run["head"]) == expected["head"] as? Int)
     }
   }
+
+  /// Run records are rows too: left out of the events, their `run_records` gives the run's
+  /// tail to the lost-record queries (as the contract counts it: every seq up to the larger of
+  /// the highest seen and the last `run_records` declared).
+  @Test(.enabled(if: chdbInstalled, "Python chdb not installed (pip install chdb)"))
+  func runRecordsGiveTheTailInClickHouse() throws {
+    let run = "00000000000000cc"
+    var heartbeat = fixtureEvent(seq: 3, at: "2026-11-30T06:00:00.000000Z", run: run)
+    heartbeat.kind = .runHeartbeat
+    heartbeat.level = .debug
+    (heartbeat.runRecords, heartbeat.runEvents, heartbeat.runDropped) = (2, 2, 0)
+    var end = heartbeat
+    end.kind = .runEnd
+    end.seq = 7
+    (end.runRecords, end.runEvents, end.runDropped) = (6, 9, 1)
+    let events = [
+      fixtureEvent(seq: 1, run: run), fixtureEvent(seq: 2, suppressed: 1, run: run), heartbeat,
+      end,
+    ]
+    let path = try writeFixture(jsonLines(events))
+    let directory = try temporaryDirectory()
+    let schema = try bindiag("export", "--schema", "clickhouse")
+    try schema.stdout.write(toFile: directory + "/schema.sql", atomically: true, encoding: .utf8)
+    let rows = try bindiag("export", "--format", "clickhouse", path)
+    #expect(rows.stdout == jsonLines(events))
+    try rows.stdout.write(toFile: directory + "/rows.jsonl", atomically: true, encoding: .utf8)
+    let queries = try runProduct(
+      executableInPath("python3")!,
+      [
+        "-c", chdbSummaryQueries, directory + "/schema.sql", directory + "/rows.jsonl",
+        exportRepositoryRoot + "/config/clickhouse/summary.sql",
+      ])
+    #expect(queries.stderr == "")
+    let engine = try #require(
+      JSONSerialization.jsonObject(with: Data(queries.stdout.utf8)) as? [String: [[String: Any]]])
+    func number(_ value: Any?) -> Int? {
+      (value as? NSNumber)?.intValue ?? (value as? String).flatMap { Int($0) }
+    }
+    // Two misuse records standing for three events; seqs 4, 5 and 6 never arrived.
+    #expect(number(engine["totals"]?.first?["events"]) == 3)
+    #expect(number(engine["totals"]?.first?["records"]) == 2)
+    #expect(number(engine["lost"]?.first?["lost"]) == 3)
+    #expect(engine["lost_runs"]?.first?["run"] as? String == run)
+    #expect(engine["sites"]?.count == 1)
+  }
 }

@@ -19,12 +19,16 @@ CREATE TABLE IF NOT EXISTS bindiag_events
   `value`         Nullable(String),
   `label`         Nullable(String),
   `test`          Nullable(String),
+  `writer`        Nullable(String),
   `process`       LowCardinality(String),
   `pid`           Int64,
   `host`          LowCardinality(String),
   `run`           String,
   `seq`           Int64,
   `suppressed`    Int64,
+  `run_records`   Nullable(Int64),
+  `run_events`    Nullable(Int64),
+  `run_dropped`   Nullable(Int64),
   INDEX run_index `run` TYPE bloom_filter GRANULARITY 4
 )
 ENGINE = MergeTree

@@ -51,8 +51,8 @@ package enum ClickHouseSchema {
     case .timestamp: base = "DateTime64(6, 'UTC') CODEC(Delta, ZSTD(1))"
     case .level, .kind, .messageID, .file, .function, .valueType, .process, .host:
       base = "LowCardinality(String)"
-    case .message, .value, .label, .test, .run: base = "String"
-    case .line, .pid, .seq, .suppressed: base = "Int64"
+    case .message, .value, .label, .test, .writer, .run: base = "String"
+    case .line, .pid, .seq, .suppressed, .runRecords, .runEvents, .runDropped: base = "Int64"
     case .valuePresent: base = "Bool"
     }
     return field.required ? base : "Nullable(\(base))"

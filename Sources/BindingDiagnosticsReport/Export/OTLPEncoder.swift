@@ -19,7 +19,8 @@ package import BindingDiagnostics
 ///   `binding.value` (as written, under its privacy setting), `binding.label`, `binding.test`
 ///   and `binding.writer`; a time `timeUnixNano` cannot hold (before 1970, after 2554) is
 ///   written as 0 (unknown) with the contract's `ts` in `binding.ts`; a run record adds `binding.run_record` (`true`) and the run fields
-///   it carries (`binding.run_records`, `binding.run_events`, `binding.run_dropped`).
+///   it carries (`binding.run_records`, `binding.run_events`, `binding.run_dropped`): readers
+///   never count run records as misuse events.
 ///
 /// Strings are escaped per RFC 8259 (control characters as `\u00XX`), so a line is always one
 /// line.
@@ -131,8 +132,8 @@ package struct OTLPEncoder: Sendable {
       + event.message.utf8.count + event.file.utf8.count + event.function.utf8.count
       + event.valueType.utf8.count + event.run.utf8.count + event.level.rawValue.utf8.count
     bytes += (event.value?.utf8.count ?? 0) + (event.label?.utf8.count ?? 0)
-    bytes += event.test?.utf8.count ?? 0
-    return 1400 + bytes * 6
+    bytes += (event.test?.utf8.count ?? 0) + (event.writer?.utf8.count ?? 0)
+    return 1600 + bytes * 6
   }
 
   /// The OpenTelemetry severity number of `level`, as the logs data model maps syslog's
@@ -194,6 +195,11 @@ package struct OTLPEncoder: Sendable {
     if let value = event.value { attribute("binding.value", string: value, &out) }
     if let label = event.label { attribute("binding.label", string: label, &out) }
     if let test = event.test { attribute("binding.test", string: test, &out) }
+    if let writer = event.writer { attribute("binding.writer", string: writer, &out) }
+    if event.kind.isRunRecord { attribute("binding.run_record", bool: true, &out) }
+    if let records = event.runRecords { attribute("binding.run_records", integer: records, &out) }
+    if let events = event.runEvents { attribute("binding.run_events", integer: events, &out) }
+    if let dropped = event.runDropped { attribute("binding.run_dropped", integer: dropped, &out) }
     if !inRange { attribute("binding.ts", string: event.timestamp.rfc3339, &out) }
     if MisuseKind.isKebabCase(event.kind.code) {
       // Nothing to escape: the common case, without building a string.
