@@ -34,6 +34,10 @@ enum Bindiag {
         var options = try ReportOptions.parse(arguments, command: command)
         if options.help { return Help.print(command) }
         return FollowCommand.run(&options)
+      case .export:
+        var options = try ReportOptions.parse(arguments, command: command)
+        if options.help { return Help.print(command) }
+        return ExportCommand.run(&options)
       case .demo:
         let options = try DemoOptions.parse(arguments)
         if options.help { return Help.print(command) }

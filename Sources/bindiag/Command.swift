@@ -2,7 +2,7 @@ import Foundation
 
 /// The commands.
 enum Command: String, CaseIterable {
-  case summary, check, follow, demo, catalog, completions, manpage, help
+  case summary, check, follow, export, demo, catalog, completions, manpage, help
 
   /// Whether `argument`, first on the command line and not a command, is a mistyped command
   /// rather than a file for the default `summary`: a bare word (no `/`, no `.`, not an option)

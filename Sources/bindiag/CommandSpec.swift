@@ -86,6 +86,24 @@ struct CommandSpec {
         "follow --journal --level error",
       ]),
     CommandSpec(
+      command: .export, abstract: "Write the events for OpenTelemetry or ClickHouse.",
+      overview: """
+        Write the events themselves, not a summary, for the engines a fleet
+        outgrows one machine into: OpenTelemetry logs (OTLP/JSON LogsData, one object
+        of at most --batch records per line) or ClickHouse (JSONEachRow rows for the
+        table --schema clickhouse prints). Every input and filter of summary applies;
+        records are written in the order they are read, run records included.
+        """,
+      synopsis: "export --format <format> [<options>] [<file> ...]", takesFiles: true,
+      notes: [],
+      exitCodes: "0 success, 1 unreadable input, journal unavailable or output failed, 64 usage error.",
+      examples: [
+        "export --format otlp app.jsonl > logs.jsonl",
+        "export --format otlp --journal --since -1h > /var/lib/otelcol/bindiag.jsonl",
+        "export --schema clickhouse | clickhouse-client --multiquery",
+        "export --format clickhouse --journal-dir /var/log/journal/remote > rows.jsonl",
+      ]),
+    CommandSpec(
       command: .demo, abstract: "Run a scripted app that misuses bindings.",
       overview: """
         Run a scripted app (several views, threads, all three kinds) that

@@ -60,7 +60,7 @@ enum Completions {
 
   static func positional(_ command: Command) -> Positional {
     switch command {
-    case .summary, .check, .follow: .files
+    case .summary, .check, .follow, .export: .files
     case .help: .commands
     case .completions: .shells
     case .demo, .catalog, .manpage: .none

@@ -117,7 +117,7 @@ extension OptionSpec {
     // Terminal.
     OptionSpec(
       .color, "--color", value: "when", choices: ReportOptions.ColorChoice.allCases.map(\.rawValue),
-      commands: reading, section: .terminal,
+      commands: [.summary, .check, .follow], section: .terminal,
       help:
         "Colour levels as journalctl does: auto (default: when standard output is a terminal and NO_COLOR is not set), always or never."
     ),
@@ -128,7 +128,7 @@ extension OptionSpec {
       .utc, "--utc", commands: [.follow], section: .terminal,
       help: "Show times in UTC (default: local time; json always writes RFC 3339 UTC)."),
     OptionSpec(
-      .maxColumns, "--max-columns", value: "n", commands: reading, section: .terminal,
+      .maxColumns, "--max-columns", value: "n", commands: [.summary, .check, .follow], section: .terminal,
       help:
         "Cut every cell of text from the input (path, label, host, name) to <n> columns (default: 100 off a terminal, none on one; 0 for no cap)."
     ),
@@ -157,6 +157,37 @@ extension OptionSpec {
       .baselineMaxGrowth, "--baseline-max-growth", value: "n", commands: [.check],
       section: .baseline,
       help: "Also fail on known sites whose events grew more than <n> times (2, 1.5)."),
+    // Export: its own rows (the inputs and filters above are shared through `reading`).
+    OptionSpec(
+      .journalDirectory, "--journal-dir", value: "dir", valueKind: .directory, repeatable: true,
+      commands: [.export], section: .inputs,
+      help:
+        "Read the journal files of a directory instead; repeatable (systemd-journal-remote's output)."
+    ),
+    OptionSpec(
+      .level, "-p", "--level", value: "level", choices: LevelArgument.names, commands: [.export],
+      section: .filters,
+      help:
+        "Only this level or more severe: trace, debug, info, notice, warning, error, critical, or journalctl's priorities (emerg, alert, crit, err, warning, notice, info, debug, or 0 to 7)."
+    ),
+    OptionSpec(
+      .exportFormat, "-f", "--format", value: "format",
+      choices: ExportFormat.allCases.map(\.rawValue), commands: [.export], section: .output,
+      help:
+        "otlp (OpenTelemetry logs: one OTLP/JSON LogsData object per line, for a collector's otlpjsonfile receiver or an OTLP/HTTP /v1/logs endpoint) or clickhouse (JSONEachRow rows for the table --schema clickhouse prints)."
+    ),
+    OptionSpec(
+      .threads, "--threads", value: "n", commands: [.export], section: .output,
+      help:
+        "Threads reading a file (default: one per processor; 1\u{A0}to\u{A0}1024, at most 32 used). The records are the same for any number; with otlp, a line may hold fewer than --batch of them."
+    ),
+    OptionSpec(
+      .batch, "--batch", value: "n", commands: [.export], section: .output,
+      help: "With otlp: log records per line, at most (default \(OTLPEncoder.defaultBatch))."),
+    OptionSpec(
+      .schema, "--schema", value: "engine", choices: ["clickhouse"], commands: [.export],
+      section: .output,
+      help: "Print the CREATE TABLE statement of the table the rows are for, and exit."),
     // Demo.
     OptionSpec(
       .directory, "--dir", value: "dir", valueKind: .directory, commands: [.demo],
@@ -169,5 +200,5 @@ extension OptionSpec {
   ]
 
   /// The commands that read events.
-  static let reading: Set<Command> = [.summary, .check, .follow]
+  static let reading: Set<Command> = [.summary, .check, .follow, .export]
 }

@@ -7,7 +7,7 @@ struct OptionSpec {
     case help, journal, journalDirectory, format, groupBy, top, since, until, kind, file,
       process, host, run, level, maxLineBytes, threads, strict, maxEvents, maxLost, color, utc,
       noPager, count, lines, maxColumns, sourceRoot, writeBaseline, baseline, baselineMaxGrowth,
-      directory, allUsers
+      directory, allUsers, exportFormat, batch, schema
   }
 
   /// The help section an option is listed under, in this order.

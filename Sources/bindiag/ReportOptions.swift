@@ -36,6 +36,7 @@ struct ReportOptions {
   var maxLost = 0
   var count: Int?
   var ci = CIReportOptions()
+  var export = ExportOptions()
   /// `follow -n`: the last N events first (`Int.max` for `all`); `nil` when not given.
   var lines: Int?
   var help = false
@@ -172,6 +173,8 @@ struct ReportOptions {
     case .maxColumns: maxColumns = try scanner.integer(name, inline: inline)
     case .sourceRoot, .writeBaseline, .baseline, .baselineMaxGrowth:
       try ci.parse(option.id, name: name, inline: inline, scanner: &scanner, command: command)
+    case .exportFormat, .batch, .schema:
+      try export.parse(option.id, name: name, inline: inline, scanner: &scanner, command: command)
     case .directory: throw scanner.unknown(name)
     }
   }
@@ -194,6 +197,7 @@ struct ReportOptions {
         "'--since' (\(since)) is after '--until' (\(until)): no event can match", command: command)
     }
     try ci.validate(self)
+    try export.validate(self)
   }
 
   /// What `check` counts by default: events at `warning` and above.

@@ -1,42 +1,42 @@
 /// Writes bytes through a raw pointer into memory the caller sized with an upper bound: the
 /// encoders' hot path, free of per-append capacity checks.
-struct ByteWriter {
+package struct ByteWriter {
   private(set) var pointer: UnsafeMutablePointer<UInt8>
   private let start: UnsafeMutablePointer<UInt8>
 
-  init(_ start: UnsafeMutablePointer<UInt8>) {
+  package init(_ start: UnsafeMutablePointer<UInt8>) {
     self.start = start
     self.pointer = start
   }
 
   /// Bytes written so far.
-  var count: Int { start.distance(to: pointer) }
+  package var count: Int { start.distance(to: pointer) }
 
-  @inline(__always) mutating func byte(_ value: UInt8) {
+  @inline(__always) package mutating func byte(_ value: UInt8) {
     pointer.initialize(to: value)
     pointer += 1
   }
 
-  @inline(__always) mutating func literal(_ text: StaticString) {
+  @inline(__always) package mutating func literal(_ text: StaticString) {
     let count = text.utf8CodeUnitCount
     pointer.update(from: text.utf8Start, count: count)
     pointer += count
   }
 
-  @inline(__always) mutating func bytes(_ source: UnsafeBufferPointer<UInt8>) {
+  @inline(__always) package mutating func bytes(_ source: UnsafeBufferPointer<UInt8>) {
     guard let base = source.baseAddress else { return }
     pointer.update(from: base, count: source.count)
     pointer += source.count
   }
 
-  mutating func string(_ text: String) {
+  package mutating func string(_ text: String) {
     if text.utf8.withContiguousStorageIfAvailable({ bytes($0) }) == nil {
       for value in text.utf8 { byte(value) }
     }
   }
 
   /// Decimal digits of `value`.
-  mutating func decimal(_ value: Int) {
+  package mutating func decimal(_ value: Int) {
     var magnitude = value.magnitude
     if value < 0 { byte(UInt8(ascii: "-")) }
     var digits = 1
@@ -71,7 +71,7 @@ struct ByteWriter {
   /// A quoted JSON string: `"` and `\` escaped, control characters as `\u00XX`. Eight bytes
   /// at a time are checked at once (SWAR); each run of bytes that needs no escape is copied
   /// with one copy.
-  mutating func jsonString(_ text: String) {
+  package mutating func jsonString(_ text: String) {
     byte(UInt8(ascii: "\""))
     let done: Bool? = text.utf8.withContiguousStorageIfAvailable { utf8 in
       guard let base = utf8.baseAddress else { return true }
@@ -125,5 +125,5 @@ struct ByteWriter {
   }
 
   /// The most bytes `jsonString` writes for `text`: every byte escaped as `\u00XX`, plus quotes.
-  static func jsonBound(_ text: String) -> Int { text.utf8.count * 6 + 2 }
+  package static func jsonBound(_ text: String) -> Int { text.utf8.count * 6 + 2 }
 }

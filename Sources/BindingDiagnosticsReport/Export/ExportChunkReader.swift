@@ -1,0 +1,234 @@
+import BindingDiagnostics
+import Dispatch
+
+/// Exports a regular file of lines in chunks of its offsets, each chunk read (`pread(2)`),
+/// classified, filtered and encoded on a worker thread, the chunks' bytes handed on in file
+/// order: what ``InputReader/export(path:into:)`` does with a file when more than one
+/// processor is there, so that export keeps pace with the disk.
+///
+/// A chunk holds the lines that *start* in its byte range (it skips to the first line start at
+/// or after its first offset and reads its last line to its end past the range), so the lines,
+/// their numbers and malformed-line reports are those of a serial read. A chunk that holds a
+/// `journalctl -o json` entry is handed on as events instead of bytes: a journal entry's
+/// trusted identity is checked against its run's in file order, on the calling thread, as the
+/// serial reader does. OTLP batches end with their chunk, so a line may hold fewer than
+/// `--batch` records. At most twice the workers plus two chunks are in flight, each at most
+/// ``chunkBytes`` of input and its encoded output: memory stays the same whatever the file's
+/// size.
+struct ExportChunkReader {
+  /// Bytes of the file per chunk.
+  static let chunkBytes = 2 << 20
+
+  let fd: Int32
+  let name: String
+  let size: Int
+  let maxLineBytes: Int
+  let threads: Int
+
+  /// One chunk: its range, and what a worker made of it.
+  ///
+  /// `@unchecked Sendable`: a worker fills it and then signals `done`; the reading thread
+  /// touches it only after waiting on `done`.
+  private final class Chunk: @unchecked Sendable {
+    let start: Int
+    let end: Int
+    let done = DispatchSemaphore(value: 0)
+    /// The encoded records, when the chunk holds no journal entry.
+    var bytes: [UInt8] = []
+    var records = 0
+    var events = 0
+    /// Every event of the chunk with its journal identity, unfiltered, when it holds a
+    /// journal entry.
+    var journal: [(event: MisuseEvent, identity: JournalEntryDecoder.Identity?)]?
+    /// Malformed lines: 0-based line in the chunk, and why.
+    var malformed: [(line: Int, reason: String)] = []
+    var lines = 0
+    var kinds: Set<String> = []
+    var error: SystemError?
+
+    init(start: Int, end: Int) {
+      self.start = start
+      self.end = end
+    }
+  }
+
+  /// Exports the whole file into `exporter`.
+  /// - Parameters:
+  ///   - exporter: Where the records go.
+  ///   - onMalformed: Receives each malformed line, in file order.
+  ///   - forged: Receives each forged journal entry.
+  /// - Returns: The read error, if reading failed part-way (what was read before it counts).
+  func read(
+    into exporter: inout EventExporter, onMalformed: (InputReader.MalformedLine) -> Void,
+    forged: (InputReader.ForgedEntry) -> Void
+  ) -> Result<Void, SystemError> {
+    let chunkCount = max(1, (size + ExportChunkReader.chunkBytes - 1) / ExportChunkReader.chunkBytes)
+    let workers = max(1, min(threads, chunkCount, 32))
+    let queues = (0..<workers).map { DispatchQueue(label: "bindiag.export.\($0)") }
+    let work = Work(
+      fd: fd, size: size, maxLineBytes: maxLineBytes, filter: exporter.filter,
+      format: exporter.format, batch: exporter.batch, version: exporter.version)
+    var inFlight: [Chunk] = []
+    var next = 0
+    func submit() {
+      let start = next * ExportChunkReader.chunkBytes
+      let end = next == chunkCount - 1 ? Int.max : start + ExportChunkReader.chunkBytes
+      let chunk = Chunk(start: start, end: end)
+      let queue = queues[next % queues.count]
+      next += 1
+      inFlight.append(chunk)
+      queue.async {
+        work.process(chunk)
+        chunk.done.signal()
+      }
+    }
+    var owners = JournalEntryDecoder.RunOwners()
+    var lineNumber = 0
+    var failure: SystemError?
+    while next < chunkCount, inFlight.count < 2 * workers + 2 { submit() }
+    while !inFlight.isEmpty {
+      let chunk = inFlight.removeFirst()
+      chunk.done.wait()
+      if failure == nil, !exporter.writeFailed {
+        for (line, reason) in chunk.malformed {
+          onMalformed(
+            InputReader.MalformedLine(source: name, line: lineNumber + line + 1, reason: reason))
+        }
+        lineNumber += chunk.lines
+        exporter.see(kinds: chunk.kinds)
+        if let journal = chunk.journal {
+          for (event, identity) in journal {
+            if let identity, let owner = owners.owner(ofRun: event.run, claimedBy: identity) {
+              exporter.countForged()
+              forged(InputReader.ForgedEntry(event, sender: identity, owner: owner))
+              continue
+            }
+            _ = exporter.add(event)
+          }
+        } else {
+          _ = exporter.append(encoded: chunk.bytes, records: chunk.records, events: chunk.events)
+        }
+        failure = chunk.error
+      }
+      if failure == nil, !exporter.writeFailed, next < chunkCount { submit() }
+    }
+    if let failure { return .failure(failure) }
+    return .success(())
+  }
+
+  /// What every worker needs, shared read-only.
+  private struct Work: Sendable {
+    let fd: Int32
+    let size: Int
+    let maxLineBytes: Int
+    let filter: EventFilter
+    let format: ExportFormat
+    let batch: Int
+    let version: String
+
+    /// Reads `chunk`'s lines and encodes them (or keeps them as events, see ``Chunk/journal``).
+    func process(_ chunk: Chunk) {
+      let readStart = max(0, chunk.start - 1)
+      var buffer: [UInt8] = []
+      // The range, then on to the end of its last line (past `maxLineBytes`, that line is
+      // malformed whatever follows, so reading stops there).
+      guard read(from: readStart, to: chunk.end, into: &buffer, chunk) else { return }
+      if chunk.end != Int.max, buffer.last != 0x0a {
+        var extended = 0
+        while buffer.last != 0x0a, extended <= maxLineBytes {
+          let before = buffer.count
+          guard read(from: readStart + before, to: readStart + before + (64 << 10), into: &buffer, chunk)
+          else { return }
+          if buffer.count == before { break }
+          // Only the piece up to its first newline belongs to this chunk's last line.
+          if let newline = buffer[before...].firstIndex(of: 0x0a) {
+            buffer.removeSubrange((newline + 1)...)
+            break
+          }
+          extended += buffer.count - before
+        }
+      }
+      var classifier = LineClassifier()
+      var otlp = format == .otlp ? OTLPEncoder(batch: batch, version: version) : nil
+      let rows = ClickHouseRowEncoder()
+      var journal: [(event: MisuseEvent, identity: JournalEntryDecoder.Identity?)] = []
+      var hasJournal = false
+      buffer.withUnsafeBufferPointer { all in
+        // The first line starting at or after `chunk.start`.
+        var position: Int
+        if chunk.start == 0 {
+          position = 0
+        } else {
+          guard let newline = all.firstIndex(of: 0x0a) else { return }
+          position = newline + 1
+        }
+        while position < all.count, readStart + position < chunk.end {
+          let newline = all[position...].firstIndex(of: 0x0a)
+          let end = newline ?? all.count
+          let line = chunk.lines
+          chunk.lines += 1
+          defer { position = end + 1 }
+          if end - position > maxLineBytes {
+            chunk.malformed.append((line, "line longer than \(maxLineBytes) bytes"))
+            continue
+          }
+          var bytes = UnsafeBufferPointer(rebasing: all[position..<end])
+          if chunk.start == 0 && line == 0 { bytes = InputReader.droppingBOM(bytes) }
+          switch classifier.classify(bytes) {
+          case .event(let event):
+            if !filter.kinds.isEmpty { chunk.kinds.insert(event.kind.code) }
+            let identity = classifier.journalIdentity
+            if identity != nil { hasJournal = true }
+            journal.append((event, identity))
+          case .malformed(let reason): chunk.malformed.append((line, reason.text))
+          case .other, .blank: break
+          }
+        }
+      }
+      if hasJournal {
+        chunk.journal = journal
+        return
+      }
+      var out: [UInt8] = []
+      for (event, _) in journal where filter.accepts(event) {
+        chunk.records += 1
+        chunk.events += event.events
+        if otlp != nil {
+          otlp!.add(event, to: &out)
+        } else {
+          rows.encode(event, into: &out)
+        }
+      }
+      if otlp != nil { otlp!.finish(to: &out) }
+      chunk.bytes = out
+    }
+
+    /// Appends the bytes from `start` to `end` (or the end of the file) to `buffer`; `false`
+    /// after a read error, kept in `chunk`.
+    private func read(from start: Int, to end: Int, into buffer: inout [UInt8], _ chunk: Chunk)
+      -> Bool
+    {
+      var offset = start
+      while offset < end {
+        let count = min(end - offset, 256 << 10)
+        let before = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: count))
+        let result = buffer.withUnsafeMutableBytes {
+          FileDescriptorIO.read(
+            fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[before...]), at: offset)
+        }
+        switch result {
+        case .success(let got):
+          buffer.removeLast(count - got)
+          if got == 0 { return true }
+          offset += got
+        case .failure(let error):
+          buffer.removeLast(count)
+          chunk.error = error
+          return false
+        }
+      }
+      return true
+    }
+  }
+}
