@@ -31,7 +31,9 @@ extension Test {
   }
 
   /// The case's arguments as (parameter label, value text), found by reflection.
-  private static func reflectedArguments(of testCase: Test.Case) -> [(label: String?, value: String)]? {
+  private static func reflectedArguments(of testCase: Test.Case)
+    -> [(label: String?, value: String)]?
+  {
     guard let list = child(named: "arguments", in: Mirror(reflecting: testCase), depth: 4) else {
       return nil
     }

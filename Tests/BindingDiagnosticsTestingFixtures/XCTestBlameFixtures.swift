@@ -25,11 +25,15 @@ final class XCTestBlameFixtures: XCTestCase {
   func testX3SchedulesALateMisuse() {
     DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) {
       FixtureViews.misuse(label: "x3-late")
+      XCTestBlameFixtures.lateMisuseDone.signal()
     }
   }
 
-  /// Waits while the late misuse happens, and passes: it is not this test's.
+  /// Waits until the late misuse happened (60 s at most), and passes: it is not this test's.
   func testX4Waits() {
-    Thread.sleep(forTimeInterval: 3)
+    _ = XCTestBlameFixtures.lateMisuseDone.wait(timeout: .now() + 60)
   }
+
+  /// Signalled once the late misuse was made.
+  private static let lateMisuseDone = DispatchSemaphore(value: 0)
 }

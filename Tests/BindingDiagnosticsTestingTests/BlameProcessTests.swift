@@ -115,7 +115,9 @@ import Testing
     ).dropFirst(2)
     let counted = try inboxMisuse(writer: inboxWriter, count: 5).dropFirst(2)
     #expect(
-      output.lines.filter { $0.contains(": error: ") || $0.contains(": warning: ") } == [
+      output.lines.filter {
+        $0.contains(": error: XCTestBlame") || $0.contains(": warning: XCTestBlame")
+      } == [
         "\(inbox):\(writer): error: XCTestBlameFixtures.testX1ModelMethod : failed - \(misuse)",
         "\(inbox):\(writer): warning: XCTestBlameFixtures.testX1ModelMethod : \(counted)",
         "\(blame):\(async): error: XCTestBlameFixtures.testX2AsyncBody : \(asyncMisuse)",
@@ -126,6 +128,7 @@ import Testing
     }
     #expect(output.lines.contains { $0.contains("Executed 4 tests, with 2 failures") })
     #expect(!output.stderr.contains("v=1 "))
+    #expect(output.stderr.contains(", x3-late] written at "))
     #expect(
       records(text).sorted() == [
         "- x3-late",

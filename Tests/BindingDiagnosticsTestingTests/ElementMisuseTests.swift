@@ -22,12 +22,13 @@ struct Note: Identifiable, Sendable {
     let row = try #require(Binding(element: 2, in: notes.binding, label: "note-row"))
     notes.value.removeLast()
     #expect(row.wrappedValue.text == "second")
+    let writer = #line + 2
     withKnownIssue {
       row.wrappedValue = Note(id: 2, text: "edited")
     } matching: { issue in
-      issue.sourceLocation?.line == line
+      issue.sourceLocation?.line == writer
         && Misuses.text(of: issue)
-          == "Binding misuse element-write-after-removal at BindingDiagnosticsTestingTests/ElementMisuseTests.swift:\(line), label \"note-row\", Note: A binding to a collection element was written after the element was removed; the write was dropped."
+          == "Binding misuse element-write-after-removal at BindingDiagnosticsTestingTests/ElementMisuseTests.swift:\(line), written at BindingDiagnosticsTestingTests/ElementMisuseTests.swift:\(writer), label \"note-row\", Note: A binding to a collection element was written after the element was removed; the write was dropped."
     }
     #expect(notes.value.map(\.text) == ["first"])
   }

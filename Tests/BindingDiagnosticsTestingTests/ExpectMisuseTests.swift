@@ -54,9 +54,9 @@ import Testing
         Misuses.afterNil(label: "unexpected", writing: true)
       }
     } matching: { issue in
-      issue.sourceLocation?.line == line
+      issue.sourceLocation == Misuses.location(Misuses.afterNilWriter)
         && Misuses.text(of: issue)?.hasPrefix(
-          "Binding misuse unwrapped-write-after-nil at BindingDiagnosticsTestingTests/ExpectMisuseTests.swift:\(line), label \"unexpected\", String?: "
+          "Binding misuse unwrapped-write-after-nil at BindingDiagnosticsTestingTests/ExpectMisuseTests.swift:\(line)\(Misuses.writtenAt(Misuses.afterNilWriter)), label \"unexpected\", String?: "
         ) == true
     }
   }

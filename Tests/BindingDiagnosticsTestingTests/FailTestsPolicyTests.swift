@@ -21,9 +21,9 @@ import Testing
         Misuses.setTrue(label: "policy")
       }
     } matching: { issue in
-      issue.sourceLocation?.line == line && issue.sourceLocation?.filePath == #filePath
+      issue.sourceLocation == Misuses.location(Misuses.setTrueWriter)
         && Misuses.text(of: issue)
-          == "Binding misuse mapped-bool-set-true at BindingDiagnosticsTestingTests/FailTestsPolicyTests.swift:\(line), label \"policy\", String?: A Binding<Bool> mapped from an optional was set to true; the write had no effect."
+          == "Binding misuse mapped-bool-set-true at BindingDiagnosticsTestingTests/FailTestsPolicyTests.swift:\(line)\(Misuses.writtenAt(Misuses.setTrueWriter)), label \"policy\", String?: A Binding<Bool> mapped from an optional was set to true; the write had no effect."
     }
     #expect(sink.events.map(\.label) == ["policy"])
   }

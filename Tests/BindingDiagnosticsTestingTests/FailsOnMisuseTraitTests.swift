@@ -30,9 +30,9 @@ import Testing
     withKnownIssue {
       Misuses.afterNil(label: "edited", writing: true)
     } matching: { issue in
-      issue.sourceLocation?.line == line
+      issue.sourceLocation == Misuses.location(Misuses.afterNilWriter)
         && Misuses.text(of: issue)
-          == "Binding misuse unwrapped-write-after-nil at BindingDiagnosticsTestingTests/FailsOnMisuseTraitTests.swift:\(line), label \"edited\", String?: A binding unwrapped from an optional was written after it became nil; the write was dropped."
+          == "Binding misuse unwrapped-write-after-nil at BindingDiagnosticsTestingTests/FailsOnMisuseTraitTests.swift:\(line)\(Misuses.writtenAt(Misuses.afterNilWriter)), label \"edited\", String?: A binding unwrapped from an optional was written after it became nil; the write was dropped."
     }
   }
 

@@ -40,14 +40,14 @@ enum FixtureRun {
   /// The fixtures without the trait, under `BINDING_DIAGNOSTICS_POLICY=fail-tests`.
   static let failTests = Result {
     try run(
-      ["--testing-library", "swift-testing", "--filter", "ithoutTheTrait"],
+      ["--testing-library", "swift-testing", "--filter", "TraitFixtures/.*ithoutTheTrait"],
       environment: ["BINDING_DIAGNOSTICS_POLICY": "fail-tests"])
   }
 
   /// The fixtures without the trait, under `BINDING_DIAGNOSTICS_POLICY=report`.
   static let reportOnly = Result {
     try run(
-      ["--testing-library", "swift-testing", "--filter", "ithoutTheTrait"],
+      ["--testing-library", "swift-testing", "--filter", "TraitFixtures/.*ithoutTheTrait"],
       environment: ["BINDING_DIAGNOSTICS_POLICY": "report"])
   }
 

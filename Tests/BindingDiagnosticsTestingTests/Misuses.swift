@@ -17,6 +17,9 @@ enum Misuses {
     for _ in 0..<times { flag.wrappedValue = true }
   }
 
+  /// The line of ``setTrue(label:times:fileID:line:)`` that writes: the issue's location.
+  static let setTrueWriter = #line - 4
+
   /// A flag mapped from a present optional at this line: writing `true` to it is a misuse
   /// whose writer is the caller.
   static func flag(label: String) -> Binding<Bool> {
@@ -37,16 +40,28 @@ enum Misuses {
     if writing { detail.wrappedValue = "Dinner" } else { _ = detail.wrappedValue }
   }
 
+  /// The line of ``afterNil(label:writing:fileID:line:)`` that writes or reads.
+  static let afterNilWriter = #line - 4
+
+  /// `, written at BindingDiagnosticsTestingTests/Misuses.swift:LINE`.
+  static func writtenAt(_ line: Int) -> String {
+    ", written at BindingDiagnosticsTestingTests/Misuses.swift:\(line)"
+  }
+
+  /// Where the issue for a misuse written at `line` of this file sits.
+  static func location(_ line: Int) -> SourceLocation {
+    SourceLocation(fileID: #fileID, filePath: #filePath, line: line, column: 1)
+  }
+
   /// Whether `issue` is the trait's issue for a `mapped-bool-set-true` at `line` of the calling
   /// test file.
   static func isSetTrue(
     _ issue: Issue, line: Int, label: String, fileID: String = #fileID, filePath: String = #filePath
   ) -> Bool {
     let text =
-      "Binding misuse mapped-bool-set-true at \(fileID):\(line), label \"\(label)\", String?: A Binding<Bool> mapped from an optional was set to true; the write had no effect."
-    return issue.sourceLocation
-      == SourceLocation(fileID: fileID, filePath: filePath, line: line, column: 1)
-      && issue.sourceLocation?.filePath == filePath && Misuses.text(of: issue) == text
+      "Binding misuse mapped-bool-set-true at \(fileID):\(line)\(writtenAt(setTrueWriter)), label \"\(label)\", String?: A Binding<Bool> mapped from an optional was set to true; the write had no effect."
+    return issue.sourceLocation == location(setTrueWriter)
+      && issue.sourceLocation?.filePath == #filePath && Misuses.text(of: issue) == text
       && issue.isFailure
   }
 

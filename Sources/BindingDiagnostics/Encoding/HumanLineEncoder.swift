@@ -32,7 +32,9 @@ package struct HumanLineEncoder: Sendable {
     line += event.kind.code
     if let label = event.label { line += ", " + LogfmtEscaping.escapingControls(label) }
     line += "]"
-    if let writer = event.writer { line += " written at " + LogfmtEscaping.escapingControls(writer) }
+    if let writer = event.writer {
+      line += " written at " + LogfmtEscaping.escapingControls(writer)
+    }
     if event.suppressed > 0 { line += " (+\(event.suppressed) folded)" }
     line += "\n"
     return Array(line.utf8)

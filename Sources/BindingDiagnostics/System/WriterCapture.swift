@@ -1,26 +1,35 @@
 #if canImport(Runtime)
   import Runtime
 #endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Finds a misuse's ``WriterSite``: the return addresses of the current thread's stack, each
 /// resolved to a source file and line once and remembered.
 ///
-/// A capture walks the stack (Swift's `Runtime` module, `Backtrace.capture`, frame pointers
-/// only) and looks each return address up in a table. An address not seen before costs one
-/// symbolication of the whole stack (milliseconds, once), which fills the table for each of its
-/// addresses: either the first frame there (inlined frames included, innermost first) whose
+/// A capture takes the stack's return addresses with glibc's `backtrace(3)` (which unwinds by
+/// the binaries' unwind tables, so C frames without frame pointers cannot derail it) and looks
+/// each up in a table. An address not seen before costs one capture with Swift's `Runtime` module
+/// (`Backtrace.capture`, then `symbolicated()`: milliseconds, once), which fills the table for
+/// each of its addresses. That capture follows frame pointers, and reads a bottom-of-stack frame
+/// without one (glibc's own start frames) as an address to follow: it is bounded to the frames
+/// above the last few `backtrace(3)` found, so it never reaches them. What the table says of an
+/// address is: either the first frame there (inlined frames included, innermost first) whose
 /// source file is outside this package's `Sources/BindingDiagnostics*` folders, or "skip" (this
 /// package, the Swift runtime and libraries, frames without debug information). A misuse whose
 /// stack has no such frame, or a build without debug information, has no writer.
 ///
-/// Where the `Runtime` module is missing (Apple platforms before macOS 26 / iOS 26, other
-/// toolchains), there is no writer.
+/// Debug builds only: in an optimized build (`-O`), Swift 6.3's frame-pointer walk was seen to
+/// read address 0 and crash in a small program however few frames it was asked for, and an app
+/// must never crash for a diagnostic. Release builds, and where the `Runtime` module is missing
+/// (Apple platforms, other toolchains), have no writer.
 package enum WriterCapture {
   /// The writer of the misuse being reported on this thread, or `nil` when no frame outside the
   /// package has a source location.
   @inline(never)
   package static func capture() -> WriterSite? {
-    #if canImport(Runtime) && os(Linux)
+    #if canImport(Runtime) && os(Linux) && DEBUG
       return Resolver.shared.capture()
     #else
       return nil
@@ -42,7 +51,7 @@ package enum WriterCapture {
     return parts.joined(separator: "/")
   }()
 
-  #if canImport(Runtime) && os(Linux)
+  #if canImport(Runtime) && os(Linux) && DEBUG
     /// The stack walker and its table; one per process.
     private final class Resolver: Sendable {
       static let shared = Resolver()
@@ -67,14 +76,38 @@ package enum WriterCapture {
         state = Lock(State(images: ImageMap.capture()))
       }
 
+      /// glibc's `backtrace(3)`, found once with `dlsym(3)`.
+      private typealias BacktraceFunction =
+        @convention(c) (UnsafeMutablePointer<UnsafeMutableRawPointer?>?, Int32) -> Int32
+      private static let glibcBacktrace: BacktraceFunction? = dlsym(
+        dlopen(nil, RTLD_LAZY), "backtrace"
+      ).map { unsafeBitCast($0, to: BacktraceFunction.self) }
+
+      /// Frames taken at most: the writer is within the first few above the package's own.
+      private static let depth = 48
+      /// Frames at the bottom of a stack the frame-pointer walk must not reach.
+      private static let bottomFrames = 3
+
       func capture() -> WriterSite? {
+        guard let glibcBacktrace = Resolver.glibcBacktrace else { return nil }
+        let addresses = withUnsafeTemporaryAllocation(
+          of: UnsafeMutableRawPointer?.self, capacity: Resolver.depth
+        ) { buffer -> [Backtrace.Address] in
+          let count = Int(glibcBacktrace(buffer.baseAddress, Int32(Resolver.depth)))
+          return buffer.prefix(max(0, count)).compactMap { pointer in
+            pointer.flatMap { Backtrace.Address(UInt64(UInt(bitPattern: $0))) }
+          }
+        }
+        if case .known(let site) = lookUp(addresses) { return site }
+        // The stack was deeper than taken: the bottom is not among these frames.
+        let whole = addresses.count < Resolver.depth
+        let limit = whole ? addresses.count - Resolver.bottomFrames : addresses.count
+        guard limit > 0 else { return nil }
         let images = state.withLock { $0.images }
         guard
           let backtrace = try? Backtrace.capture(
-            algorithm: .fast, limit: 48, offset: 0, top: 0, images: images)
+            algorithm: .fast, limit: limit, offset: 0, top: 0, images: images)
         else { return nil }
-        let addresses = backtrace.frames.compactMap { Resolver.address(of: $0) }
-        if case .known(let site) = lookUp(addresses) { return site }
         learn(backtrace, addresses: addresses)
         if case .known(let site) = lookUp(addresses) { return site }
         return nil
@@ -118,7 +151,13 @@ package enum WriterCapture {
             ?? found
         }
         var resolutions: [Backtrace.Address: Resolution] = [:]
-        for address in addresses { resolutions[address] = .skip }
+        for frame in backtrace.frames {
+          if let address = Resolver.address(of: frame) { resolutions[address] = .skip }
+        }
+        // `backtrace(3)` starts a frame or two earlier, inside this file: those are the package's.
+        for address in addresses.prefix(while: { resolutions[$0] == nil }) {
+          resolutions[address] = .skip
+        }
         // Frames come innermost first; an address's inlined frames come before its own.
         for frame in symbolicated?.frames ?? [] {
           guard let address = Resolver.address(of: frame.captured) else { continue }

@@ -253,7 +253,8 @@ enum EventDecoder {
     }
     if let message = raw.text(.message), let file = raw.text(.file), let line = raw.integer(.line) {
       let suffix = JournalFieldsEncoder.messageSuffix(
-        file: file, line: line, label: raw.text(.label), suppressed: raw.integer(.suppressed) ?? 0)
+        file: file, line: line, label: raw.text(.label),
+        suppressed: raw.integer(.suppressed) ?? 0)
       // Byte for byte: `hasSuffix` would compare canonically equivalent text as equal.
       if message.utf8.count >= suffix.utf8.count,
         message.utf8.suffix(suffix.utf8.count).elementsEqual(suffix.utf8)
