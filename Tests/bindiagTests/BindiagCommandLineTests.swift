@@ -153,13 +153,13 @@ import Testing
     let result = try PrivateJournal.run(
       "bindiag", ["demo", "--dir", directory], environment: bindiagEnvironment)
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(result.stdout.contains("2110 misuses happened (the script commits 2110)"))
+    #expect(result.stdout.contains("2113 misuses happened (the script commits 2113)"))
     #expect(
       result.stdout.contains("bindiag summary --group-by kind,process \(directory)/events.jsonl"))
     let summary = try bindiag("summary", "--format", "json", directory + "/events.jsonl")
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(summary.stdout.utf8)) as? [String: Any])
-    #expect(object["events"] as? Int == 2110)
+    #expect(object["events"] as? Int == 2113)
     #expect(object["lost"] as? Int == 0)
     let kinds = Set(
       ((object["groups"] as? [[String: Any]]) ?? []).compactMap {
@@ -168,7 +168,8 @@ import Testing
     #expect(
       kinds.isSuperset(of: [
         "mapped-bool-set-true", "unwrapped-read-after-nil", "unwrapped-write-after-nil",
-        "element-read-after-removal", "element-write-after-removal",
+        "element-read-after-removal", "element-write-after-removal", "set-off-main-thread",
+        "write-not-applied", "reentrant-write",
       ]))
   }
 }

@@ -42,7 +42,10 @@ extension Binding where Value: Identifiable {
     let location = ElementLocation(
       at: index, of: elements, in: base, label: label, fileID: fileID, line: line,
       function: function)
-    self.init(get: location.get, set: location.set)
+    self.init(
+      get: location.get,
+      set: WriteCheck.checking(
+        location.set, label: label, fileID: fileID, line: line, function: function))
     transaction = base.transaction
   }
 }

@@ -68,7 +68,10 @@ where Elements.Element: Identifiable {
     let location = ElementLocation(
       at: position, of: elements, in: base, label: label, fileID: fileID, line: line,
       function: function)
-    var binding = Binding(get: location.get, set: location.set)
+    var binding = Binding(
+      get: location.get,
+      set: WriteCheck.checking(
+        location.set, label: label, fileID: fileID, line: line, function: function))
     binding.transaction = base.transaction
     return binding
   }

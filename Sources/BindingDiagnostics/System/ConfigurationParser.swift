@@ -13,12 +13,15 @@ struct ConfigurationParser {
     "BINDING_DIAGNOSTICS_PRIVACY", "BINDING_DIAGNOSTICS_HASH_KEY",
     "BINDING_DIAGNOSTICS_RATE_LIMIT", "BINDING_DIAGNOSTICS_MIN_LEVEL",
     "BINDING_DIAGNOSTICS_POLICY", "BINDING_DIAGNOSTICS_SIGNALS",
+    "BINDING_DIAGNOSTICS_MAIN_THREAD_CHECK",
     // Read by the package's own tests of BindingDiagnosticsTesting.
     "BINDING_DIAGNOSTICS_TESTING_FIXTURES",
   ]
 
   /// The file's top-level keys.
-  static let fileKeys = ["sinks", "privacy", "hash_key", "rate_limit", "min_level", "policy"]
+  static let fileKeys = [
+    "sinks", "privacy", "hash_key", "rate_limit", "min_level", "policy", "main_thread_check",
+  ]
 
   /// A `jsonl` sink object's keys.
   static let fileSinkKeys = [
@@ -66,6 +69,9 @@ struct ConfigurationParser {
     if let value = environment["BINDING_DIAGNOSTICS_POLICY"] {
       parsePolicy(value, source: "BINDING_DIAGNOSTICS_POLICY")
     }
+    if let value = environment["BINDING_DIAGNOSTICS_MAIN_THREAD_CHECK"] {
+      parseMainThreadCheck(value, source: "BINDING_DIAGNOSTICS_MAIN_THREAD_CHECK")
+    }
   }
 
   // MARK: The file
@@ -77,7 +83,7 @@ struct ConfigurationParser {
       switch key {
       case "sinks":
         parseSinkArray(value, source: place)
-      case "privacy", "hash_key", "rate_limit", "min_level", "policy":
+      case "privacy", "hash_key", "rate_limit", "min_level", "policy", "main_thread_check":
         guard case .string(let text) = value else {
           warnings.append("\(place): expected a string; ignored")
           continue
@@ -87,6 +93,7 @@ struct ConfigurationParser {
         case "hash_key": parseHashKey(text, source: place)
         case "rate_limit": parseRateLimit(text, source: place)
         case "min_level": parseLevel(text, source: place)
+        case "main_thread_check": parseMainThreadCheck(text, source: place)
         default: parsePolicy(text, source: place)
         }
       case "$comment":
@@ -280,5 +287,16 @@ struct ConfigurationParser {
       return
     }
     specification.policy = policy
+  }
+
+  mutating func parseMainThreadCheck(_ text: String, source: String) {
+    switch text {
+    case "on": specification.checksMainThread = true
+    case "off": specification.checksMainThread = false
+    default:
+      let hint = NameSuggestion.hint(for: text, in: ["on", "off"])
+      warnings.append("\(source): expected on or off, got \"\(text)\"\(hint); using on")
+      specification.checksMainThread = true
+    }
   }
 }

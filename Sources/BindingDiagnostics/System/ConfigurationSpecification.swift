@@ -24,6 +24,9 @@ public struct ConfigurationSpecification: Sendable, Hashable {
   public var minimumLevel: MisuseLevel = .trace
   /// `automatic` by default.
   public var policy: MisusePolicy = .automatic
+  /// Whether writes from another thread through bindings made on the main thread are reported
+  /// (``MisuseKind/setOffMainThread``); `true` (`on`) by default.
+  public var checksMainThread = true
 
   /// The defaults.
   public init() {}
@@ -51,9 +54,10 @@ public struct ConfigurationSpecification: Sendable, Hashable {
       case .hash: .hash(key: hashKey ?? .random())
       case .public: .public
       }
-    let configuration = DiagnosticsConfiguration(
+    var configuration = DiagnosticsConfiguration(
       sink: sink, privacy: valuePrivacy, rateLimit: rateLimit, minimumLevel: minimumLevel,
       policy: policy)
+    configuration.checksMainThread = checksMainThread
     return (configuration, warnings)
   }
 }

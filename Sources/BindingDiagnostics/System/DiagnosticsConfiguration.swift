@@ -14,6 +14,9 @@ public struct DiagnosticsConfiguration: Sendable {
   /// Whether a misuse also raises Xcode's runtime issue (debug builds on Apple platforms only;
   /// see `RuntimeWarning`); `true` by default.
   public var runtimeWarnings: Bool
+  /// Whether a write from another thread through a binding made on the main thread reports
+  /// ``MisuseKind/setOffMainThread``; `true` by default.
+  public var checksMainThread = true
 
   /// The sink used when none is named: the unified log (`OSLogSink`) on Apple platforms,
   /// standard error elsewhere.

@@ -111,16 +111,13 @@ enum EventDecoder {
 
   /// The built-in kinds' levels; app-defined kinds read back as `.warning` by default.
   static func defaultLevel(of code: String) -> MisuseLevel {
-    switch code {
-    case MisuseKind.mappedBoolSetTrue.code: MisuseKind.mappedBoolSetTrue.defaultLevel
-    case MisuseKind.unwrappedReadAfterNil.code: MisuseKind.unwrappedReadAfterNil.defaultLevel
-    case MisuseKind.unwrappedWriteAfterNil.code: MisuseKind.unwrappedWriteAfterNil.defaultLevel
-    case MisuseKind.elementReadAfterRemoval.code: MisuseKind.elementReadAfterRemoval.defaultLevel
-    case MisuseKind.elementWriteAfterRemoval.code:
-      MisuseKind.elementWriteAfterRemoval.defaultLevel
-    default: .warning
-    }
+    builtInLevels[code] ?? .warning
   }
+
+  /// Every built-in kind's default level by its code, from ``MisuseKind/builtIn``: a kind added
+  /// there reads back at its own level without a change here.
+  static let builtInLevels: [String: MisuseLevel] = Dictionary(
+    uniqueKeysWithValues: MisuseKind.builtIn.map { ($0.code, $0.defaultLevel) })
 
   /// A contract JSON object, keys in any order, unknown keys ignored, types checked.
   static func decodeContract(_ members: [(String, JSONValue)]) -> Result<

@@ -23,6 +23,10 @@
 //     --child-sleeps           see --fork
 //     --code-jsonl PATH        bootstrap with `.jsonLines(path: PATH)` made in code (rate limit
 //                              off) instead of configuring from the environment
+//     --writes misused|correct after COUNT, the writes of WriteScenarios.swift: bindings made on
+//                              the main thread written from a DispatchQueue, through .constant and
+//                              a dropping setter, a setter writing back into its own binding; or
+//                              the same app written correctly
 import BindingDiagnostics
 import Foundation
 
@@ -65,6 +69,7 @@ let lateBootstrap = flag("--late-bootstrap")
 let exitWhileMisusing = option("--exit-while-misusing").flatMap(Int.init)
 let forkCount = option("--fork").flatMap(Int.init)
 let childSleeps = flag("--child-sleeps")
+let writes = option("--writes")
 if let path = option("--code-jsonl") {
   DiagnosticsSystem.bootstrap(
     DiagnosticsConfiguration(sink: .jsonLines(path: path), rateLimit: nil))
@@ -84,7 +89,11 @@ if earlyBootstrap {
 }
 let model = Model()
 let alert = Binding<String?>(get: { model.alert }, set: { model.alert = $0 })
-let isPresented = alert.mappedToBool(label: label)
+// Made off the main thread, so that writes from --threads' threads report only what they do to
+// the flag (a binding made on the main thread and written from another reports that too).
+let isPresented = madeOffMainThread {
+  alert.mappedToBool(label: label)
+}
 
 if exitOnSigterm {
   signal(SIGTERM) { _ in exit(0) }
@@ -106,6 +115,9 @@ func misuse(_ times: Int) {
 }
 
 misuse(count)
+if let writes {
+  WriteScenarios.run(misused: writes == "misused")
+}
 if lateBootstrap {
   DiagnosticsSystem.bootstrap(DiagnosticsConfiguration(sink: StandardErrorSink(format: .logfmt)))
 }
