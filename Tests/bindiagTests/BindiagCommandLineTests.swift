@@ -138,9 +138,10 @@ import Testing
     let list = try runProduct("/usr/bin/env", ["journalctl", "--root=\(root)", "--list-catalog"])
     #expect(
       list.stdout.split(separator: "\n").map { String($0.prefix(32)) }.sorted() == [
-        "2b9f53b872d7905613eeb68e53797657", "408dfadb7955002b716d4ab50fbd4491",
-        "bc5fac4ceaa67ee0a9571f1f145acecc", "dd247305be2c4d0989f04225e38f18ac",
-        "f85acfe97c4c497e9481d236932560ea",
+        "043e1df79d121894fb520fc6dbb65814", "1602a1b76db8d6991739f4e08b103e2c",
+        "225af2e2c84a98d859d1b81a14e0f08e", "2b9f53b872d7905613eeb68e53797657",
+        "408dfadb7955002b716d4ab50fbd4491", "bc5fac4ceaa67ee0a9571f1f145acecc",
+        "dd247305be2c4d0989f04225e38f18ac", "f85acfe97c4c497e9481d236932560ea",
       ])
     #expect(
       list.stdout.contains(

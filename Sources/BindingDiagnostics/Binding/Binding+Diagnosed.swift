@@ -81,10 +81,9 @@ extension Binding where Value: Equatable {
     line: UInt = #line, function: StaticString = #function
   ) -> Binding<Value> {
     let writes = EquatableWrites(
-      base: self,
-      check: WriteCheck(
-        label: label, normalises: normalises, fileID: fileID, line: line, function: function))
-    return Binding.checked(self, set: writes.write)
+      base: self, label: label, normalises: normalises, fileID: fileID, line: line,
+      function: function)
+    return Binding.checked(self, set: writes.set)
   }
 }
 
@@ -92,20 +91,23 @@ extension Binding where Value: Equatable {
 /// conformance is known, so the `@Sendable` closure `Binding` takes captures no generic
 /// metatype. `@unchecked Sendable` as ``Unwrapped`` is.
 @usableFromInline
-final class EquatableWrites<Value: Equatable>: @unchecked Sendable {
+final class EquatableWrites<Value: Equatable>: WriteCheck, @unchecked Sendable {
   @usableFromInline let base: Binding<Value>
-  @usableFromInline let check: WriteCheck
 
   @inlinable
-  init(base: Binding<Value>, check: WriteCheck) {
+  init(
+    base: Binding<Value>, label: String?, normalises: Bool, fileID: StaticString, line: UInt,
+    function: StaticString
+  ) {
     self.base = base
-    self.check = check
+    super.init(
+      label: label, normalises: normalises, fileID: fileID, line: line, function: function)
   }
 
   /// Writes `newValue` to the base behind the write checks, then reads it back once.
   @inlinable
-  func write(_ newValue: Value, _ transaction: Transaction) {
-    check.write(newValue, readBack: { base.wrappedValue }) {
+  func set(_ newValue: Value, _ transaction: Transaction) {
+    write(newValue, readBack: { base.wrappedValue }) {
       base.transaction(transaction).wrappedValue = newValue
       return true
     }

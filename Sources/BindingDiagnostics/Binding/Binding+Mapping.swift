@@ -30,25 +30,8 @@ extension Binding where Value == Bool {
     mappedTo base: Binding<Wrapped?>, label: String? = nil, fileID: StaticString = #fileID,
     line: UInt = #line, function: StaticString = #function
   ) {
-    nonisolated(unsafe) let base = base
-    let check = WriteCheck(label: label, fileID: fileID, line: line, function: function)
-    self.init(
-      get: { base.wrappedValue != nil },
-      set: { newValue, transaction in
-        let cleared = check.write(newValue) {
-          if newValue {
-            MappingReports.setTrue(
-              current: base.wrappedValue, label: check.label, fileID: check.fileID,
-              line: check.line, function: check.function)
-            return false
-          }
-          base.transaction(transaction).wrappedValue = nil
-          return true
-        }
-        if cleared, let current = base.wrappedValue {
-          MappingReports.falseNotApplied(current: current, check: check)
-        }
-      })
+    let flag = MappedFlag(base, label: label, fileID: fileID, line: line, function: function)
+    self.init(get: flag.get, set: flag.set)
     transaction = base.transaction
   }
 }
@@ -164,10 +147,9 @@ extension Binding where Value: Equatable {
 /// Unlocked, like the base binding's own storage: the binding is used where its base is, one
 /// thread at a time. `@unchecked Sendable` on that condition, as `Binding` itself is.
 @usableFromInline
-final class Unwrapped<Value>: @unchecked Sendable {
+final class Unwrapped<Value>: WriteCheck, @unchecked Sendable {
   @exclusivity(unchecked) @usableFromInline var last: Value
   @usableFromInline let base: Binding<Value?>
-  @usableFromInline let check: WriteCheck
 
   @inlinable
   init(
@@ -176,7 +158,7 @@ final class Unwrapped<Value>: @unchecked Sendable {
   ) {
     self.last = value
     self.base = base
-    self.check = WriteCheck(label: label, fileID: fileID, line: line, function: function)
+    super.init(label: label, fileID: fileID, line: line, function: function)
   }
 
   /// The value now, or the last one (reported) after the optional became `nil`.
@@ -187,15 +169,15 @@ final class Unwrapped<Value>: @unchecked Sendable {
       return value
     }
     MappingReports.afterNil(
-      .unwrappedReadAfterNil, last: last, label: check.label, fileID: check.fileID,
-      line: check.line, function: check.function)
+      .unwrappedReadAfterNil, last: last, label: label, fileID: fileID, line: line,
+      function: function)
     return last
   }
 
   /// Writes behind the write checks.
   @inlinable
   func write(_ newValue: Value, _ transaction: Transaction) {
-    _ = check.write(newValue) { store(newValue, transaction) }
+    _ = write(newValue) { store(newValue, transaction) }
   }
 
   /// Writes the value, or drops the write (reported) after the optional became `nil`.
@@ -204,8 +186,8 @@ final class Unwrapped<Value>: @unchecked Sendable {
   func store(_ newValue: Value, _ transaction: Transaction) -> Bool {
     guard base.wrappedValue != nil else {
       MappingReports.afterNil(
-        .unwrappedWriteAfterNil, last: newValue, label: check.label, fileID: check.fileID,
-        line: check.line, function: check.function)
+        .unwrappedWriteAfterNil, last: newValue, label: label, fileID: fileID, line: line,
+        function: function)
       return false
     }
     base.transaction(transaction).wrappedValue = newValue
@@ -218,6 +200,47 @@ extension Unwrapped where Value: Equatable {
   /// Writes behind the write checks, and reads the base back once.
   @inlinable
   func writeReadingBack(_ newValue: Value, _ transaction: Transaction) {
-    check.write(newValue, readBack: { base.wrappedValue }) { store(newValue, transaction) }
+    write(newValue, readBack: { base.wrappedValue }) { store(newValue, transaction) }
+  }
+}
+
+/// A flag mapped from an optional (``Binding/init(mappedTo:label:fileID:line:function:)``): the
+/// base and the write check, one object, whose getter and setter the binding is made with.
+/// `@unchecked Sendable` as ``Unwrapped`` is.
+@usableFromInline
+final class MappedFlag<Wrapped>: WriteCheck, @unchecked Sendable {
+  @usableFromInline let base: Binding<Wrapped?>
+
+  @inlinable
+  init(
+    _ base: Binding<Wrapped?>, label: String?, fileID: StaticString, line: UInt,
+    function: StaticString
+  ) {
+    self.base = base
+    super.init(label: label, fileID: fileID, line: line, function: function)
+  }
+
+  /// Whether the optional holds a value.
+  @inlinable
+  func get() -> Bool { base.wrappedValue != nil }
+
+  /// `false` clears the optional (read back: still present is ``MisuseKind/writeNotApplied``);
+  /// `true` changes nothing and reports ``MisuseKind/mappedBoolSetTrue``.
+  @inlinable
+  func set(_ newValue: Bool, _ transaction: Transaction) {
+    let cleared = write(newValue) {
+      if newValue {
+        MappingReports.setTrue(
+          current: base.wrappedValue, label: label, fileID: fileID, line: line,
+          function: function)
+        return false
+      }
+      base.transaction(transaction).wrappedValue = nil
+      return true
+    }
+    if cleared, let current = base.wrappedValue {
+      MappingReports.falseNotApplied(
+        current: current, label: label, fileID: fileID, line: line, function: function)
+    }
   }
 }

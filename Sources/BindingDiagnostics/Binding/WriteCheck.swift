@@ -25,8 +25,13 @@
 /// base's own storage races too; a word-sized store there can make a re-entrant write go
 /// unreported, never report one that was not (only a thread stores its own identity in `writer`,
 /// and it clears it when its outermost write ends). `@unchecked Sendable` on that condition.
+///
+/// The objects that hold a binding's state (``Unwrapped``, ``MappedFlag``, ``EquatableWrites``)
+/// are write checks themselves, so a binding allocates one object, as before the checks; the
+/// reports take the call site's values, not the object, so a binding that does not escape can
+/// live on the stack.
 @usableFromInline
-final class WriteCheck: @unchecked Sendable {
+class WriteCheck: @unchecked Sendable {
   /// The identity of the thread that made the binding when it is the main thread, else 0 (not
   /// checked).
   @usableFromInline let owner: UInt
@@ -61,13 +66,17 @@ final class WriteCheck: @unchecked Sendable {
   ///     something).
   /// - Returns: Whether the write reached the source and no re-entrant write replaced it.
   @inlinable
-  func write<Value>(_ newValue: Value, _ apply: () -> Bool) -> Bool {
+  final func write<Value>(_ newValue: Value, _ apply: () -> Bool) -> Bool {
     let thread = ThreadIdentity.current()
-    if thread != owner, owner != 0 { MappingReports.offMainThread(newValue, check: self) }
+    if thread != owner, owner != 0 {
+      MappingReports.offMainThread(
+        newValue, label: label, fileID: fileID, line: line, function: function)
+    }
     guard writer != thread else {
       if !reentered {
         reentered = true
-        MappingReports.reentrant(newValue, check: self)
+        MappingReports.reentrant(
+          newValue, label: label, fileID: fileID, line: line, function: function)
       }
       _ = apply()
       return false
@@ -86,13 +95,15 @@ final class WriteCheck: @unchecked Sendable {
   ///   - read: Reads the binding's value now, without reporting (`nil`: the source is gone).
   ///   - apply: Writes; returns whether the write reached the source.
   @inlinable
-  func write<Value: Equatable>(
+  final func write<Value: Equatable>(
     _ newValue: Value, readBack read: () -> Value?, _ apply: () -> Bool
   ) {
     guard write(newValue, apply), !normalises else { return }
     let stored = read()
     if stored != newValue {
-      MappingReports.notApplied(written: newValue, read: stored, check: self)
+      MappingReports.notApplied(
+        written: newValue, read: stored, label: label, fileID: fileID, line: line,
+        function: function)
     }
   }
 
