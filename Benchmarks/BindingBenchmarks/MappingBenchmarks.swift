@@ -143,11 +143,9 @@ func exerciseWrites(_ which: String, count: Int) {
   let values = ["Draft", "Final"]
   switch which {
   case "diagnosed-write", "handwritten-write":
-    let binding = which == "diagnosed-write" ? title.diagnosed() : title
-    for index in 0..<count { binding.wrappedValue = values[index & 1] }
+    writeTitles(which == "diagnosed-write" ? title.diagnosed() : title, values, count: count)
   case "diagnosed-read", "handwritten-read":
-    let binding = which == "diagnosed-read" ? title.diagnosed() : title
-    for _ in 0..<count { blackhole &+= binding.wrappedValue.utf8.count }
+    readTitles(which == "diagnosed-read" ? title.diagnosed() : title, count: count)
   case "unwrapped", "unwrapped-unchecked":
     for index in 0..<count {
       let binding =
@@ -168,6 +166,19 @@ func exerciseWrites(_ which: String, count: Int) {
   default:
     fatalError("unknown operation \(which)")
   }
+}
+
+/// Writes `values` in turn through `binding`, `count` times: out of line, so both bindings are
+/// called the same way (neither closure is known to the loop).
+@inline(never)
+func writeTitles(_ binding: Binding<String>, _ values: [String], count: Int) {
+  for index in 0..<count { binding.wrappedValue = values[index & 1] }
+}
+
+/// Reads `binding` `count` times, out of line as `writeTitles`.
+@inline(never)
+func readTitles(_ binding: Binding<String>, count: Int) {
+  for _ in 0..<count { blackhole &+= binding.wrappedValue.utf8.count }
 }
 
 /// ns per operation of the write checks beside their peers, interleaved, on the thread's CPU

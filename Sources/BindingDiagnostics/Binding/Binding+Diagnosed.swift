@@ -39,6 +39,7 @@ extension Binding {
 
   /// A binding reading as `base` does and writing with `set`, with `base`'s transaction.
   @inlinable
+  @preconcurrency
   static func checked(
     _ base: Binding<Value>, set: @escaping @Sendable (Value, Transaction) -> Void
   ) -> Binding<Value> {

@@ -116,6 +116,7 @@ class WriteCheck: @unchecked Sendable {
   ///   - function: Captured call site.
   /// - Returns: A setter to make the binding with.
   @inlinable
+  @preconcurrency
   static func checking<Value>(
     _ set: @escaping @Sendable (Value, Transaction) -> Void, label: String?,
     fileID: StaticString, line: UInt, function: StaticString
