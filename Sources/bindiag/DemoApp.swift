@@ -132,7 +132,8 @@ enum DemoApp {
       get: { model.volume.value },
       set: { newValue in
         model.volume.value = newValue
-        if newValue > 10, let binding = slider.value { binding.wrappedValue = 10 }  // the fix: store min(newValue, 10)
+        // The fix: store min(newValue, 10) instead of writing back.
+        if newValue > 10, let binding = slider.value { binding.wrappedValue = 10 }
       }
     ).diagnosed(label: "volume-slider")
     if let binding = slider.value { binding.wrappedValue = 11 }

@@ -8,7 +8,8 @@ import Testing
 @Suite struct WriteKindCatalogTests {
   @Test(arguments: [
     (
-      MisuseKind.setOffMainThread, "A binding made on the main thread was written from another thread",
+      MisuseKind.setOffMainThread,
+      "A binding made on the main thread was written from another thread",
       "Hop to"
     ),
     (

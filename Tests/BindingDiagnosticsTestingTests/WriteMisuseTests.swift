@@ -13,36 +13,36 @@ import Testing
   // make their bindings on the library's stand-in for it, and write them from a child task
   // (which runs on the global executor and inherits the test's pipeline).
   #if DEBUG
-  @Test func expectMisuseClaimsAWriteFromAnotherThread() async throws {
-    let counter = LockedValue(0)
-    let binding = MainThreadStandIn.run { counter.binding.diagnosed(label: "counter") }
-    let events = await expectMisuse(.setOffMainThread, count: 1) {
-      await withTaskGroup(of: Bool.self) { group in
-        group.addTask {
-          binding.wrappedValue = 1
-          return false
+    @Test func expectMisuseClaimsAWriteFromAnotherThread() async throws {
+      let counter = LockedValue(0)
+      let binding = MainThreadStandIn.run { counter.binding.diagnosed(label: "counter") }
+      let events = await expectMisuse(.setOffMainThread, count: 1) {
+        await withTaskGroup(of: Bool.self) { group in
+          group.addTask {
+            binding.wrappedValue = 1
+            return false
+          }
+          for await onStandIn in group { #expect(!onStandIn) }
         }
-        for await onStandIn in group { #expect(!onStandIn) }
       }
+      #expect(events.map(\.label) == ["counter"])
+      #expect(counter.value == 1)
     }
-    #expect(events.map(\.label) == ["counter"])
-    #expect(counter.value == 1)
-  }
 
-  @Test(.failsOnMisuse)
-  func anUnexpectedWriteFromAnotherThreadFailsTheTest() async throws {
-    let line = #line + 1
-    let binding = MainThreadStandIn.run { LockedValue(0).binding.diagnosed(label: "counter") }
-    await withKnownIssue {
-      await withTaskGroup(of: Void.self) { group in
-        group.addTask { binding.wrappedValue = 1 }
+    @Test(.failsOnMisuse)
+    func anUnexpectedWriteFromAnotherThreadFailsTheTest() async throws {
+      let line = #line + 1
+      let binding = MainThreadStandIn.run { LockedValue(0).binding.diagnosed(label: "counter") }
+      await withKnownIssue {
+        await withTaskGroup(of: Void.self) { group in
+          group.addTask { binding.wrappedValue = 1 }
+        }
+      } matching: { issue in
+        issue.sourceLocation?.line == line
+          && Misuses.text(of: issue)
+            == "Binding misuse set-off-main-thread at BindingDiagnosticsTestingTests/WriteMisuseTests.swift:\(line), label \"counter\", Int: A binding made on the main thread was written from another thread."
       }
-    } matching: { issue in
-      issue.sourceLocation?.line == line
-        && Misuses.text(of: issue)
-          == "Binding misuse set-off-main-thread at BindingDiagnosticsTestingTests/WriteMisuseTests.swift:\(line), label \"counter\", Int: A binding made on the main thread was written from another thread."
     }
-  }
   #endif
 
   @Test(.failsOnMisuse)

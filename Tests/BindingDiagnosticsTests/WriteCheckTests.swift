@@ -181,7 +181,9 @@ import Testing
         get: { notes.value },
         set: { newValue in
           notes.value = newValue
-          if newValue[0].text.count > 4, let binding = note.value { binding.wrappedValue.text = "long" }
+          if newValue[0].text.count > 4, let binding = note.value {
+            binding.wrappedValue.text = "long"
+          }
         })
       note.value = Binding(element: 1, in: base, label: "note")
       if let binding = note.value { binding.wrappedValue.text = "oat milk" }
@@ -206,67 +208,67 @@ import Testing
   // `swift test` runs no test on the main thread (on Linux not even a `@MainActor` one): these
   // make their bindings on the library's stand-in for it.
   #if DEBUG
-  @Test func aMainThreadBindingWrittenFromAQueueIsReported() throws {
-    let counter = Box(0)
-    let sink = RecordingSink()
-    let diagnostics = Diagnostics(configuration: .init(sink: sink, rateLimit: nil))
-    let line = #line + 2
-    let binding = MainThreadStandIn.run {
-      let binding = counter.binding.diagnosed(label: "counter")
-      binding.wrappedValue = 1  // on the main thread: no report
-      return binding
-    }
-    Self.onAnotherThread {
-      DiagnosticsSystem.withDiagnostics(diagnostics) { binding.wrappedValue = 2 }
-    }
-    diagnostics.flush()
-    let event = try #require(sink.events.first)
-    #expect(sink.events.map(\.kind) == [.setOffMainThread])
-    #expect(event.line == line)
-    #expect(event.label == "counter")
-    #expect(event.valueType == "Swift.Int")
-    #expect(event.message == "A binding made on the main thread was written from another thread.")
-    #expect(counter.value == 2)
-  }
-
-  @Test func everyKindOfPackageBindingChecksTheThread() throws {
-    let alert = Box<String?>("Saved")
-    let notes = Box([WriteNote(id: 1, text: "milk")])
-    let sink = RecordingSink()
-    let diagnostics = Diagnostics(configuration: .init(sink: sink, rateLimit: nil))
-    let (flag, unwrapped, element, row) = MainThreadStandIn.run {
-      let rows = notes.binding.elementBindings(label: "rows")
-      return (
-        alert.binding.mappedToBool(label: "flag"),
-        Binding(unwrapping: alert.binding, label: "unwrapped")!,
-        Binding(element: 1, in: notes.binding, label: "element")!, rows[rows.startIndex]
-      )
-    }
-    Self.onAnotherThread {
-      DiagnosticsSystem.withDiagnostics(diagnostics) {
-        unwrapped.wrappedValue = "Again"
-        element.wrappedValue.text = "oat milk"
-        row.wrappedValue.text = "soy milk"
-        flag.wrappedValue = false
+    @Test func aMainThreadBindingWrittenFromAQueueIsReported() throws {
+      let counter = Box(0)
+      let sink = RecordingSink()
+      let diagnostics = Diagnostics(configuration: .init(sink: sink, rateLimit: nil))
+      let line = #line + 2
+      let binding = MainThreadStandIn.run {
+        let binding = counter.binding.diagnosed(label: "counter")
+        binding.wrappedValue = 1  // on the main thread: no report
+        return binding
       }
+      Self.onAnotherThread {
+        DiagnosticsSystem.withDiagnostics(diagnostics) { binding.wrappedValue = 2 }
+      }
+      diagnostics.flush()
+      let event = try #require(sink.events.first)
+      #expect(sink.events.map(\.kind) == [.setOffMainThread])
+      #expect(event.line == line)
+      #expect(event.label == "counter")
+      #expect(event.valueType == "Swift.Int")
+      #expect(event.message == "A binding made on the main thread was written from another thread.")
+      #expect(counter.value == 2)
     }
-    diagnostics.flush()
-    #expect(sink.events.map(\.kind) == Array(repeating: .setOffMainThread, count: 4))
-    #expect(sink.events.compactMap(\.label) == ["unwrapped", "element", "rows", "flag"])
-  }
 
-  @Test func theConfigurationTurnsTheThreadCheckOff() throws {
-    let sink = RecordingSink()
-    var configuration = DiagnosticsConfiguration(sink: sink, rateLimit: nil)
-    configuration.checksMainThread = false
-    let diagnostics = Diagnostics(configuration: configuration)
-    let binding = MainThreadStandIn.run { Box(0).binding.diagnosed() }
-    Self.onAnotherThread {
-      DiagnosticsSystem.withDiagnostics(diagnostics) { binding.wrappedValue = 2 }
+    @Test func everyKindOfPackageBindingChecksTheThread() throws {
+      let alert = Box<String?>("Saved")
+      let notes = Box([WriteNote(id: 1, text: "milk")])
+      let sink = RecordingSink()
+      let diagnostics = Diagnostics(configuration: .init(sink: sink, rateLimit: nil))
+      let (flag, unwrapped, element, row) = MainThreadStandIn.run {
+        let rows = notes.binding.elementBindings(label: "rows")
+        return (
+          alert.binding.mappedToBool(label: "flag"),
+          Binding(unwrapping: alert.binding, label: "unwrapped")!,
+          Binding(element: 1, in: notes.binding, label: "element")!, rows[rows.startIndex]
+        )
+      }
+      Self.onAnotherThread {
+        DiagnosticsSystem.withDiagnostics(diagnostics) {
+          unwrapped.wrappedValue = "Again"
+          element.wrappedValue.text = "oat milk"
+          row.wrappedValue.text = "soy milk"
+          flag.wrappedValue = false
+        }
+      }
+      diagnostics.flush()
+      #expect(sink.events.map(\.kind) == Array(repeating: .setOffMainThread, count: 4))
+      #expect(sink.events.compactMap(\.label) == ["unwrapped", "element", "rows", "flag"])
     }
-    diagnostics.flush()
-    #expect(sink.events.isEmpty)
-  }
+
+    @Test func theConfigurationTurnsTheThreadCheckOff() throws {
+      let sink = RecordingSink()
+      var configuration = DiagnosticsConfiguration(sink: sink, rateLimit: nil)
+      configuration.checksMainThread = false
+      let diagnostics = Diagnostics(configuration: configuration)
+      let binding = MainThreadStandIn.run { Box(0).binding.diagnosed() }
+      Self.onAnotherThread {
+        DiagnosticsSystem.withDiagnostics(diagnostics) { binding.wrappedValue = 2 }
+      }
+      diagnostics.flush()
+      #expect(sink.events.isEmpty)
+    }
   #endif
 
   @Test func aBindingMadeOffTheMainThreadIsNotChecked() throws {
