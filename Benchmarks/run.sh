@@ -126,6 +126,32 @@ if command -v valgrind >/dev/null; then
     row "  the same over a LockedValue (callgrind)" "$ours" "$peer" "$(ratio "$ours" "$peer")"
   done
 fi
+# Issue 30: the write checks (thread, re-entrancy, read-back) on the correct path, beside their
+# peers in the same run: a diagnosed binding beside the hand-written Binding(get:set:) it wraps (an
+# Equatable String), the unwrapped binding beside today's replica (make, read, write), a mapped
+# flag beside a hand-written one. Element bindings: the rows above (ratio vs by index before the
+# checks: Benchmarks/results/element.txt).
+writes=$($bin/BindingBenchmarks writes)
+wget() { echo "$writes" | awk -v k="writes.$1" '$1 == k {print $2}'; }
+ratio2() { awk "BEGIN{ if ($2 == 0) print \"n/a\"; else printf \"%.2f\", $1 / $2 }"; }
+write_row() { row "$1" "$(wget "$2")" "$(wget "$3")" "$(ratio2 "$(wget "$2")" "$(wget "$3")")"; }
+write_row "diagnosed() write vs hand-written, CPU ns (goal <= 2)" diagnosed-write handwritten-write
+write_row "diagnosed() read vs hand-written, CPU ns (goal <= 1.2)" diagnosed-read handwritten-read
+write_row "unwrapped make+get+set vs before the checks, ns (goal <= 1.2)" unwrapped unwrapped-unchecked
+write_row "mapping make+get+set(false) vs hand-written, ns (goal <= 1.2)" mapping handwritten-mapping
+if command -v valgrind >/dev/null; then
+  write_instructions() {
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin/BindingBenchmarks" write-calls "$1" "$2" 2>&1 |
+      awk '/Collected/ {print $NF}'
+  }
+  for pair in "diagnosed-write handwritten-write" "diagnosed-read handwritten-read" \
+    "unwrapped unwrapped-unchecked" "mapping handwritten-mapping"; do
+    set -- $pair
+    ours=$(awk -v a="$(write_instructions "$1" 100000)" -v b="$(write_instructions "$1" 0)" 'BEGIN{printf "%.0f", (a - b) / 100000}')
+    peer=$(awk -v a="$(write_instructions "$2" 100000)" -v b="$(write_instructions "$2" 0)" 'BEGIN{printf "%.0f", (a - b) / 100000}')
+    row "  instructions per op, $1 vs $2 (callgrind)" "$ours" "$peer" "$(ratio2 "$ours" "$peer")"
+  done
+fi
 
 echo
 echo "== JSON Lines file sink (issue 3, 14), 1 000 000 records vs Python logging + JSON formatter, 200 000, and vs C write(2) (best of 3 each; load: $(cut -d' ' -f1-3 /proc/loadavg))"

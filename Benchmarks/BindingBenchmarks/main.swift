@@ -9,6 +9,8 @@
 //                                            callgrind
 //   BindingBenchmarks element-reread N       N element bindings re-read after removeFirst(), s
 //   BindingBenchmarks misuse-calls N         N misuses into a null sink only (for callgrind)
+//   BindingBenchmarks writes                 the write checks (issue 30) beside their peers
+//   BindingBenchmarks write-calls W N        N of W (see exerciseWrites), for callgrind
 //   BindingBenchmarks jsonl PATH N           misuses into the JSON Lines file sink
 //   BindingBenchmarks jsonl-threads PATH N T N misuses from T threads into one JSON Lines sink
 //   BindingBenchmarks jsonl-rate PATH R S T  R misuses a second for S seconds from T threads,
@@ -40,6 +42,9 @@ case "element-reread" where arguments.count == 3: runElementReread(count: Int(ar
 case "element-calls" where arguments.count == 4:
   runElementCalls(which: arguments[2], count: Int(arguments[3])!)
 case "misuse-calls" where arguments.count == 3: runMisuseCalls(count: Int(arguments[2])!)
+case "writes": runWrites()
+case "write-calls" where arguments.count == 4:
+  exerciseWrites(arguments[2], count: Int(arguments[3])!)
 case "jsonl" where arguments.count == 4: runJSONLines(path: arguments[2], count: Int(arguments[3])!)
 case "jsonl-threads" where arguments.count == 5:
   runJSONLinesThreads(path: arguments[2], count: Int(arguments[3])!, threads: Int(arguments[4])!)
@@ -62,7 +67,8 @@ case "export-mixed" where arguments.count == 6:
     seed: UInt64(arguments[5])!)
 default:
   print(
-    "usage: BindingBenchmarks mapping | misuse | element | element-calls W N | misuse-calls N | jsonl PATH N"
+    "usage: BindingBenchmarks mapping | misuse | element | element-calls W N | misuse-calls N"
+      + " | writes | write-calls W N | jsonl PATH N"
       + " | jsonl-threads PATH N T | jsonl-rate PATH R S T | journald N | generate N SEED"
       + " | export HOST N SEED | export-mixed HOST N UNRELATED SEED")
   exit(64)

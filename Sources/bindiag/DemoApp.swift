@@ -9,7 +9,7 @@ import Foundation
 /// only. Each view owns a model and builds its bindings as a SwiftUI body would.
 enum DemoApp {
   /// Misuses the script commits, by kind, so the demo can check its own summary.
-  static let expectedEvents = 3 + 2000 + 2 + 1 + 2 + 1 + 4 * 25 + 1
+  static let expectedEvents = 3 + 2000 + 2 + 1 + 2 + 1 + 4 * 25 + 1 + 1 + 1 + 1
 
   /// The app's state; each value sits behind a lock, as `@State` storage stands in a view.
   final class Model: Sendable {
@@ -20,6 +20,9 @@ enum DemoApp {
     let notes = LockedValue([
       Note(id: 1, text: "Buy milk"), Note(id: 2, text: "Call Ana"), Note(id: 3, text: "Pay rent"),
     ])
+    let uploadProgress = LockedValue(0.0)
+    let subject = LockedValue("")
+    let volume = LockedValue(5)
   }
 
   /// A row of the notes list.
@@ -37,6 +40,9 @@ enum DemoApp {
     notesView(model)
     settingsView(model)
     syncWorkers()
+    uploadView(model)
+    composeView(model)
+    volumeView(model)
     customKind()
   }
 
@@ -96,6 +102,41 @@ enum DemoApp {
       payload.value = nil
       for _ in 0..<25 { _ = value.wrappedValue + worker }
     }
+  }
+
+  /// A progress bar whose upload's completion handler writes the progress from the network
+  /// queue: one write off the main thread, where SwiftUI says only "Publishing changes from
+  /// background threads is not allowed".
+  static func uploadView(_ model: Model) {
+    let progress = model.uploadProgress.binding.diagnosed(label: "upload-progress")
+    let finished = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      progress.wrappedValue = 1.0  // the completion handler: should hop to the main thread
+      finished.signal()
+    }
+    finished.wait()
+  }
+
+  /// A subject field bound to `.constant` while the view was sketched, never wired up: the
+  /// keystroke does not stick and the field snaps back.
+  static func composeView(_ model: Model) {
+    let subject = Binding.constant(model.subject.value).diagnosed(label: "compose-subject")
+    subject.wrappedValue = "Lunch on Friday?"
+  }
+
+  /// A volume slider whose setter clamps by writing back into its own binding: the inner write
+  /// replaces the outer one while it is being stored.
+  static func volumeView(_ model: Model) {
+    let slider = LockedValue<Binding<Int>?>(nil)
+    slider.value = Binding(
+      get: { model.volume.value },
+      set: { newValue in
+        model.volume.value = newValue
+        // The fix: store min(newValue, 10) instead of writing back.
+        if newValue > 10, let binding = slider.value { binding.wrappedValue = 10 }
+      }
+    ).diagnosed(label: "volume-slider")
+    if let binding = slider.value { binding.wrappedValue = 11 }
   }
 
   /// An app-defined kind reported through the same pipeline.

@@ -20,6 +20,19 @@ import Testing
     #expect(MisuseKind(code: "element-write-after-removal") == .elementWriteAfterRemoval)
   }
 
+  @Test(arguments: [
+    (MisuseKind.setOffMainThread, "set-off-main-thread", "225af2e2c84a98d859d1b81a14e0f08e"),
+    (MisuseKind.writeNotApplied, "write-not-applied", "043e1df79d121894fb520fc6dbb65814"),
+    (MisuseKind.reentrantWrite, "reentrant-write", "1602a1b76db8d6991739f4e08b103e2c"),
+  ])
+  func theWriteKindsHaveFixedIdsAtWarning(kind: MisuseKind, code: String, messageID: String) {
+    #expect(kind.code == code)
+    #expect(kind.messageID == messageID)
+    #expect(kind.defaultLevel == .warning)
+    #expect(MisuseKind.builtIn.contains(kind))
+    #expect(MisuseKind(code: code, defaultLevel: .debug) == kind)
+  }
+
   @Test func customKindsDeriveAStableId() throws {
     let kind = try #require(MisuseKind(code: "sheet-dismissed-twice", defaultLevel: .notice))
     // Pinned, and checked against an independent SipHash-2-4 in Python: the derivation must

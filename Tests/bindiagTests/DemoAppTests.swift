@@ -74,6 +74,32 @@ import Testing
     #expect(Set(events.compactMap(\.label)) == ["feed-error-banner"])
   }
 
+  @Test func composeViewFailsAtItsConstantSubject() throws {
+    let line = try demoLine(containing: #"diagnosed(label: "compose-subject")"#)
+    withKnownIssue {
+      DemoApp.composeView(DemoApp.Model())
+    } matching: { issue in
+      issue.sourceLocation?.line == line
+        && issue.error.map { "\($0)" }?.hasPrefix(
+          "Binding misuse write-not-applied at bindiag/DemoApp.swift:\(line), label \"compose-subject\""
+        ) == true
+    }
+  }
+
+  @Test func volumeViewFailsOnceForItsReentrantClamp() throws {
+    let line = try demoLine(containing: #"diagnosed(label: "volume-slider")"#)
+    let model = DemoApp.Model()
+    withKnownIssue {
+      DemoApp.volumeView(model)
+    } matching: { issue in
+      issue.sourceLocation?.line == line
+        && issue.error.map { "\($0)" }?.hasPrefix(
+          "Binding misuse reentrant-write at bindiag/DemoApp.swift:\(line), label \"volume-slider\""
+        ) == true
+    }
+    #expect(model.volume.value == 10)
+  }
+
   /// The line of DemoApp.swift holding `text`.
   private func demoLine(containing text: String) throws -> Int {
     let lines = try String(contentsOfFile: demoPath, encoding: .utf8).components(separatedBy: "\n")

@@ -48,7 +48,10 @@ extension Binding where Value: Identifiable {
         id: id, in: base.wrappedValue, source: .binding(base), label: label, fileID: fileID,
         line: line, function: function)
     else { return nil }
-    self.init(get: location.get, set: location.set)
+    self.init(
+      get: location.get,
+      set: WriteCheck.checking(
+        location.set, label: label, fileID: fileID, line: line, function: function))
     transaction = base.transaction
   }
 
@@ -82,7 +85,10 @@ extension Binding where Value: Identifiable {
         id: id, in: ElementSource.snapshot(of: source), source: .atomic(source), label: label,
         fileID: fileID, line: line, function: function)
     else { return nil }
-    self.init(get: location.get, set: location.set)
+    self.init(
+      get: location.get,
+      set: WriteCheck.checking(
+        location.set, label: label, fileID: fileID, line: line, function: function))
   }
 }
 

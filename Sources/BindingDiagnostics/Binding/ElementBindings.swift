@@ -80,7 +80,10 @@ where Elements.Element: Identifiable {
     let location = ElementLocation(
       at: position, rank: rank, of: elements, in: source, label: label, fileID: fileID,
       line: line, function: function)
-    var binding = Binding(get: location.get, set: location.set)
+    var binding = Binding(
+      get: location.get,
+      set: WriteCheck.checking(
+        location.set, label: label, fileID: fileID, line: line, function: function))
     if case .binding(let base) = source { binding.transaction = base.transaction }
     return binding
   }

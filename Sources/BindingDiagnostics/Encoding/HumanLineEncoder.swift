@@ -54,6 +54,11 @@ package struct HumanLineEncoder: Sendable {
     case .unwrappedWriteAfterNil:
       return "a Binding<\(wrapped)> unwrapped from \(optional) was written after it became nil;"
         + " the write was dropped"
+    case .setOffMainThread:
+      return "a Binding<\(optional)> made on the main thread was written from another thread"
+    case .reentrantWrite:
+      return "a Binding<\(optional)> was written while a write to it was still running;"
+        + " the inner write happened"
     default:
       return event.message.hasSuffix(".") ? String(event.message.dropLast()) : event.message
     }

@@ -38,11 +38,26 @@ public struct MisuseKind: Sendable, Hashable, Codable, CustomStringConvertible {
   public static let elementWriteAfterRemoval = MisuseKind(
     builtIn: "element-write-after-removal", messageID: "f85acfe97c4c497e9481d236932560ea",
     level: .warning)
+  /// A binding made on the main thread was written from another thread. SwiftUI requires state
+  /// changes on the main thread ("Publishing changes from background threads is not allowed").
+  public static let setOffMainThread = MisuseKind(
+    builtIn: "set-off-main-thread", messageID: "225af2e2c84a98d859d1b81a14e0f08e",
+    level: .warning)
+  /// A write of an `Equatable` value did not stick: reading the binding right after gave another
+  /// value (a `.constant`, a setter that drops or redirects the write, a stale copy of the
+  /// source).
+  public static let writeNotApplied = MisuseKind(
+    builtIn: "write-not-applied", messageID: "043e1df79d121894fb520fc6dbb65814", level: .warning)
+  /// A write to a binding began while another write to the same binding was still running on the
+  /// same thread (a setter or an observer that writes back into its own binding).
+  public static let reentrantWrite = MisuseKind(
+    builtIn: "reentrant-write", messageID: "1602a1b76db8d6991739f4e08b103e2c", level: .warning)
 
   /// The kinds this library reports by itself.
   public static let builtIn: [MisuseKind] = [
     .mappedBoolSetTrue, .unwrappedReadAfterNil, .unwrappedWriteAfterNil,
-    .elementReadAfterRemoval, .elementWriteAfterRemoval,
+    .elementReadAfterRemoval, .elementWriteAfterRemoval, .setOffMainThread, .writeNotApplied,
+    .reentrantWrite,
   ]
 
   /// A run record written once per heartbeat interval from a run's first misuse record on: the

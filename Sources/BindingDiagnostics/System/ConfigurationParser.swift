@@ -13,6 +13,7 @@ struct ConfigurationParser {
     "BINDING_DIAGNOSTICS_PRIVACY", "BINDING_DIAGNOSTICS_HASH_KEY",
     "BINDING_DIAGNOSTICS_RATE_LIMIT", "BINDING_DIAGNOSTICS_MIN_LEVEL",
     "BINDING_DIAGNOSTICS_POLICY", "BINDING_DIAGNOSTICS_SIGNALS",
+    "BINDING_DIAGNOSTICS_MAIN_THREAD_CHECK",
   ] + ConfigurationParser.endOfRunVariables.map(\.variable) + [
     // Read by the package's own tests of BindingDiagnosticsTesting.
     "BINDING_DIAGNOSTICS_TESTING_FIXTURES",
@@ -20,7 +21,7 @@ struct ConfigurationParser {
 
   /// The file's top-level keys.
   static let fileKeys =
-    ["sinks", "privacy", "hash_key", "rate_limit", "min_level", "policy"]
+    ["sinks", "privacy", "hash_key", "rate_limit", "min_level", "policy", "main_thread_check"]
     + ConfigurationParser.endOfRunVariables.map(\.key)
 
   /// A `jsonl` sink object's keys.
@@ -70,6 +71,9 @@ struct ConfigurationParser {
       parsePolicy(value, source: "BINDING_DIAGNOSTICS_POLICY")
     }
     applyEndOfRunVariables(environment)
+    if let value = environment["BINDING_DIAGNOSTICS_MAIN_THREAD_CHECK"] {
+      parseMainThreadCheck(value, source: "BINDING_DIAGNOSTICS_MAIN_THREAD_CHECK")
+    }
   }
 
   // MARK: The file
@@ -90,7 +94,7 @@ struct ConfigurationParser {
       switch key {
       case "sinks":
         parseSinkArray(value, source: place)
-      case "privacy", "hash_key", "rate_limit", "min_level", "policy":
+      case "privacy", "hash_key", "rate_limit", "min_level", "policy", "main_thread_check":
         guard case .string(let text) = value else {
           warnings.append("\(place): expected a string; ignored")
           continue
@@ -100,6 +104,7 @@ struct ConfigurationParser {
         case "hash_key": parseHashKey(text, source: place)
         case "rate_limit": parseRateLimit(text, source: place)
         case "min_level": parseLevel(text, source: place)
+        case "main_thread_check": parseMainThreadCheck(text, source: place)
         default: parsePolicy(text, source: place)
         }
       case "$comment":
@@ -321,5 +326,16 @@ struct ConfigurationParser {
       return
     }
     specification.policy = policy
+  }
+
+  mutating func parseMainThreadCheck(_ text: String, source: String) {
+    switch text {
+    case "on": specification.checksMainThread = true
+    case "off": specification.checksMainThread = false
+    default:
+      let hint = NameSuggestion.hint(for: text, in: ["on", "off"])
+      warnings.append("\(source): expected on or off, got \"\(text)\"\(hint); using on")
+      specification.checksMainThread = true
+    }
   }
 }

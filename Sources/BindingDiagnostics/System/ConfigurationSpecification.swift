@@ -30,6 +30,9 @@ public struct ConfigurationSpecification: Sendable, Hashable {
   public var exitDeadline: Double = 1
   /// Entries the journald sink queues for journald; 8192 by default.
   public var journaldQueue: Int = 8192
+  /// Whether writes from another thread through bindings made on the main thread are reported
+  /// (``MisuseKind/setOffMainThread``); `true` (`on`) by default.
+  public var checksMainThread = true
 
   /// The defaults.
   public init() {}
@@ -59,9 +62,10 @@ public struct ConfigurationSpecification: Sendable, Hashable {
       case .hash: .hash(key: hashKey ?? .random())
       case .public: .public
       }
-    let configuration = DiagnosticsConfiguration(
+    var configuration = DiagnosticsConfiguration(
       sink: sink, privacy: valuePrivacy, rateLimit: rateLimit, minimumLevel: minimumLevel,
       policy: policy, heartbeatInterval: heartbeatInterval, exitDeadline: exitDeadline)
+    configuration.checksMainThread = checksMainThread
     return (configuration, warnings)
   }
 }

@@ -21,6 +21,9 @@ public struct DiagnosticsConfiguration: Sendable {
   /// they hold and the run's `run-end`; the journald sink gives journald half of it. 1 by
   /// default.
   public var exitDeadline: Double
+  /// Whether a write from another thread through a binding made on the main thread reports
+  /// ``MisuseKind/setOffMainThread``; `true` by default.
+  public var checksMainThread = true
 
   /// The sink used when none is named: the unified log (`OSLogSink`) on Apple platforms,
   /// standard error elsewhere.

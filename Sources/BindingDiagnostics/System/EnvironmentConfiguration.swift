@@ -14,6 +14,7 @@ import Foundation
 /// - `BINDING_DIAGNOSTICS_MIN_LEVEL`: a level name, or as journalctl takes one (`warn`, `err`,
 ///   `crit`, `0`–`7`);
 /// - `BINDING_DIAGNOSTICS_POLICY`: `automatic`, `report`, `assert`, `fail-tests` or `break`.
+/// - `BINDING_DIAGNOSTICS_MAIN_THREAD_CHECK`: `on` or `off` (``MisuseKind/setOffMainThread``).
 ///
 /// Configuration is read in two steps: ``specification(environment:readFile:)`` parses the
 /// variables and the file into a ``ConfigurationSpecification`` (data, no I/O but the file's

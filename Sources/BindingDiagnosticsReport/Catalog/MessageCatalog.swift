@@ -82,6 +82,51 @@ package enum MessageCatalog {
         A control (a TextField, a Toggle in a row or a detail view) kept editing an element that
         had already been deleted. Disable or dismiss the control when its element is removed.
         """),
+    Entry(
+      kind: .setOffMainThread,
+      subject:
+        "A binding made on the main thread was written from another thread at @CODE_FILE@:@CODE_LINE@",
+      body: """
+        A binding made on the main thread at @CODE_FILE@:@CODE_LINE@ (a mapped, unwrapped or
+        element binding, or one made with diagnosed()) was written from another thread. SwiftUI
+        requires state changes on the main thread; its own runtime says only "Publishing changes
+        from background threads is not allowed", without a call site, and only for @Published.
+        The view may show a stale value, or the write may race with the main thread's own.
+
+        A completion handler, a DispatchQueue block or a detached task wrote the value. Hop to
+        the main thread before writing (await MainActor.run { … }, DispatchQueue.main.async, or
+        make the model @MainActor). A process whose bindings are meant to be written from
+        several threads turns this check off with BINDING_DIAGNOSTICS_MAIN_THREAD_CHECK=off.
+        """),
+    Entry(
+      kind: .writeNotApplied,
+      subject: "A write through a binding did not stick at @CODE_FILE@:@CODE_LINE@",
+      body: """
+        A value was written through the binding made at @CODE_FILE@:@CODE_LINE@, and reading the
+        binding right after gave another value of @BINDING_VALUE_TYPE@: the control snaps back
+        and the user's input is lost without a word. For a Binding<Bool> made with
+        mappedToBool(), false was written and the optional stayed non-nil.
+
+        The binding is a .constant, its setter drops or redirects the write, or it writes to a
+        stale copy of the source (a struct captured by value instead of the model). Bind to the
+        model's own storage. A source that legitimately changes what it stores (clamping,
+        trimming) says so with diagnosed(label:normalises: true).
+        """),
+    Entry(
+      kind: .reentrantWrite,
+      subject:
+        "A binding was written while a write to it was still running at @CODE_FILE@:@CODE_LINE@",
+      body: """
+        A write through the binding made at @CODE_FILE@:@CODE_LINE@ began while another write to
+        the same binding was still running on the same thread: its setter, or an observer the
+        setter triggered (didSet, onChange, a publisher), wrote back into the binding. The inner
+        write happened, as SwiftUI would do it, so the outer write's value was replaced while it
+        was being stored; such loops also update the view twice and can recurse.
+
+        Compute the final value before writing it once, or move the correction into the model
+        (a didSet that clamps its own property needs no binding), and say normalises: true on a
+        diagnosed() binding to a source that changes what it stores.
+        """),
   ]
 
   /// The catalog file's text.

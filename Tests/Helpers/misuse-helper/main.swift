@@ -36,6 +36,10 @@
 //                              "allocating", and allocate and free without end on the main
 //                              thread (with every other thread blocking SIGTERM, the handler
 //                              interrupts the main thread, most often inside malloc or free)
+//     --writes misused|correct after COUNT, the writes of WriteScenarios.swift: bindings made on
+//                              the main thread written from a DispatchQueue, through .constant and
+//                              a dropping setter, a setter writing back into its own binding; or
+//                              the same app written correctly
 import BindingDiagnostics
 import Foundation
 
@@ -119,6 +123,7 @@ if hoardFDs {
   while case let fd = open("/dev/null", O_RDONLY), fd >= 0 { hoarded.append(fd) }
 }
 let exitInMalloc = flag("--exit-in-malloc")
+let writes = option("--writes")
 if let path = option("--code-jsonl") {
   DiagnosticsSystem.bootstrap(
     DiagnosticsConfiguration(sink: .jsonLines(path: path), rateLimit: nil))
@@ -138,7 +143,11 @@ if earlyBootstrap {
 }
 let model = Model()
 let alert = Binding<String?>(get: { model.alert }, set: { model.alert = $0 })
-let isPresented = alert.mappedToBool(label: label)
+// Made off the main thread, so that writes from --threads' threads report only what they do to
+// the flag (a binding made on the main thread and written from another reports that too).
+let isPresented = madeOffMainThread {
+  alert.mappedToBool(label: label)
+}
 
 if exitOnSigterm {
   signal(SIGTERM) { _ in exit(0) }
@@ -166,6 +175,9 @@ if hoardFDs {
   usleep(1_500_000)
   misuse(more)
   DiagnosticsSystem.flush()
+}
+if let writes {
+  WriteScenarios.run(misused: writes == "misused")
 }
 if lateBootstrap {
   DiagnosticsSystem.bootstrap(DiagnosticsConfiguration(sink: StandardErrorSink(format: .logfmt)))
