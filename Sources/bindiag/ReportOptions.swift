@@ -4,7 +4,7 @@ import BindingDiagnosticsReport
 /// The options of `summary`, `check` and `follow`.
 struct ReportOptions {
   enum Format: String, CaseIterable {
-    case table, json, markdown, csv, sarif, github, html, gcc, junit
+    case table, json, markdown, csv, sarif, github, html, gcc, junit, prometheus
 
     /// The formats `follow` writes.
     static let follow: [Format] = [.table, .json]
@@ -32,6 +32,8 @@ struct ReportOptions {
   var strict = false
   var maxEvents = 0
   var maxLost = 0
+  /// `--max-stale`: most stale runs allowed; `nil` for no limit.
+  var maxStale: Int?
   var count: Int?
   var ci = CIReportOptions()
   /// `follow -n`: the last N events first (`Int.max` for `all`); `nil` when not given.
@@ -154,6 +156,7 @@ struct ReportOptions {
     case .strict: strict = true
     case .maxEvents: maxEvents = try scanner.integer(name, inline: inline)
     case .maxLost: maxLost = try scanner.integer(name, inline: inline)
+    case .maxStale: maxStale = try scanner.integer(name, inline: inline)
     case .color: color = try scanner.choice(name, inline: inline, as: ColorChoice.self)
     case .utc: utc = true
     case .noPager: pager = false
@@ -169,7 +172,7 @@ struct ReportOptions {
     case .maxColumns: maxColumns = try scanner.integer(name, inline: inline)
     case .sourceRoot, .writeBaseline, .baseline, .baselineMaxGrowth:
       try ci.parse(option.id, name: name, inline: inline, scanner: &scanner, command: command)
-    case .directory: throw scanner.unknown(name)
+    case .directory, .subject, .body: throw scanner.unknown(name)
     }
   }
 
@@ -181,9 +184,9 @@ struct ReportOptions {
     if command == .follow && journalDirectories.count > 1 {
       throw UsageError("'follow' reads one '--journal-dir'", command: command)
     }
-    if readsJournal && !files.isEmpty {
+    if command == .follow && readsJournal && !files.isEmpty {
       throw UsageError(
-        "Files cannot be named together with '--journal' or '--journal-dir'", command: command)
+        "Files cannot be followed together with '--journal' or '--journal-dir'", command: command)
     }
     if let since = filter.since, let until = filter.until, until < since {
       // An empty window: `check` would pass whatever the input holds.
