@@ -70,7 +70,7 @@ extension OptionSpec {
       choices: ReportOptions.Format.allCases.map(\.rawValue), commands: [.summary, .check],
       section: .output,
       help:
-        "table (default), json, markdown, csv, sarif (SARIF 2.1.0 for code scanning), github (workflow-command annotations), html (one self-contained page), gcc (FILE:LINE: lines for editors), junit (JUnit XML for CI test reports) or prometheus (text exposition format for node_exporter's textfile collector). -f is --format, not tail's -f."
+        "table (default), json, markdown, csv, sarif (SARIF 2.1.0 for code scanning), github (workflow-command annotations), html (one self-contained page), gcc (FILE:LINE: lines for editors), junit (JUnit XML for CI test reports) or prometheus (for node_exporter's textfile collector). -f is --format, not tail's -f."
     ),
     OptionSpec(
       .format, "-f", "--format", value: "format",

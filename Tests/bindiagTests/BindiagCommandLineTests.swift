@@ -57,7 +57,7 @@ import Testing
   @Test(arguments: [
     (
       ["summary", "--format", "xml"],
-      "Error: The value 'xml' is invalid for '--format': expected table, json, markdown, csv, sarif, github, html, gcc or junit"
+      "Error: The value 'xml' is invalid for '--format': expected table, json, markdown, csv, sarif, github, html, gcc, junit or prometheus"
     ),
     (["summary", "--top"], "Error: Missing value for '--top'"),
     (
