@@ -43,8 +43,11 @@ enum Bindiag {
         if options.help { return Help.print(command) }
         return DemoCommand.run(options)
       case .catalog:
-        if try OnlyHelp.parse(arguments, command: command) { return Help.print(command) }
-        Output.out(MessageCatalog.text)
+        let options = try CatalogOptions.parse(arguments)
+        if options.help { return Help.print(command) }
+        Output.out(
+          options.entries.isEmpty
+            ? MessageCatalog.text : MessageCatalog.appText(of: options.entries))
         return ExitCode.success
       case .completions:
         return try Completions.run(arguments)

@@ -115,12 +115,20 @@ struct CommandSpec {
     CommandSpec(
       command: .catalog, abstract: "Print the journald message catalog.",
       overview: """
-        Print the journald message catalog for all built-in kinds. Install it
+        Print the journald message catalog for all built-in kinds, or with
+        --kind, --subject and --body the entries of an application's own kinds
+        (their message ids derived from the codes as the library does). Install it
         with:
           bindiag catalog > /usr/lib/systemd/catalog/binding-diagnostics.catalog
           journalctl --update-catalog
+        The entries point at this manual page (man:bindiag(1)); install it too:
+          bindiag manpage > /usr/local/share/man/man1/bindiag.1
         """,
-      synopsis: "catalog", takesFiles: false, notes: [], exitCodes: nil, examples: []),
+      synopsis: "catalog [--kind <kind> --subject <text> --body <text>] ...", takesFiles: false,
+      notes: [], exitCodes: nil,
+      examples: [
+        "catalog --kind sheet-presented-twice --subject 'A sheet was presented twice at @CODE_FILE@:@CODE_LINE@' --body 'Present it once.' > /usr/lib/systemd/catalog/myapp.catalog"
+      ]),
     CommandSpec(
       command: .completions, abstract: "Print a shell completion script.",
       overview: """

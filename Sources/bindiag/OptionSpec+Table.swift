@@ -75,7 +75,7 @@ extension OptionSpec {
       choices: ReportOptions.Format.allCases.map(\.rawValue), commands: [.summary, .check],
       section: .output,
       help:
-        "table (default), json, markdown, csv, sarif (SARIF 2.1.0 for code scanning), github (workflow-command annotations), html (one self-contained page), gcc (FILE:LINE: lines for editors) or junit (JUnit XML for CI test reports). -f is --format, not tail's -f."
+        "table (default), json, markdown, csv, sarif (SARIF 2.1.0 for code scanning), github (workflow-command annotations), html (one self-contained page), gcc (FILE:LINE: lines for editors), junit (JUnit XML for CI test reports) or prometheus (for node_exporter's textfile collector). -f is --format, not tail's -f."
     ),
     OptionSpec(
       .format, "-f", "--format", value: "format",
@@ -145,6 +145,11 @@ extension OptionSpec {
       .maxLost, "--max-lost", value: "n", commands: [.check], section: .thresholds,
       help: "Most lost records allowed (default 0)."),
     OptionSpec(
+      .maxStale, "--max-stale", value: "n", commands: [.check], section: .thresholds,
+      help:
+        "Most stale runs allowed (no run-end, silent over twice their heartbeat interval; default: no limit)."
+    ),
+    OptionSpec(
       .writeBaseline, "--write-baseline", value: "file", valueKind: .file, commands: [.check],
       section: .baseline,
       help:
@@ -193,6 +198,20 @@ extension OptionSpec {
       .directory, "--dir", value: "dir", valueKind: .directory, commands: [.demo],
       section: .options,
       help: "Where to write events.jsonl (default: a new temporary directory)."),
+    // Catalog.
+    OptionSpec(
+      .kind, "--kind", value: "kind", commands: [.catalog], section: .options,
+      help:
+        "Write the entry of an application's own kind (kebab-case) instead of the built-in kinds' catalog; its --subject and --body follow it. Repeatable."
+    ),
+    OptionSpec(
+      .subject, "--subject", value: "text", commands: [.catalog], section: .options,
+      help:
+        "The entry's one-line Subject: (@CODE_FILE@, @CODE_LINE@ and the other journal fields are replaced by journalctl -x)."
+    ),
+    OptionSpec(
+      .body, "--body", value: "text", commands: [.catalog], section: .options,
+      help: "The entry's text: what happened and how to fix it; no line may start with --."),
     // Every command.
     OptionSpec(
       .help, "-h", "--help", commands: Set(Command.allCases), section: .options,

@@ -5,9 +5,9 @@ struct OptionSpec {
   /// What an option sets: the parsers switch over it.
   enum ID {
     case help, journal, journalDirectory, format, groupBy, top, since, until, kind, file,
-      process, host, run, level, maxLineBytes, threads, strict, maxEvents, maxLost, color, utc,
-      noPager, count, lines, maxColumns, sourceRoot, writeBaseline, baseline, baselineMaxGrowth,
-      directory, allUsers, exportFormat, batch, schema
+      process, host, run, level, maxLineBytes, threads, strict, maxEvents, maxLost, maxStale,
+      color, utc, noPager, count, lines, maxColumns, sourceRoot, writeBaseline, baseline,
+      baselineMaxGrowth, directory, allUsers, exportFormat, batch, schema, subject, body
   }
 
   /// The help section an option is listed under, in this order.

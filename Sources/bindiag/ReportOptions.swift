@@ -4,7 +4,7 @@ import BindingDiagnosticsReport
 /// The options of `summary`, `check` and `follow`.
 struct ReportOptions {
   enum Format: String, CaseIterable {
-    case table, json, markdown, csv, sarif, github, html, gcc, junit
+    case table, json, markdown, csv, sarif, github, html, gcc, junit, prometheus
 
     /// The formats `follow` writes.
     static let follow: [Format] = [.table, .json]
@@ -34,6 +34,8 @@ struct ReportOptions {
   var strict = false
   var maxEvents = 0
   var maxLost = 0
+  /// `--max-stale`: most stale runs allowed; `nil` for no limit.
+  var maxStale: Int?
   var count: Int?
   var ci = CIReportOptions()
   var export = ExportOptions()
@@ -158,6 +160,7 @@ struct ReportOptions {
     case .strict: strict = true
     case .maxEvents: maxEvents = try scanner.integer(name, inline: inline)
     case .maxLost: maxLost = try scanner.integer(name, inline: inline)
+    case .maxStale: maxStale = try scanner.integer(name, inline: inline)
     case .color: color = try scanner.choice(name, inline: inline, as: ColorChoice.self)
     case .utc: utc = true
     case .noPager: pager = false
@@ -175,7 +178,7 @@ struct ReportOptions {
       try ci.parse(option.id, name: name, inline: inline, scanner: &scanner, command: command)
     case .exportFormat, .batch, .schema:
       try export.parse(option.id, name: name, inline: inline, scanner: &scanner, command: command)
-    case .directory: throw scanner.unknown(name)
+    case .directory, .subject, .body: throw scanner.unknown(name)
     }
   }
 
@@ -187,9 +190,9 @@ struct ReportOptions {
     if command == .follow && journalDirectories.count > 1 {
       throw UsageError("'follow' reads one '--journal-dir'", command: command)
     }
-    if readsJournal && !files.isEmpty {
+    if command == .follow && readsJournal && !files.isEmpty {
       throw UsageError(
-        "Files cannot be named together with '--journal' or '--journal-dir'", command: command)
+        "Files cannot be followed together with '--journal' or '--journal-dir'", command: command)
     }
     if let since = filter.since, let until = filter.until, until < since {
       // An empty window: `check` would pass whatever the input holds.

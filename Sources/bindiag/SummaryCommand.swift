@@ -7,7 +7,13 @@ enum SummaryCommand {
   static let malformedShown = 10
 
   static func run(_ options: inout ReportOptions) -> Int32 {
-    var aggregator = Aggregator(groupBy: options.groupBy, filter: options.filter)
+    var groupBy = options.groupBy
+    // Every Prometheus series names its host.
+    if options.format == .prometheus && !groupBy.contains(.host) { groupBy.append(.host) }
+    var aggregator = Aggregator(groupBy: groupBy, filter: options.filter)
+    // The live journal's runs are judged stale against now; other inputs against their newest
+    // record.
+    if options.journal { aggregator.staleReference = Timestamp.now() }
     if !options.readsJournal && options.files.isEmpty { options.files = ["-"] }
     // Progress only where a person watches: standard error on a terminal.
     let progress =
@@ -59,22 +65,23 @@ enum SummaryCommand {
           failed = true
         }
       }
-    } else {
-      for file in options.files {
-        progress?.begin(file == "-" ? "<stdin>" : file)
-        if let compression = CompressedInput.format(of: file) {
-          let name = DisplayText.escapingControls(file)
-          warn(
-            "Error: cannot read '\(name)': compressed with \(compression.name); read it "
-              + "decompressed: \(compression.command) '\(name)' | bindiag \(options.command.rawValue) -\n"
-          )
-          failed = true
-          continue
-        }
-        if case .failure(let error) = reader.read(path: file, into: &aggregator) {
-          warn("Error: cannot read '\(DisplayText.escapingControls(file))': \(error.message)\n")
-          failed = true
-        }
+    }
+    // Files too (a journald sink's fallback file beside the journal): a record read from both
+    // counts once.
+    for file in options.files {
+      progress?.begin(file == "-" ? "<stdin>" : file)
+      if let compression = CompressedInput.format(of: file) {
+        let name = DisplayText.escapingControls(file)
+        warn(
+          "Error: cannot read '\(name)': compressed with \(compression.name); read it "
+            + "decompressed: \(compression.command) '\(name)' | bindiag \(options.command.rawValue) -\n"
+        )
+        failed = true
+        continue
+      }
+      if case .failure(let error) = reader.read(path: file, into: &aggregator) {
+        warn("Error: cannot read '\(DisplayText.escapingControls(file))': \(error.message)\n")
+        failed = true
       }
     }
     progress?.finish()
@@ -121,6 +128,7 @@ enum SummaryCommand {
     case .html: text = HTMLRenderer(top: options.top, timeZone: timeZone).render(summary)
     case .sarif, .github, .gcc, .junit:
       text = CIReports.render(summary, options: options, readFailed: failed)
+    case .prometheus: text = PrometheusRenderer().render(summary)
     }
     Pager.write(text, enabled: options.pager)
     if failed { return ExitCode.failure }
@@ -158,6 +166,10 @@ enum SummaryCommand {
       if summary.lost > options.maxLost {
         crossed.append(
           "\(HumanText.count(summary.lost, "lost record")) (--max-lost \(options.maxLost))")
+      }
+      if let maxStale = options.maxStale, summary.runStates.stale > maxStale {
+        crossed.append(
+          "\(HumanText.count(summary.runStates.stale, "stale run")) (--max-stale \(maxStale))")
       }
       if !crossed.isEmpty {
         Output.err("check failed: \(crossed.joined(separator: ", "))\n" + sites)
@@ -210,7 +222,11 @@ enum SummaryCommand {
       (level == .trace ? "" : " at \(level.rawValue) and above")
       + (counted != nil ? " at sites not in the baseline" : "")
 
+    let stale = options.maxStale.map {
+      ", \(HumanText.count(summary.runStates.stale, "stale run")) (--max-stale \($0))"
+    }
     return "check passed: \(events)\(scope) (--max-events \(options.maxEvents)), "
-      + "\(HumanText.count(summary.lost, "lost record")) (--max-lost \(options.maxLost))\n"
+      + "\(HumanText.count(summary.lost, "lost record")) (--max-lost \(options.maxLost))"
+      + (stale ?? "") + "\n"
   }
 }

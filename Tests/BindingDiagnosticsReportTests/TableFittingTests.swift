@@ -50,7 +50,8 @@ import Testing
         error         1        1  mapped-bool-set-true       App/SettingsView.swift:12                                                                      1  build-02  04:12:33    04:12:33   █
         warning       1        1  unwrapped-write-after-nil  InboxFeature/Sources/Views/MessageDetailView.swift:64          message-detail                  1  build-02  06:40:00    06:40:00          █
 
-        Lost records: 2 in 1 run (Demo run 0123456789abcdef: 2)
+        Lost records: 2 in 1 run (Demo run 0123456789abcdef on build-01: 2)
+        Runs: 0 ended, 1 running, 0 stale
 
         """)
   }
@@ -66,7 +67,8 @@ import Testing
         error         1  mapped-bool-set-true       App/SettingsView.swift:12
         warning       1  unwrapped-write-after-nil  MessageDetailView.swift:64  message…
 
-        Lost records: 2 in 1 run (Demo run 0123456789abcdef: 2)
+        Lost records: 2 in 1 run (Demo run 0123456789abcdef on build-01: 2)
+        Runs: 0 ended, 1 running, 0 stale
 
         """)
     // Wider, paths keep whole folders from the end and labels get the room left.
@@ -97,7 +99,9 @@ import Testing
       ))
     for line in text.split(separator: "\n") { #expect(line.count < 200, "\(line)") }
     #expect(
-      text.contains("Lost records: 1 in 1 run (ppppppppppppppppppp… run 0123456789abcdef: 1)"))
+      text.contains(
+        "Lost records: 1 in 1 run (ppppppppppppppppppp… run 0123456789abcdef on hhhhhhhhhhhhhhhhhhh…: 1)"
+      ))
   }
 
   @Test(arguments: [200, 120, 100, 90, 80, 72, 64, 60])

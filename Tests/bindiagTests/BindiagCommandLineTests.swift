@@ -57,7 +57,7 @@ import Testing
   @Test(arguments: [
     (
       ["summary", "--format", "xml"],
-      "Error: The value 'xml' is invalid for '--format': expected table, json, markdown, csv, sarif, github, html, gcc or junit"
+      "Error: The value 'xml' is invalid for '--format': expected table, json, markdown, csv, sarif, github, html, gcc, junit or prometheus"
     ),
     (["summary", "--top"], "Error: Missing value for '--top'"),
     (
@@ -81,8 +81,8 @@ import Testing
       "Error: The value 'Not Kebab' is invalid for '--kind': expected a kebab-case kind"
     ),
     (
-      ["summary", "--journal", "x.jsonl"],
-      "Error: Files cannot be named together with '--journal' or '--journal-dir'"
+      ["follow", "--journal", "x.jsonl"],
+      "Error: Files cannot be followed together with '--journal' or '--journal-dir'"
     ),
     (
       ["check", "--max-events", "x"],

@@ -14,13 +14,71 @@ package struct Aggregator {
     /// The smallest process name among the run's records (one, unless the input is odd), so
     /// the name shown does not depend on the input's order.
     var process: UInt32
+    /// The smallest host name among the run's records, likewise.
+    var host: UInt32
     /// Whether a record of the run has the filter's host and process: only these runs' lost
     /// records are counted.
     var selected = false
     /// Whether the run's first journal entry came from a user other than root and the reader
     /// (``markOtherUser(run:)``): its losses are counted apart, not in ``Summary/lost``.
     var otherUser = false
+    /// The lowest and highest `seq` of the run's records inside the window (`--since`,
+    /// `--until`; every record without one): `Int.max` and 0 until one is seen.
+    var windowLow = Int.max
+    var windowHigh = 0
+    /// The highest `seq` of its misuse records inside the window: what follows it up to the
+    /// run's end is its tail.
+    var misuseHigh = 0
+    /// The highest `run_records` of the run records inside the window: its tail.
+    var declared = 0
+    /// The highest `run_dropped` of its run records.
+    var dropped = 0
+    /// Whether a `run-end` was read.
+    var ended = false
+    /// Its newest record's time (µs).
+    var last = Int64.min
+    /// The time of its `seq` 1, when read.
+    var start: Int64?
+    /// Heartbeats read, and the oldest and newest one's time: their cadence is the run's
+    /// heartbeat interval (see ``Aggregator/interval(of:)``).
+    var heartbeats = 0
+    var firstHeartbeat = Int64.max
+    var lastHeartbeat = Int64.min
+
+    /// Whether the run has a record inside the window.
+    var inWindow: Bool { windowHigh > 0 }
+
+    /// Notes a new record of the run (in place: the run's `seq`s are not copied).
+    /// - Parameters:
+    ///   - inside: Whether it is inside the window.
+    ///   - runRecord: Whether it is a run record.
+    ///   - end: Whether it is a `run-end`.
+    @inline(__always)
+    mutating func note(_ record: InternedRecord, inside: Bool, runRecord: Bool, end: Bool) {
+      let time = record.timestamp
+      if time > last { last = time }
+      if record.seq == 1 { start = time }
+      if inside {
+        if record.seq < windowLow { windowLow = record.seq }
+        if record.seq > windowHigh { windowHigh = record.seq }
+        if !runRecord, record.seq > misuseHigh { misuseHigh = record.seq }
+      }
+      guard runRecord else { return }
+      if inside, record.runRecords > declared { declared = record.runRecords }
+      if record.runDropped > dropped { dropped = record.runDropped }
+      if end {
+        ended = true
+      } else {
+        heartbeats += 1
+        firstHeartbeat = min(firstHeartbeat, time)
+        lastHeartbeat = max(lastHeartbeat, time)
+      }
+    }
   }
+
+  /// The heartbeat interval a run is taken to have when its records do not show one (the
+  /// sinks' default): 60 s, in µs.
+  package static let defaultHeartbeatInterval: Int64 = 60_000_000
 
   /// The fields groups are keyed by.
   package let groupBy: [GroupField]
@@ -47,6 +105,14 @@ package struct Aggregator {
   private var kindSeen: [Bool] = []
   /// Whether the value filters (`host`, `process`, `run`, `file`) matched any record.
   private var coverage: FilterCoverage
+  /// The ids of the run records' kinds.
+  private let heartbeatKind: UInt32
+  private let endKind: UInt32
+  /// The newest record's time (µs), any record read.
+  private var newest = Int64.min
+  /// The time stale runs are judged against (`now` for the live journal), or `nil` for the
+  /// input's newest record.
+  package var staleReference: Timestamp?
   private(set) var events = 0
   private(set) var records = 0
   private(set) var duplicates = 0
@@ -74,6 +140,8 @@ package struct Aggregator {
     filterHost = id(filter.host)
     filterProcess = id(filter.process)
     filterKinds = Set(filter.kinds.map { table.intern($0) })
+    heartbeatKind = table.intern(MisuseKind.runHeartbeat.code)
+    endKind = table.intern(MisuseKind.runEnd.code)
     strings = table
     coverage = FilterCoverage(filter: filter)
   }
@@ -176,10 +244,11 @@ package struct Aggregator {
     _ = runs[Int(runOf[Int(run)])].seqs.insert(event.seq)
   }
 
-  /// The selected runs whose `seq` 1 has not been seen.
+  /// The selected runs with a record in the window whose `seq` 1 has not been seen.
   var runsWithoutStart: [String] {
     runs.indices.compactMap { index in
-      runs[index].selected && !runs[index].seqs.hasFirst ? strings.string(runIDs[index]) : nil
+      runs[index].selected && runs[index].inWindow && !runs[index].seqs.hasFirst
+        ? strings.string(runIDs[index]) : nil
     }.sorted()
   }
 
@@ -192,7 +261,8 @@ package struct Aggregator {
       valueType: strings.intern(event.valueType),
       label: event.label.map { strings.intern($0) } ?? InternedRecord.none,
       process: strings.intern(event.process), host: strings.intern(event.host),
-      run: strings.intern(event.run), level: event.level)
+      run: strings.intern(event.run), level: event.level, runRecords: event.runRecords ?? -1,
+      runDropped: event.runDropped ?? -1)
   }
 
   /// Adds one record whose ids are this table's.
@@ -210,12 +280,18 @@ package struct Aggregator {
     {
       runs[index].process = record.process
     }
+    if record.host != runs[index].host, strings.precedes(record.host, runs[index].host) {
+      runs[index].host = record.host
+    }
     if !runs[index].selected,
       filterHost == InternedRecord.none || record.host == filterHost,
       filterProcess == InternedRecord.none || record.process == filterProcess
     {
       runs[index].selected = true
     }
+    if record.timestamp > newest { newest = record.timestamp }
+    // Run records tell where a run stands and how far it went; they are never events.
+    if note(record, in: index) { return }
     if !filterKinds.isEmpty { see(kind: record.kind) }
     guard !filters || accepts(record) else { return }
     events += record.events
@@ -263,6 +339,48 @@ package struct Aggregator {
     let id = strings.intern(run)
     guard Int(id) < runOf.count, runOf[Int(id)] >= 0 else { return }
     runs[Int(runOf[Int(id)])].otherUser = true
+  }
+
+  /// Whether `time` (µs) is inside the filter's window.
+  @inline(__always)
+  private func inWindow(_ time: Int64) -> Bool {
+    if let since = filter.since, time < since.microsecondsSinceEpoch { return false }
+    if let until = filter.until, until.microsecondsSinceEpoch < time { return false }
+    return true
+  }
+
+  /// Notes what a new record of run `index` says about the run; `true` when it is a run
+  /// record (`run-heartbeat`, `run-end`), which is then counted nowhere else.
+  @inline(__always)
+  private mutating func note(_ record: InternedRecord, in index: Int) -> Bool {
+    let isRunRecord = record.kind == heartbeatKind || record.kind == endKind
+    runs[index].note(
+      record, inside: inWindow(record.timestamp), runRecord: isRunRecord,
+      end: record.kind == endKind)
+    return isRunRecord
+  }
+
+  /// A run's heartbeat interval (µs), as its records show it: the mean gap between its
+  /// heartbeats when two or more were read (a lost one lengthens it, never shortens it);
+  /// with one, the time from its `seq` 1 to it (the first heartbeat comes one interval after
+  /// the first misuse) when that is longer than the default; else the sinks' default, 60 s.
+  private static func interval(of run: RunState) -> Int64 {
+    if run.heartbeats >= 2, run.lastHeartbeat > run.firstHeartbeat {
+      return (run.lastHeartbeat - run.firstHeartbeat) / Int64(run.heartbeats - 1)
+    }
+    if run.heartbeats == 1, let start = run.start, run.firstHeartbeat > start {
+      return max(defaultHeartbeatInterval, run.firstHeartbeat - start)
+    }
+    return defaultHeartbeatInterval
+  }
+
+  /// Where run `state` stands against `reference` (µs).
+  private static func state(of run: RunState, reference: Int64) -> Summary.RunState {
+    if run.ended { return .ended }
+    let (limit, overflow) = interval(of: run).multipliedReportingOverflow(by: 2)
+    if overflow { return .running }
+    let (silence, past) = reference.subtractingReportingOverflow(run.last)
+    return !past && silence > limit ? .stale : .running
   }
 
   private mutating func see(kind: UInt32) {
@@ -313,7 +431,7 @@ package struct Aggregator {
       runOf.append(contentsOf: repeatElement(-1, count: max(id + 1, strings.count) - runOf.count))
     }
     runOf[id] = Int32(runs.count)
-    runs.append(RunState(process: record.process))
+    runs.append(RunState(process: record.process, host: record.host))
     runIDs.append(record.run)
     return runs.count - 1
   }
@@ -349,6 +467,12 @@ package struct Aggregator {
   }
 
   /// The summary of everything added so far.
+  ///
+  /// A run counts when a record of it is inside the window and it has the filter's host and
+  /// process. Its lost records are the `seq`s never read from its first record inside the
+  /// window (from 1 without `--since`) to its last, or to the `run_records` of its last run
+  /// record inside the window when that is higher: a window never blames a run for what lies
+  /// outside it.
   package func summary() -> Summary {
     var first: Int64?
     var last: Int64?
@@ -356,37 +480,88 @@ package struct Aggregator {
       first = min(first ?? state.first, state.first)
       last = max(last ?? state.last, state.last)
     }
-    let built = Summary.Groups(
-      table: groups, strings: strings, fields: groupBy, start: first ?? 0, end: last ?? 0)
+    let reference = staleReference?.microsecondsSinceEpoch ?? newest
+    let runLevel = !groupBy.isEmpty && groupBy.allSatisfy { $0 == .host || $0 == .process }
+    var groupLost: [SIMD8<Int64>: Int] = [:]
+    var runFields = groupBy.filter { $0 == .host || $0 == .process }
+    if !runFields.contains(.host) { runFields.append(.host) }
+    var runGroups: [[UInt32]: Summary.RunGroup] = [:]
     var lostRuns: [Summary.LostRun] = []
+    var staleRuns: [Summary.StaleRun] = []
+    var states = Summary.RunStates()
     var lost = 0
     var otherUsersLost = 0
+    var dropped = 0
     var selectedRuns = 0
-    for (index, state) in runs.enumerated() where state.selected {
+    func adding(_ total: Int, _ more: Int) -> Int {
+      // Each run's count is below 2^53; only a hostile input of many runs could overflow a
+      // sum, which then stays at the largest value.
+      let (sum, overflow) = total.addingReportingOverflow(more)
+      return overflow ? Int.max : sum
+    }
+    for (index, run) in runs.enumerated() where run.selected && run.inWindow {
       selectedRuns += 1
-      let missing = state.seqs.lost
-      if state.otherUser {
-        let (sum, overflow) = otherUsersLost.addingReportingOverflow(missing)
-        otherUsersLost = overflow ? Int.max : sum
+      let low = filter.since == nil ? 1 : run.windowLow
+      let high = max(run.windowHigh, run.declared)
+      let missing = run.seqs.missing(in: low...high)
+      let afterMisuse = max(run.misuseHigh + 1, low)
+      let tail = afterMisuse <= high ? run.seqs.missing(in: afterMisuse...high) : 0
+      let state = Aggregator.state(of: run, reference: reference)
+      states[state] += 1
+      if run.otherUser {
+        // Another local user's run: its losses are shown apart and never decide the gate.
+        otherUsersLost = adding(otherUsersLost, missing)
         continue
       }
-      // Each run's count is below 2^53; only a hostile input of many runs could overflow the
-      // sum, which then stays at the largest value.
-      let (sum, overflow) = lost.addingReportingOverflow(missing)
-      lost = overflow ? Int.max : sum
+      lost = adding(lost, missing)
+      dropped = adding(dropped, run.dropped)
       if missing > 0 {
         lostRuns.append(
           Summary.LostRun(
-            run: strings.string(runIDs[index]), process: strings.string(state.process),
-            lost: missing, head: state.seqs.head))
+            run: strings.string(runIDs[index]), process: strings.string(run.process),
+            lost: missing, head: low == 1 ? min(run.seqs.head, missing) : 0,
+            host: strings.string(run.host), tail: tail, dropped: run.dropped))
+      }
+      if state == .stale {
+        staleRuns.append(
+          Summary.StaleRun(
+            run: strings.string(runIDs[index]), process: strings.string(run.process),
+            host: strings.string(run.host), last: Timestamp(microsecondsSinceEpoch: run.last)))
+      }
+      let ids = runFields.map { $0 == .host ? run.host : run.process }
+      var group = runGroups[ids] ?? Summary.RunGroup(key: ids.map(strings.string))
+      group.lost = adding(group.lost, missing)
+      group.dropped = adding(group.dropped, run.dropped)
+      group.states[state] += 1
+      let time = Timestamp(microsecondsSinceEpoch: run.last)
+      group.last = max(group.last ?? time, time)
+      runGroups[ids] = group
+      if runLevel {
+        var lanes = SIMD8<Int64>.zero
+        for (position, field) in groupBy.enumerated() {
+          lanes[position] = Int64(field == .host ? run.host : run.process)
+        }
+        groupLost[lanes] = adding(groupLost[lanes] ?? 0, missing)
       }
     }
+    let built = Summary.Groups(
+      table: groups, strings: strings, fields: groupBy, start: first ?? 0, end: last ?? 0,
+      lost: runLevel ? groupLost : nil)
     lostRuns.sort { $0.lost != $1.lost ? $0.lost > $1.lost : $0.run < $1.run }
-    return Summary(
+    staleRuns.sort { $0.last != $1.last ? $0.last > $1.last : $0.run < $1.run }
+    var summary = Summary(
       groupBy: groupBy, events: events, records: records, malformed: malformed, other: other,
       lost: lost, duplicates: duplicates,
       first: first.map { Timestamp(microsecondsSinceEpoch: $0) },
       last: last.map { Timestamp(microsecondsSinceEpoch: $0) }, groups: built,
       lostRuns: lostRuns, runs: selectedRuns, forged: forged, otherUsersLost: otherUsersLost)
+    summary.runStates = states
+    summary.staleRuns = staleRuns
+    summary.runDropped = dropped
+    summary.runFields = runFields
+    summary.runGroups = runGroups.values.sorted { $0.key.lexicographicallyPrecedes($1.key) }
+    summary.newest =
+      staleReference ?? (newest == Int64.min ? nil : Timestamp(microsecondsSinceEpoch: newest))
+    return summary
   }
 }

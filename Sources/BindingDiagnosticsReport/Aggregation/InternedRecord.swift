@@ -21,6 +21,10 @@ struct InternedRecord: Sendable {
   var host: UInt32
   var run: UInt32
   var level: MisuseLevel
+  /// A run record's `run_records` (the highest `seq` its run had handed out), else -1.
+  var runRecords = -1
+  /// A run record's `run_dropped` (what its sink had dropped), else -1.
+  var runDropped = -1
 
   /// Events the record stands for.
   var events: Int { 1 &+ suppressed }

@@ -54,11 +54,21 @@ struct SeqTracker {
   /// not read), part of ``lost``.
   var head: Int { (ranges.first?.lowerBound ?? 1) - 1 }
 
+  /// The highest `seq` seen, 0 for none.
+  var highest: Int { ranges.last?.upperBound ?? 0 }
+
   /// Records missing up to the highest `seq` seen: a run starts at 1, so the ones below the
   /// lowest seen count too (a first record glued to a torn one is lost, not absent).
-  var lost: Int {
-    guard let last = ranges.last else { return 0 }
-    let seen = ranges.reduce(0) { $0 + $1.count }
-    return last.upperBound - seen
+  var lost: Int { ranges.isEmpty ? 0 : missing(in: 1...highest) }
+
+  /// The `seq`s of `range` not seen (a range that goes past the highest seen counts its tail:
+  /// what a run record says was handed out and never arrived).
+  func missing(in range: ClosedRange<Int>) -> Int {
+    var seen = 0
+    for held in ranges where held.upperBound >= range.lowerBound {
+      if held.lowerBound > range.upperBound { break }
+      seen += min(held.upperBound, range.upperBound) - max(held.lowerBound, range.lowerBound) + 1
+    }
+    return range.count - seen
   }
 }

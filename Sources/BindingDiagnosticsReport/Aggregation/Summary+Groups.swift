@@ -13,9 +13,17 @@ extension Summary {
     /// The span histograms are binned over (µs).
     private let start: Int64
     private let end: Int64
+    /// Lost records by key, when the fields are all run-level (see ``Summary/Group/lost``).
+    private let lost: [SIMD8<Int64>: Int]?
 
     /// The groups of `table`, sorted.
-    init(table: GroupTable, strings: StringTable, fields: [GroupField], start: Int64, end: Int64) {
+    /// - Parameter lost: Lost records by key (ids as in `table`), when every field is one a
+    ///   whole run shares.
+    init(
+      table: GroupTable, strings: StringTable, fields: [GroupField], start: Int64, end: Int64,
+      lost: [SIMD8<Int64>: Int]? = nil
+    ) {
+      self.lost = lost
       self.table = table
       self.strings = strings
       self.fields = fields
@@ -75,6 +83,12 @@ extension Summary {
         default: return .text(strings.string(UInt32(truncatingIfNeeded: part)))
         }
       }
+      var groupLost: Int?
+      if let lost {
+        var lanes = SIMD8<Int64>.zero
+        for position in fields.indices { lanes[position] = table.key(index, position) }
+        groupLost = lost[lanes] ?? 0
+      }
       var levels: [MisuseLevel: Int] = [:]
       for level in MisuseLevel.allCases {
         if state.level == GroupTable.mixedLevels, let extra {
@@ -91,7 +105,7 @@ extension Summary {
         valueTypes: texts(state.valueType, extra?.valueTypes),
         labels: texts(state.label, extra?.labels),
         functions: texts(state.function, extra?.functions), levels: levels,
-        histogram: histogram(state, extra))
+        histogram: histogram(state, extra), lost: groupLost)
     }
 
     /// Events per bin over the summary's span.

@@ -58,7 +58,8 @@ struct ContractRecordParser: Sendable {
       suppressed: event.suppressed, kind: id(event.kind.code), file: id(event.file),
       function: id(event.function), valueType: id(event.valueType),
       label: event.label.map(id) ?? InternedRecord.none, process: id(event.process),
-      host: id(event.host), run: id(event.run), level: event.level)
+      host: id(event.host), run: id(event.run), level: event.level,
+      runRecords: event.runRecords ?? -1, runDropped: event.runDropped ?? -1)
   }
 
   /// The record on `line`, or `nil` to defer to the exact parser.
@@ -88,7 +89,7 @@ struct ContractRecordParser: Sendable {
       timestamp: fields.timestamp.microsecondsSinceEpoch, line: fields.line, seq: fields.seq,
       suppressed: fields.suppressed, kind: kind, file: file, function: function,
       valueType: valueType, label: label, process: process, host: host, run: run,
-      level: fields.level)
+      level: fields.level, runRecords: fields.runRecords ?? -1, runDropped: fields.runDropped ?? -1)
   }
 
   /// The id of a text field's bytes; `nil` when they are not valid UTF-8 or lack `format`.

@@ -1,7 +1,9 @@
 import BindingDiagnostics
 import Foundation
 
-/// One CSV row per group (RFC 4180 quoting), with a header row.
+/// One CSV row per group (RFC 4180 quoting), with a header row. Grouped only by `host` and
+/// `process` (fields a whole run shares), each row also has its runs' `lost` records and
+/// `runs_ended`, `runs_running` and `runs_stale`.
 package struct CSVRenderer: Sendable {
   /// At most this many groups (all when `nil`).
   package var top: Int?
@@ -16,12 +18,33 @@ package struct CSVRenderer: Sendable {
   /// - Parameter summary: The summary.
   package func render(_ summary: Summary) -> String {
     var rows: [[String]] = []
+    let runLevel = summary.groups.first?.lost != nil
+    // Run groups are keyed by the grouping's fields, then host: one per group, or, grouped by
+    // process alone, one per process and host.
+    var runs: [[String]: Summary.RunStates] = [:]
+    var lost: [[String]: Int] = [:]
+    if runLevel {
+      let positions = summary.groupBy.map { summary.runFields.firstIndex(of: $0)! }
+      for group in summary.runGroups {
+        let key = positions.map { group.key[$0] }
+        var states = runs[key] ?? Summary.RunStates()
+        for state in Summary.RunState.allCases { states[state] += group.states[state] }
+        runs[key] = states
+        lost[key, default: 0] += group.lost
+      }
+    }
     rows.append(
-      ["events", "records"] + summary.groupBy.map(\.rawValue)
+      ["events", "records"]
+        + (runLevel ? ["lost", "runs_ended", "runs_running", "runs_stale"] : [])
+        + summary.groupBy.map(\.rawValue)
         + ["first", "last", "processes", "hosts", "value_types", "labels"]
         + MisuseLevel.allCases.reversed().map(\.rawValue))
     for group in summary.groups.prefix(top ?? Int.max) {
       var row = [String(group.events), String(group.records)]
+      if runLevel {
+        let states = runs[group.key.map(\.description)] ?? Summary.RunStates()
+        row += [String(group.lost ?? 0)] + Summary.RunState.allCases.map { String(states[$0]) }
+      }
       row += group.key.map(\.description)
       row += [
         group.first.rfc3339, group.last.rfc3339, group.processes.joined(separator: ";"),

@@ -47,6 +47,7 @@ package struct HTMLRenderer: Sendable {
       """
     html += totals(summary)
     if summary.lost > 0 { html += lostRecords(summary) }
+    if !summary.staleRuns.isEmpty { html += staleRuns(summary) }
     if !summary.groups.isEmpty { html += overallTimeline(summary) }
     html += groupTable(summary)
     html += """
@@ -98,6 +99,14 @@ package struct HTMLRenderer: Sendable {
     html += total("groups", summary.groups.count, "group", "groups")
     html += total(
       "lost", summary.lost, "lost record", "lost records", alert: summary.lost > 0)
+    if summary.runDropped > 0 {
+      html += total("dropped", summary.runDropped, "dropped by a sink", "dropped by the sinks")
+    }
+    html += total("ended", summary.runStates.ended, "run ended", "runs ended")
+    html += total("running", summary.runStates.running, "run running", "runs running")
+    html += total(
+      "stale", summary.runStates.stale, "run stale", "runs stale",
+      alert: summary.runStates.stale > 0)
     html += total("duplicates", summary.duplicates, "duplicate", "duplicates")
     html += total("malformed", summary.malformed, "malformed line", "malformed lines")
     html += total("other", summary.other, "other line", "other lines")
@@ -111,14 +120,35 @@ package struct HTMLRenderer: Sendable {
       <p>Records missing between the lowest and highest <code>seq</code> of a run: a sink \
       dropped them (a full queue, a failing disk) or a file was cut. The misuses they stood for \
       are not in the counts below.</p>
-      <table><thead><tr><th>Process</th><th>Run</th><th class="num">Lost records</th></tr></thead>
+      <table><thead><tr><th>Process</th><th>Host</th><th>Run</th><th class="num">Lost records</th><th class="num">Of them after the last misuse record</th></tr></thead>
       <tbody>
 
       """
     for run in summary.lostRuns {
       html +=
-        "<tr><td>\(HTMLRenderer.escape(TextFitting.keepingStart(run.process, HTMLRenderer.cellLimit)))</td><td><code>\(HTMLRenderer.escape(run.run))</code></td>"
-        + "<td class=\"num\">\(HumanText.number(run.lost))</td></tr>\n"
+        "<tr><td>\(HTMLRenderer.escape(TextFitting.keepingStart(run.process, HTMLRenderer.cellLimit)))</td>"
+        + "<td>\(HTMLRenderer.escape(TextFitting.keepingStart(run.host, HTMLRenderer.cellLimit)))</td><td><code>\(HTMLRenderer.escape(run.run))</code></td>"
+        + "<td class=\"num\">\(HumanText.number(run.lost))</td><td class=\"num\">\(HumanText.number(run.tail))</td></tr>\n"
+    }
+    return html + "</tbody></table>\n</section>\n"
+  }
+
+  private func staleRuns(_ summary: Summary) -> String {
+    var html = """
+      <section class="lost" id="stale" role="alert">
+      <h2>\(HumanText.count(summary.staleRuns.count, "stale run"))</h2>
+      <p>Runs with no <code>run-end</code> whose newest record is older than twice their \
+      heartbeat interval: a dead host, a dead uploader, a full collector, or a writer that \
+      predates run records.</p>
+      <table><thead><tr><th>Process</th><th>Host</th><th>Run</th><th>Last record</th></tr></thead>
+      <tbody>
+
+      """
+    for run in summary.staleRuns {
+      html +=
+        "<tr><td>\(HTMLRenderer.escape(TextFitting.keepingStart(run.process, HTMLRenderer.cellLimit)))</td>"
+        + "<td>\(HTMLRenderer.escape(TextFitting.keepingStart(run.host, HTMLRenderer.cellLimit)))</td><td><code>\(HTMLRenderer.escape(run.run))</code></td>"
+        + "<td>\(time(run.last))</td></tr>\n"
     }
     return html + "</tbody></table>\n</section>\n"
   }
@@ -167,6 +197,8 @@ package struct HTMLRenderer: Sendable {
       <th data-sort="records" data-type="number" class="num">Records</th>
 
       """
+    let lost = summary.groups.first?.lost != nil
+    if lost { html += "<th data-sort=\"lost\" data-type=\"number\" class=\"num\">Lost</th>\n" }
     for key in keys {
       let name = key.field?.rawValue ?? "site"
       html +=
@@ -193,6 +225,9 @@ package struct HTMLRenderer: Sendable {
         "<td class=\"num\" data-value=\"\(group.events)\">\(HumanText.number(group.events))</td>"
       html +=
         "<td class=\"num\" data-value=\"\(group.records)\">\(HumanText.number(group.records))</td>"
+      if let groupLost = group.lost, lost {
+        html += "<td class=\"num\" data-value=\"\(groupLost)\">\(HumanText.number(groupLost))</td>"
+      }
       for key in keys {
         let isPath = key.field == nil || key.field == .file
         let text =

@@ -4,6 +4,14 @@ import BindingDiagnostics
 /// lists its `labels` like its `processes`; each of `lost_runs` says how many of its lost
 /// records are its `head` (before the lowest `seq` seen); each group has `histogram`: its events (folded ones included) in ``Summary/histogramBins``
 /// equal bins spanning the summary's `first` to `last`.
+///
+/// Runs: `runs` counts the runs by state (`ended`, `running`, `stale`), `run_dropped` what their
+/// sinks said they dropped; each of `lost_runs` names its `host` and says how many of its lost
+/// records are its `tail` (after its last misuse record read, known from its run records) and what
+/// its sink `dropped`; `stale_runs` names each stale run with its host and newest record;
+/// `run_groups` gives lost records, drops and runs by state per value of `run_fields` (the
+/// grouping's `host` and `process`, and always `host`). Grouped only by `host` and `process`,
+/// each group carries its own `lost`.
 package struct JSONRenderer: Sendable {
   /// At most this many groups (all when `nil`).
   package var top: Int?
@@ -49,6 +57,10 @@ package struct JSONRenderer: Sendable {
     out.appendDecimal(summary.lost)
     out.append(contentsOf: #","duplicates":"#.utf8)
     out.appendDecimal(summary.duplicates)
+    out.append(contentsOf: #","runs":"#.utf8)
+    appendStates(summary.runStates, &out)
+    out.append(contentsOf: #","run_dropped":"#.utf8)
+    out.appendDecimal(summary.runDropped)
     // Only when there are any, so summaries without the journal keep their exact form.
     if summary.forged > 0 {
       out.append(contentsOf: #","forged":"#.utf8)
@@ -80,6 +92,10 @@ package struct JSONRenderer: Sendable {
       out.appendDecimal(group.events)
       out.append(contentsOf: #","records":"#.utf8)
       out.appendDecimal(group.records)
+      if let lost = group.lost {
+        out.append(contentsOf: #","lost":"#.utf8)
+        out.appendDecimal(lost)
+      }
       out.append(contentsOf: #","first":"#.utf8)
       appendTimestamp(group.first, &out)
       out.append(contentsOf: #","last":"#.utf8)
@@ -114,14 +130,71 @@ package struct JSONRenderer: Sendable {
       out.appendJSONString(run.run)
       out.append(contentsOf: #","process":"#.utf8)
       out.appendJSONString(run.process)
+      out.append(contentsOf: #","host":"#.utf8)
+      out.appendJSONString(run.host)
       out.append(contentsOf: #","lost":"#.utf8)
       out.appendDecimal(run.lost)
       out.append(contentsOf: #","head":"#.utf8)
       out.appendDecimal(run.head)
+      out.append(contentsOf: #","tail":"#.utf8)
+      out.appendDecimal(run.tail)
+      out.append(contentsOf: #","dropped":"#.utf8)
+      out.appendDecimal(run.dropped)
       out.append(UInt8(ascii: "}"))
+      if out.count >= JSONRenderer.pieceBytes { flush() }
+    }
+    out.append(contentsOf: #"],"stale_runs":["#.utf8)
+    for (index, run) in summary.staleRuns.enumerated() {
+      if index > 0 { out.append(UInt8(ascii: ",")) }
+      out.append(contentsOf: #"{"run":"#.utf8)
+      out.appendJSONString(run.run)
+      out.append(contentsOf: #","process":"#.utf8)
+      out.appendJSONString(run.process)
+      out.append(contentsOf: #","host":"#.utf8)
+      out.appendJSONString(run.host)
+      out.append(contentsOf: #","last":"#.utf8)
+      appendTimestamp(run.last, &out)
+      out.append(UInt8(ascii: "}"))
+      if out.count >= JSONRenderer.pieceBytes { flush() }
+    }
+    out.append(contentsOf: #"],"run_fields":["#.utf8)
+    for (index, field) in summary.runFields.enumerated() {
+      if index > 0 { out.append(UInt8(ascii: ",")) }
+      out.appendJSONString(field.rawValue)
+    }
+    out.append(contentsOf: #"],"run_groups":["#.utf8)
+    for (index, group) in summary.runGroups.enumerated() {
+      if index > 0 { out.append(UInt8(ascii: ",")) }
+      out.append(contentsOf: #"{"key":{"#.utf8)
+      for (position, field) in summary.runFields.enumerated() {
+        if position > 0 { out.append(UInt8(ascii: ",")) }
+        out.appendJSONString(field.rawValue)
+        out.append(UInt8(ascii: ":"))
+        out.appendJSONString(group.key[position])
+      }
+      out.append(contentsOf: #"},"lost":"#.utf8)
+      out.appendDecimal(group.lost)
+      out.append(contentsOf: #","dropped":"#.utf8)
+      out.appendDecimal(group.dropped)
+      out.append(contentsOf: #","runs":"#.utf8)
+      appendStates(group.states, &out)
+      out.append(contentsOf: #","last":"#.utf8)
+      appendTimestamp(group.last, &out)
+      out.append(UInt8(ascii: "}"))
+      if out.count >= JSONRenderer.pieceBytes { flush() }
     }
     out.append(contentsOf: "]}\n".utf8)
     flush()
+  }
+
+  private func appendStates(_ states: Summary.RunStates, _ out: inout [UInt8]) {
+    out.append(contentsOf: #"{"ended":"#.utf8)
+    out.appendDecimal(states.ended)
+    out.append(contentsOf: #","running":"#.utf8)
+    out.appendDecimal(states.running)
+    out.append(contentsOf: #","stale":"#.utf8)
+    out.appendDecimal(states.stale)
+    out.append(UInt8(ascii: "}"))
   }
 
   private func appendTimestamp(_ timestamp: Timestamp?, _ out: inout [UInt8]) {

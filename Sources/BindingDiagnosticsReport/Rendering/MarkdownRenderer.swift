@@ -22,26 +22,59 @@ package struct MarkdownRenderer: Sendable {
         + "· lost records: \(HumanText.number(summary.lost)) "
         + (summary.lostHead > 0
           ? "(\(HumanText.number(summary.lostHead)) before the oldest record seen) " : "")
+        + (summary.runDropped > 0
+          ? "· dropped by the sinks: \(HumanText.number(summary.runDropped)) " : "")
+        + "· runs: \(HumanText.number(summary.runStates.ended)) ended, "
+        + "\(HumanText.number(summary.runStates.running)) running, "
+        + "\(HumanText.number(summary.runStates.stale)) stale "
         + "· duplicates: \(HumanText.number(summary.duplicates)) "
         + "· malformed lines: \(HumanText.number(summary.malformed)) "
         + "· other lines: \(HumanText.number(summary.other))")
     lines.append("")
+    func run(_ process: String, _ run: String, _ host: String) -> String {
+      "`\(MarkdownRenderer.escape(process))` run `\(MarkdownRenderer.escape(run))` on "
+        + "`\(MarkdownRenderer.escape(host))`"
+    }
+    if !summary.lostRuns.isEmpty {
+      let shown = summary.lostRuns.prefix(top ?? Int.max)
+      lines.append(
+        "Lost records in "
+          + shown.map { "\(run($0.process, $0.run, $0.host)): \(HumanText.number($0.lost))" }
+          .joined(separator: ", ")
+          + (summary.lostRuns.count > shown.count ? ", …" : ""))
+      lines.append("")
+    }
+    if !summary.staleRuns.isEmpty {
+      let shown = summary.staleRuns.prefix(top ?? Int.max)
+      lines.append(
+        "Stale runs (no run-end, silent over twice the heartbeat): "
+          + shown.map {
+            "\(run($0.process, $0.run, $0.host)), last \(MarkdownRenderer.iso8601($0.last))"
+          }
+          .joined(separator: ", ")
+          + (summary.staleRuns.count > shown.count ? ", …" : ""))
+      lines.append("")
+    }
     if summary.groups.isEmpty {
       lines.append("No misuse events found.")
       return lines.joined(separator: "\n") + "\n"
     }
     let columns = TableRenderer.keyColumns(summary.groupBy)
+    let lost = summary.groups.first?.lost != nil
     let header =
-      ["Events", "Records"] + columns.map { $0.title.capitalized } + [
+      ["Events", "Records"] + (lost ? ["Lost"] : []) + columns.map { $0.title.capitalized } + [
         "First seen", "Last seen", "Processes", "Labels",
       ]
     lines.append("| " + header.joined(separator: " | ") + " |")
     lines.append(
-      "|" + header.enumerated().map { $0.offset < 2 ? " ---: " : " --- " }.joined(separator: "|")
+      "|"
+        + header.enumerated().map { $0.offset < (lost ? 3 : 2) ? " ---: " : " --- " }.joined(
+          separator: "|")
         + "|")
     let shown = summary.groups.prefix(top ?? Int.max)
     for group in shown {
       var cells = [HumanText.number(group.events), HumanText.number(group.records)]
+      if lost { cells.append(HumanText.number(group.lost ?? 0)) }
       cells += columns.map { "`" + MarkdownRenderer.escape($0.value(group)) + "`" }
       cells += [
         MarkdownRenderer.iso8601(group.first), MarkdownRenderer.iso8601(group.last),

@@ -15,7 +15,7 @@ extension TableRenderer {
 
     /// What a column is, for the fitting plan.
     enum Role: Hashable {
-      case level, events, records, kind, key, label, processes, hosts, firstSeen, lastSeen
+      case level, events, records, lost, kind, key, label, processes, hosts, firstSeen, lastSeen
       case timeline
     }
 
@@ -78,6 +78,12 @@ extension TableRenderer {
         Column(
           .records, "RECORDS", groups.map { HumanText.number($0.records) }, rightAligned: true),
       ]
+      // Groups keyed by host or process carry their runs' lost records.
+      if groups.contains(where: { $0.lost != nil }) {
+        columns.append(
+          Column(
+            .lost, "LOST", groups.map { HumanText.number($0.lost ?? 0) }, rightAligned: true))
+      }
       let fields = summary.groupBy
       for key in TableRenderer.keyColumns(fields) {
         let text = groups.map { DisplayText.escapingControls(key.value($0)) }

@@ -83,9 +83,7 @@ package struct TableRenderer: Sendable {
     var lines: [String] = []
     if summary.lost > 0 {
       let runs = summary.lostRuns.map {
-        let process = DisplayText.escapingControls($0.process)
-        let shown = cellLimit.map { TextFitting.keepingStart(process, $0) } ?? process
-        return "\(shown) run \(DisplayText.escapingControls($0.run)): \(HumanText.number($0.lost))"
+        "\(runName($0.process, $0.run, $0.host)): \(HumanText.number($0.lost))"
       }
       let head =
         "Lost records: \(HumanText.number(summary.lost)) in "
@@ -104,9 +102,20 @@ package struct TableRenderer: Sendable {
           "  of them \(HumanText.number(summary.lostHead)) before the first record seen "
             + "(rotated away, or not read)")
       }
+      let tail = summary.lostRuns.reduce(0) { $0.addingReportingOverflow($1.tail).partialValue }
+      if tail > 0 {
+        lines.append(
+          "  of them \(HumanText.number(tail)) after the last misuse record read "
+            + "(known from its run records)")
+      }
     } else {
       lines.append("Lost records: 0")
     }
+    if summary.runDropped > 0 {
+      lines.append(
+        "Dropped by the sinks: \(HumanText.number(summary.runDropped)) (as their run records say)")
+    }
+    lines += runLines(summary, limit: limit, paint: paint)
     if summary.duplicates > 0 {
       lines.append("Duplicated records: \(HumanText.number(summary.duplicates)) (counted once)")
     }
@@ -124,6 +133,32 @@ package struct TableRenderer: Sendable {
     if summary.other > 0 {
       lines.append("Other lines: \(HumanText.number(summary.other)) (not events, ignored)")
     }
+    return lines
+  }
+
+  /// `MailSync run 5c0ffee5c0ffee42 on web-07`, text from the input escaped and capped.
+  private func runName(_ process: String, _ run: String, _ host: String) -> String {
+    func capped(_ text: String) -> String {
+      let escaped = DisplayText.escapingControls(text)
+      return cellLimit.map { TextFitting.keepingStart(escaped, $0) } ?? escaped
+    }
+    return "\(capped(process)) run \(DisplayText.escapingControls(run)) on \(capped(host))"
+  }
+
+  /// `Runs: 3 ended, 1 running, 2 stale`, then the stale runs named with their host.
+  private func runLines(_ summary: Summary, limit: Int, paint: TerminalColor) -> [String] {
+    let states = summary.runStates
+    let head =
+      "Runs: \(HumanText.number(states.ended)) ended, \(HumanText.number(states.running)) "
+      + "running, \(HumanText.number(states.stale)) stale"
+    guard states.stale > 0 else { return [head] }
+    let runs = summary.staleRuns.map {
+      let clock = timeZone.wallClock($0.last)
+      return "\(runName($0.process, $0.run, $0.host)), last \(clock.date) \(clock.time)"
+    }
+    var lines = [paint.paint(head + " (no run-end, silent over twice the heartbeat):", .warning)]
+    for run in runs.prefix(5) { lines.append("  " + TextFitting.keepingStart(run, limit - 2)) }
+    if runs.count > 5 { lines.append("  … \(HumanText.count(runs.count - 5, "more stale run"))") }
     return lines
   }
 
