@@ -113,6 +113,36 @@ struct BindiagJournalAccessTests {
     #expect(summary.stdout.contains("\n1,1,mapped-bool-set-true,"), "\(summary)")
   }
 
+  /// Red team: a journal file the user may open but that is no journal (random bytes under an
+  /// archived name) or a truncated copy was passed over by libsystemd without a word, and
+  /// `check --journal` passed. Each is named and the gate fails, as with `--journal-dir`.
+  @Test func aCorruptJournalFileFailsCheck() throws {
+    let outcomes = try Self.run(
+      """
+      BINDING_DIAGNOSTICS=journald "$helper" 1 >/dev/null
+      journalctl --sync
+      journalctl --rotate
+      dir=$(dirname /run/log/journal/*/system.journal)
+      head -c 65536 /dev/urandom >"$dir/system@00000000000000000000000000000000-0000000000000001-0000000000000001.journal~"
+      archived=$(ls "$dir"/system@*.journal | head -n 1)
+      head -c 4096 "$archived" >"$dir/system@ffffffffffffffffffffffffffffffff-0000000000000001-0000000000000001.journal"
+      record check "$bindiag" check --journal --max-events 5
+      record summary "$bindiag" summary --journal --format csv
+      """, names: ["check", "summary"])
+    let check = try #require(outcomes["check"])
+    let lines = check.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(check.status == 1, "\(check)")
+    #expect(lines.count == 4, "\(check)")
+    let skipped = lines.filter { $0.hasPrefix("warning: skipped journal file '/run/log/journal/") }
+    #expect(skipped.count == 2, "\(check)")
+    #expect(skipped.contains { $0.contains("/system@00000000000000000000000000000000-") })
+    #expect(skipped.contains { $0.contains("/system@ffffffffffffffffffffffffffffffff-") })
+    #expect(lines.dropFirst(2).first == "Error: check cannot pass: 2 inputs asked for were skipped")
+    // What could be read still counts.
+    #expect(outcomes["summary"]?.status == 0, "\(outcomes["summary"]!)")
+    #expect(outcomes["summary"]?.stdout.contains("\n1,1,mapped-bool-set-true,") == true)
+  }
+
   /// Issue 28.5: `nobody` sends one entry opening a run at seq 2^53−1. Root's `check` is not
   /// failed by it: the 9 quadrillion lost records are shown apart, and `--all-users` counts
   /// them. Root's own run still counts (its lost records would fail the gate).
