@@ -164,8 +164,9 @@ struct BindiagJournalAccessTests {
       journalctl --sync
       record check "$bindiag" check --journal --max-events 5
       record summary "$bindiag" summary --journal --format json
+      record table "$bindiag" summary --journal
       record all "$bindiag" check --journal --max-events 5 --all-users
-      """, names: ["check", "summary", "all"])
+      """, names: ["check", "summary", "table", "all"])
     let note =
       "note: 9,007,199,254,740,990 lost records claimed by "
       + "other users' runs (not gated; --all-users counts them)\n"
@@ -179,6 +180,17 @@ struct BindiagJournalAccessTests {
     let summary = try #require(outcomes["summary"])
     #expect(summary.status == 0 && summary.stderr == note, "\(summary)")
     #expect(summary.stdout.contains(#""lost":0,"#), "\(summary)")
+    // Red team: the losses counted apart were on standard error only; scripts reading the
+    // JSON (or the table) saw none.
+    #expect(
+      summary.stdout.contains(#","duplicates":0,"other_users_lost":9007199254740990,"first":"#),
+      "\(summary)")
+    let table = try #require(outcomes["table"])
+    #expect(
+      table.stdout.contains(
+        "\nLost records: 0\nLost records of other users' runs: 9,007,199,254,740,990 "
+          + "(not gated; --all-users counts them)\n"),
+      "\(table)")
     let all = try #require(outcomes["all"])
     #expect(all.status == 3, "\(all)")
     #expect(all.stderr.contains("9,007,199,254,740,990 lost records (--max-lost 0)"), "\(all)")

@@ -107,6 +107,11 @@ package struct TableRenderer: Sendable {
     } else {
       lines.append("Lost records: 0")
     }
+    if summary.otherUsersLost > 0 {
+      lines.append(
+        "Lost records of other users' runs: \(HumanText.number(summary.otherUsersLost)) "
+          + "(not gated; --all-users counts them)")
+    }
     if summary.duplicates > 0 {
       lines.append("Duplicated records: \(HumanText.number(summary.duplicates)) (counted once)")
     }
