@@ -126,6 +126,9 @@ enum FollowCommand {
     private struct State {
       var renderer: FollowRowRenderer
       var printed = 0
+      /// The highest `seq` seen of each run, to name the records between it and the next one
+      /// seen (rotated away while `follow` was not reading, or lost).
+      var lastSeq: [String: Int] = [:]
     }
 
     private let format: ReportOptions.Format
@@ -161,6 +164,15 @@ enum FollowCommand {
     func show(_ event: MisuseEvent) -> Bool {
       state.withLock { state in
         guard state.printed < limit else { return false }
+        if let last = state.lastSeq[event.run], event.seq > last + 1 {
+          let missing =
+            event.seq == last + 2
+            ? "record \(last + 1) was" : "records \(last + 1)–\(event.seq - 1) were"
+          Output.err(
+            "warning: run \(LogfmtEscaping.escapingControls(event.run)): \(missing) not seen "
+              + "(rotated away before follow read them, or lost)\n")
+        }
+        state.lastSeq[event.run] = max(state.lastSeq[event.run] ?? 0, event.seq)
         if filter.accepts(event) {
           switch format {
           case .json:
