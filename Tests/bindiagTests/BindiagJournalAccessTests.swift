@@ -143,6 +143,33 @@ struct BindiagJournalAccessTests {
     #expect(outcomes["summary"]?.stdout.contains("\n1,1,mapped-bool-set-true,") == true)
   }
 
+  /// `follow` names a run's records it did not see; with `--kind` the journal hands over only
+  /// that kind's records, and the run's others are not missing: no line for them.
+  @Test func followWithAKindNamesNoGapForTheOtherKinds() throws {
+    let payload = try JournalNativeSender.payload(
+      [
+        fixtureEvent(seq: 1, run: "c3c3c3c3c3c3c3c3"),
+        fixtureEvent(seq: 2, kind: .unwrappedReadAfterNil, run: "c3c3c3c3c3c3c3c3"),
+        fixtureEvent(seq: 3, run: "c3c3c3c3c3c3c3c3"),
+      ].map {
+        JournalFieldsEncoder().fields($0).map { (name: $0.name, value: Array($0.value.utf8)) }
+      })
+    let directory = try temporaryDirectory()
+    try payload.write(to: URL(fileURLWithPath: directory + "/entries.json"))
+    try JournalNativeSender.script.write(
+      toFile: directory + "/sender.py", atomically: false, encoding: .utf8)
+    let outcomes = try Self.run(
+      """
+      python3 '\(directory)/sender.py' 0 <'\(directory)/entries.json' >/dev/null
+      journalctl --sync
+      record kind timeout 60 "$bindiag" follow --journal -n 10 --count 2 --format json --kind mapped-bool-set-true
+      """, names: ["kind"])
+    let kind = try #require(outcomes["kind"])
+    #expect(kind.status == 0, "\(kind)")
+    #expect(kind.stderr == "", "\(kind)")
+    #expect(kind.stdout.split(separator: "\n").count == 2, "\(kind)")
+  }
+
   /// Issue 28.5: `nobody` sends one entry opening a run at seq 2^53−1. Root's `check` is not
   /// failed by it: the 9 quadrillion lost records are shown apart, and `--all-users` counts
   /// them. Root's own run still counts (its lost records would fail the gate).

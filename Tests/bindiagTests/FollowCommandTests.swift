@@ -248,7 +248,7 @@ private let marker = jsonLines([fixtureEvent(seq: 1, run: "feedfacefeedface")])
       result.stderr
         == "warning: run \(run): records 3–9 were not seen (rotated away before follow read them, "
         + "or lost)\nwarning: run \(run): record 12 was not seen (rotated away before follow "
-        + "read them, or lost)\n")
+        + "read it, or lost)\n")
   }
 
   @Test(arguments: ["SIGINT", "SIGTERM"])
