@@ -349,6 +349,8 @@ package struct InputReader {
         let probe = JournalReader.Query(
           source: .files([file]), matches: ["BINDING_SCHEMA=1", "BINDING_RUN=-"], fields: [])
         if case .failure(let error) = JournalReader.read(probe, handler: { _ in false }) {
+          // Renamed or vacuumed since it was listed: the journal read below sees it or not.
+          if case .call(let call) = error, call.code == ENOENT { continue }
           failures.append(JournalFailure(path: file, error: error, skipped: true))
         }
       }
