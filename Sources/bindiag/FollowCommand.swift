@@ -14,6 +14,8 @@ enum FollowCommand {
   static func run(_ options: inout ReportOptions) -> Int32 {
     let printer = Printer(
       format: options.format, filter: options.filter, limit: options.count ?? Int.max,
+      // The journal hands over only the kinds asked for: a run's other records are not missing.
+      namesGaps: !(options.readsJournal && !options.filter.kinds.isEmpty),
       renderer: FollowRowRenderer(
         color: TerminalColor(enabled: Terminal.colors(options.color, fd: 1)),
         timeZone: options.utc ? .utc : .local, width: Terminal.width(1),
@@ -126,19 +128,25 @@ enum FollowCommand {
     private struct State {
       var renderer: FollowRowRenderer
       var printed = 0
+      /// The highest `seq` seen of each run, to name the records between it and the next one
+      /// seen (rotated away while `follow` was not reading, or lost).
+      var lastSeq: [String: Int] = [:]
     }
 
     private let format: ReportOptions.Format
     private let filter: EventFilter
     private let limit: Int
+    private let namesGaps: Bool
     private let state: Lock<State>
 
     init(
-      format: ReportOptions.Format, filter: EventFilter, limit: Int, renderer: FollowRowRenderer
+      format: ReportOptions.Format, filter: EventFilter, limit: Int, namesGaps: Bool,
+      renderer: FollowRowRenderer
     ) {
       self.format = format
       self.filter = filter
       self.limit = limit
+      self.namesGaps = namesGaps
       state = Lock(State(renderer: renderer))
     }
 
@@ -161,6 +169,16 @@ enum FollowCommand {
     func show(_ event: MisuseEvent) -> Bool {
       state.withLock { state in
         guard state.printed < limit else { return false }
+        if namesGaps, let last = state.lastSeq[event.run], event.seq > last + 1 {
+          let missing =
+            event.seq == last + 2
+            ? "record \(last + 1) was not seen (rotated away before follow read it"
+            : "records \(last + 1)–\(event.seq - 1) were not seen (rotated away before follow "
+              + "read them"
+          Output.err(
+            "warning: run \(LogfmtEscaping.escapingControls(event.run)): \(missing), or lost)\n")
+        }
+        if namesGaps { state.lastSeq[event.run] = max(state.lastSeq[event.run] ?? 0, event.seq) }
         if filter.accepts(event) {
           switch format {
           case .json:

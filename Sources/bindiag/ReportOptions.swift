@@ -103,7 +103,7 @@ struct ReportOptions {
       self.top = top == 0 ? Int.max : top
     case .since, .until:
       let text = try scanner.value(name, inline: inline)
-      guard let time = TimeArgument.parse(text, now: now) else {
+      guard let time = TimeArgument.parse(text, now: now, roundingUp: option.id == .since) else {
         throw UsageError(
           "The value '\(text)' is invalid for '\(name)': expected an RFC 3339 time, -30m, -1h, -7d or today",
           command: command)

@@ -9,8 +9,17 @@ enum TimeArgument {
 
   /// The time `text` names, or `nil` when it names none. A relative time too far back for
   /// `Int64` gives `Int64.min`, which is out of ``range``.
-  static func parse(_ text: String, now: Timestamp) -> Timestamp? {
-    if let time = Timestamp(rfc3339: text) { return time }
+  ///
+  /// Times are kept in microseconds: an RFC 3339 time with finer digits is rounded down, or up
+  /// when `roundingUp` (a `--since`: a record at `.347497` is before `.3474971`, so it must not
+  /// be taken).
+  static func parse(_ text: String, now: Timestamp, roundingUp: Bool = false) -> Timestamp? {
+    if let time = Timestamp(rfc3339: text) {
+      guard roundingUp, hasSubMicrosecondDigits(text),
+        time.microsecondsSinceEpoch < Timestamp.latest
+      else { return time }
+      return Timestamp(microsecondsSinceEpoch: time.microsecondsSinceEpoch + 1)
+    }
     if text == "now" { return now }
     if let days = ["today": 0, "yesterday": -1, "tomorrow": 1][text] {
       return midnight(days, from: now)
@@ -33,6 +42,14 @@ enum TimeArgument {
     let (back, overflow) = amount.multipliedReportingOverflow(by: unitMicros)
     let (micros, under) = now.microsecondsSinceEpoch.subtractingReportingOverflow(back)
     return Timestamp(microsecondsSinceEpoch: overflow || under ? .min : micros)
+  }
+
+  /// Whether the fraction of an RFC 3339 time has a non-zero digit past the sixth.
+  private static func hasSubMicrosecondDigits(_ text: String) -> Bool {
+    let bytes = Array(text.utf8)
+    guard bytes.count > 19, bytes[19] == UInt8(ascii: ".") else { return false }
+    let digits = bytes[20...].prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    return digits.dropFirst(6).contains { $0 != UInt8(ascii: "0") }
   }
 
   /// Local midnight `days` days from the day of `now` (the day's first moment where a time

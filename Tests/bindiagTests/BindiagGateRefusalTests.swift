@@ -72,4 +72,25 @@ import Testing
     #expect(check.status == 1)
     #expect(check.stderr == "Error: --host 'web1' matched no record; no hosts seen\n")
   }
+
+  /// Red team: a `--since` finer than a microsecond was cut to the microsecond, taking a record
+  /// from before it. It is rounded up now (a record at `.347497` is before `.3474971`); a
+  /// `--since` of whole microseconds and an `--until` keep their record.
+  @Test func aSinceFinerThanAMicrosecondLeavesTheRecordBeforeIt() throws {
+    let path = try writeFixture(
+      jsonLines([fixtureEvent(seq: 1, at: "2026-12-02T02:22:27.347497Z")]))
+    let after = try bindiag("check", "--since", "2026-12-02T02:22:27.3474971Z", path)
+    #expect(after.status == 0, "\(after.stderr)")
+    #expect(
+      after.stdout == "0 events in 0 records from 1 run\n\nNo misuse events found.\n\nLost records: 0\n")
+    #expect(
+      after.stderr
+        == "check passed: 0 events at warning and above (--max-events 0), 0 lost records (--max-lost 0)\n")
+    for window in [
+      ["--since", "2026-12-02T02:22:27.3474970Z"], ["--until", "2026-12-02T02:22:27.3474979Z"],
+    ] {
+      let at = try bindiag(arguments: ["summary", "--format", "json"] + window + [path])
+      #expect(at.stdout.hasPrefix(#"{"schema":1,"events":1,"records":1,"#), "\(window)")
+    }
+  }
 }

@@ -113,6 +113,63 @@ struct BindiagJournalAccessTests {
     #expect(summary.stdout.contains("\n1,1,mapped-bool-set-true,"), "\(summary)")
   }
 
+  /// Red team: a journal file the user may open but that is no journal (random bytes under an
+  /// archived name) or a truncated copy was passed over by libsystemd without a word, and
+  /// `check --journal` passed. Each is named and the gate fails, as with `--journal-dir`.
+  @Test func aCorruptJournalFileFailsCheck() throws {
+    let outcomes = try Self.run(
+      """
+      BINDING_DIAGNOSTICS=journald "$helper" 1 >/dev/null
+      journalctl --sync
+      journalctl --rotate
+      dir=$(dirname /run/log/journal/*/system.journal)
+      head -c 65536 /dev/urandom >"$dir/system@00000000000000000000000000000000-0000000000000001-0000000000000001.journal~"
+      archived=$(ls "$dir"/system@*.journal | head -n 1)
+      head -c 4096 "$archived" >"$dir/system@ffffffffffffffffffffffffffffffff-0000000000000001-0000000000000001.journal"
+      record check "$bindiag" check --journal --max-events 5
+      record summary "$bindiag" summary --journal --format csv
+      """, names: ["check", "summary"])
+    let check = try #require(outcomes["check"])
+    let lines = check.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(check.status == 1, "\(check)")
+    #expect(lines.count == 4, "\(check)")
+    let skipped = lines.filter { $0.hasPrefix("warning: skipped journal file '/run/log/journal/") }
+    #expect(skipped.count == 2, "\(check)")
+    #expect(skipped.contains { $0.contains("/system@00000000000000000000000000000000-") })
+    #expect(skipped.contains { $0.contains("/system@ffffffffffffffffffffffffffffffff-") })
+    #expect(lines.dropFirst(2).first == "Error: check cannot pass: 2 inputs asked for were skipped")
+    // What could be read still counts.
+    #expect(outcomes["summary"]?.status == 0, "\(outcomes["summary"]!)")
+    #expect(outcomes["summary"]?.stdout.contains("\n1,1,mapped-bool-set-true,") == true)
+  }
+
+  /// `follow` names a run's records it did not see; with `--kind` the journal hands over only
+  /// that kind's records, and the run's others are not missing: no line for them.
+  @Test func followWithAKindNamesNoGapForTheOtherKinds() throws {
+    let payload = try JournalNativeSender.payload(
+      [
+        fixtureEvent(seq: 1, run: "c3c3c3c3c3c3c3c3"),
+        fixtureEvent(seq: 2, kind: .unwrappedReadAfterNil, run: "c3c3c3c3c3c3c3c3"),
+        fixtureEvent(seq: 3, run: "c3c3c3c3c3c3c3c3"),
+      ].map {
+        JournalFieldsEncoder().fields($0).map { (name: $0.name, value: Array($0.value.utf8)) }
+      })
+    let directory = try temporaryDirectory()
+    try payload.write(to: URL(fileURLWithPath: directory + "/entries.json"))
+    try JournalNativeSender.script.write(
+      toFile: directory + "/sender.py", atomically: false, encoding: .utf8)
+    let outcomes = try Self.run(
+      """
+      python3 '\(directory)/sender.py' 0 <'\(directory)/entries.json' >/dev/null
+      journalctl --sync
+      record kind timeout 60 "$bindiag" follow --journal -n 10 --count 2 --format json --kind mapped-bool-set-true
+      """, names: ["kind"])
+    let kind = try #require(outcomes["kind"])
+    #expect(kind.status == 0, "\(kind)")
+    #expect(kind.stderr == "", "\(kind)")
+    #expect(kind.stdout.split(separator: "\n").count == 2, "\(kind)")
+  }
+
   /// Issue 28.5: `nobody` sends one entry opening a run at seq 2^53−1. Root's `check` is not
   /// failed by it: the 9 quadrillion lost records are shown apart, and `--all-users` counts
   /// them. Root's own run still counts (its lost records would fail the gate).
@@ -134,8 +191,9 @@ struct BindiagJournalAccessTests {
       journalctl --sync
       record check "$bindiag" check --journal --max-events 5
       record summary "$bindiag" summary --journal --format json
+      record table "$bindiag" summary --journal
       record all "$bindiag" check --journal --max-events 5 --all-users
-      """, names: ["check", "summary", "all"])
+      """, names: ["check", "summary", "table", "all"])
     let note =
       "note: 9,007,199,254,740,990 lost records claimed by "
       + "other users' runs (not gated; --all-users counts them)\n"
@@ -149,6 +207,17 @@ struct BindiagJournalAccessTests {
     let summary = try #require(outcomes["summary"])
     #expect(summary.status == 0 && summary.stderr == note, "\(summary)")
     #expect(summary.stdout.contains(#""lost":0,"#), "\(summary)")
+    // Red team: the losses counted apart were on standard error only; scripts reading the
+    // JSON (or the table) saw none.
+    #expect(
+      summary.stdout.contains(#","duplicates":0,"other_users_lost":9007199254740990,"first":"#),
+      "\(summary)")
+    let table = try #require(outcomes["table"])
+    #expect(
+      table.stdout.contains(
+        "\nLost records: 0\nLost records of other users' runs: 9,007,199,254,740,990 "
+          + "(not gated; --all-users counts them)\n"),
+      "\(table)")
     let all = try #require(outcomes["all"])
     #expect(all.status == 3, "\(all)")
     #expect(all.stderr.contains("9,007,199,254,740,990 lost records (--max-lost 0)"), "\(all)")

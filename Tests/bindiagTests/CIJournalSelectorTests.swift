@@ -72,24 +72,41 @@ struct CIJournalSelectorTests {
     // One entry journald could name no program for (the sender had exited): it may be the
     // suite's, so it counts too.
     let anonymous = #"{"MESSAGE":"A misuse.","BINDING_RUN":"b2b2b2b2b2b2b2b2","_PID":"1"}"#
+    // Another program whose command line merely names a file of the checkout is not the
+    // checkout's (red team: `sudo cat …/Package.swift` failed CI); a command line whose program
+    // lies under the checkout is.
+    let mentioning = try jsonLine([
+      "_EXE": "/usr/bin/sudo", "_CMDLINE": "sudo cat \(root)/Package.swift",
+      "MESSAGE": "pam_unix(sudo:session): session opened", "_PID": "2",
+    ])
+    let launched = try jsonLine([
+      "_EXE": "/usr/bin/python3", "_CMDLINE": "\(root)/.build/tool --flag", "_PID": "3",
+    ])
     let selected = try runProduct(
       jqPath!, ["-c", "--arg", "root", root, "-f", root + "/.ci/journal-selector.jq"],
-      stdin: Data((exported.stdout + anonymous + "\n").utf8))
+      stdin: Data(
+        ([exported.stdout + anonymous, mentioning, launched].joined(separator: "\n") + "\n").utf8))
     #expect(selected.status == 0, "\(selected.stderr)")
     let objects = selected.stdout.split(separator: "\n").compactMap {
       (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
     }
     let selectedPIDs = Set(objects.compactMap { $0["_PID"] as? String })
-    #expect(selectedPIDs == [pids[0], "1"], "\(selected.stdout)")
+    #expect(selectedPIDs == [pids[0], "1", "3"], "\(selected.stdout)")
     // Every entry of this checkout's program is taken, its BINDING_* record among them.
     let all = exported.stdout.split(separator: "\n").compactMap {
       (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
     }
     let inside = all.filter { $0["_PID"] as? String == pids[0] }
     #expect(inside.contains { $0["BINDING_RUN"] != nil })
-    #expect(objects.count == inside.count + 1)
+    #expect(objects.count == inside.count + 2)
     // The other programs did write BINDING_* entries.
     #expect(all.contains { $0["_PID"] as? String == pids[1] && $0["BINDING_RUN"] != nil })
     #expect(all.contains { $0["BINDING_RUN"] as? String == "a1a1a1a1a1a1a1a1" })
+  }
+
+  /// One journal entry as `journalctl -o json` prints it.
+  private func jsonLine(_ fields: [String: String]) throws -> String {
+    let data = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
+    return String(decoding: data, as: UTF8.self)
   }
 }

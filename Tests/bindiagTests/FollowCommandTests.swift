@@ -222,6 +222,35 @@ private let marker = jsonLines([fixtureEvent(seq: 1, run: "feedfacefeedface")])
     }
   }
 
+  /// Red team: records rotated away (and deleted) while `follow` was paused went unsaid. The
+  /// records of a run between two it printed are named on standard error, one line per gap.
+  @Test func recordsRotatedAwayWhileSuspendedAreNamed() throws {
+    let directory = try temporaryDirectory()
+    let path = directory + "/app.jsonl"
+    try marker.write(toFile: path, atomically: false, encoding: .utf8)
+    let follow = try RunningFollow(["-n", "1", "--format", "json", path])
+    #expect(follow.waitForOutput(lines: 1))
+    let run = "5eed5eed5eed5eed"
+    let first = jsonLines((1...2).map { fixtureEvent(seq: $0, run: run) })
+    try append(first, to: path)
+    #expect(follow.waitForOutput(lines: 3))
+    kill(follow.pid, SIGSTOP)
+    // The file is rotated away and deleted, as `keep` does; the new one starts at seq 10.
+    try FileManager.default.removeItem(atPath: path)
+    let later = jsonLines([10, 11, 13].map { fixtureEvent(seq: $0, run: run) })
+    try later.write(toFile: path, atomically: false, encoding: .utf8)
+    kill(follow.pid, SIGCONT)
+    #expect(follow.waitForOutput(lines: 6))
+    let result = follow.finish(sending: SIGTERM)
+    #expect(result.status == 0)
+    #expect(result.stdout == marker + first + later)
+    #expect(
+      result.stderr
+        == "warning: run \(run): records 3–9 were not seen (rotated away before follow read them, "
+        + "or lost)\nwarning: run \(run): record 12 was not seen (rotated away before follow "
+        + "read it, or lost)\n")
+  }
+
   @Test(arguments: ["SIGINT", "SIGTERM"])
   func aStopPrintsWhatWasWrittenThenExitsZero(signal: String) throws {
     let path = try writeFixture(marker)

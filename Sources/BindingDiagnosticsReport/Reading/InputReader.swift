@@ -342,6 +342,18 @@ package struct InputReader {
       for (path, error) in access.unreadable {
         failures.append(JournalFailure(path: path, error: .call(error), skipped: true))
       }
+      // libsystemd also passes over, silently, a file it may open but not read as a journal
+      // (random bytes, a truncated copy): each is opened alone first, as `--journal-dir` reads
+      // them, and one refused is skipped and named, so a gate does not pass without it.
+      for file in access.readable {
+        let probe = JournalReader.Query(
+          source: .files([file]), matches: ["BINDING_SCHEMA=1", "BINDING_RUN=-"], fields: [])
+        if case .failure(let error) = JournalReader.read(probe, handler: { _ in false }) {
+          // Renamed or vacuumed since it was listed: the journal read below sees it or not.
+          if case .call(let call) = error, call.code == ENOENT { continue }
+          failures.append(JournalFailure(path: file, error: error, skipped: true))
+        }
+      }
       sources.append(("journal", nil, .local))
     }
     var seen = Set<FileIdentity>()

@@ -66,6 +66,11 @@ package struct JSONRenderer: Sendable {
       out.append(contentsOf: #","forged":"#.utf8)
       out.appendDecimal(summary.forged)
     }
+    // `--journal`: other users' runs' lost records, counted apart from `lost` (never gated).
+    if summary.otherUsersLost > 0 {
+      out.append(contentsOf: #","other_users_lost":"#.utf8)
+      out.appendDecimal(summary.otherUsersLost)
+    }
     out.append(contentsOf: #","first":"#.utf8)
     appendTimestamp(summary.first, &out)
     out.append(contentsOf: #","last":"#.utf8)

@@ -115,6 +115,11 @@ package struct TableRenderer: Sendable {
       lines.append(
         "Dropped by the sinks: \(HumanText.number(summary.runDropped)) (as their run records say)")
     }
+    if summary.otherUsersLost > 0 {
+      lines.append(
+        "Lost records of other users' runs: \(HumanText.number(summary.otherUsersLost)) "
+          + "(not gated; --all-users counts them)")
+    }
     lines += runLines(summary, limit: limit, paint: paint)
     if summary.duplicates > 0 {
       lines.append("Duplicated records: \(HumanText.number(summary.duplicates)) (counted once)")
