@@ -164,7 +164,8 @@ enum FollowCommand {
       }
     }
 
-    /// Prints `event` when it passes the filter.
+    /// Prints `event` when it is a misuse record that passes the filter (a run record only
+    /// updates what the gaps are judged against).
     /// - Returns: `false` once `--count` events were printed.
     func show(_ event: MisuseEvent) -> Bool {
       state.withLock { state in
@@ -179,7 +180,8 @@ enum FollowCommand {
             "warning: run \(LogfmtEscaping.escapingControls(event.run)): \(missing), or lost)\n")
         }
         if namesGaps { state.lastSeq[event.run] = max(state.lastSeq[event.run] ?? 0, event.seq) }
-        if filter.accepts(event) {
+        // Run records mark a run's life and tail; they are never misuse events to show.
+        if !event.isRunRecord, filter.accepts(event) {
           switch format {
           case .json:
             Output.out(String(decoding: JSONLinesEncoder().encode(event), as: UTF8.self))
