@@ -191,9 +191,30 @@ func misusesOnThreads(
     let (events, _) = recordingMisuses {
       _ = rows.withLock { $0.removeLast() }
       bindings[1].wrappedValue.title = "dropped"
-      first.wrappedValue.title = "kept"
+      first.wrappedValue.title = "also dropped"
     }
-    #expect(events.map(\.kind) == [.elementReadAfterRemoval, .elementWriteAfterRemoval])
-    #expect(rows.value == [Row(id: 7, title: "kept")])
+    // Which duplicate left cannot be told from ids: both bindings report, neither writes.
+    #expect(
+      events.map(\.kind) == [
+        .elementReadAfterRemoval, .elementWriteAfterRemoval, .elementReadAfterRemoval,
+        .elementWriteAfterRemoval,
+      ])
+    #expect(rows.value == [Row(id: 7, title: "first")])
+  }
+
+  /// The red team's case: the first of two duplicates removed, then both bindings written. The
+  /// removed element's binding must not overwrite the survivor (it did when ranks were counted
+  /// from the start of the collection alone).
+  @Test(arguments: [true, false])
+  func removingTheFirstDuplicateNeverSendsItsWritesToTheSecond(locked: Bool) throws {
+    let rows = LockedValue([Row(id: 7, title: "first"), Row(id: 7, title: "second")])
+    let bindings = locked ? Array(rows.elementBindings()) : Array(rows.binding.elementBindings())
+    let (events, _) = recordingMisuses {
+      _ = rows.withLock { $0.removeFirst() }
+      bindings[0].wrappedValue.title = "written through the removed first"
+      bindings[1].wrappedValue.title = "written through the second"
+    }
+    #expect(rows.value == [Row(id: 7, title: "second")])
+    #expect(events.filter { $0.kind == .elementWriteAfterRemoval }.count == 2)
   }
 }

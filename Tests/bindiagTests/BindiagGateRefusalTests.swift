@@ -82,7 +82,9 @@ import Testing
     let after = try bindiag("check", "--since", "2026-12-02T02:22:27.3474971Z", path)
     #expect(after.status == 0, "\(after.stderr)")
     #expect(
-      after.stdout == "0 events in 0 records from 1 run\n\nNo misuse events found.\n\nLost records: 0\n")
+      after.stdout
+        == "0 events in 0 records from 0 runs\n\nNo misuse events found.\n\nLost records: 0\n"
+        + "Runs: 0 ended, 0 running, 0 stale\n")
     #expect(
       after.stderr
         == "check passed: 0 events at warning and above (--max-events 0), 0 lost records (--max-lost 0)\n")

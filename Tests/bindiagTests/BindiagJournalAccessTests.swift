@@ -210,7 +210,7 @@ struct BindiagJournalAccessTests {
     // Red team: the losses counted apart were on standard error only; scripts reading the
     // JSON (or the table) saw none.
     #expect(
-      summary.stdout.contains(#","duplicates":0,"other_users_lost":9007199254740990,"first":"#),
+      summary.stdout.contains(#""run_dropped":0,"other_users_lost":9007199254740990,"first":"#),
       "\(summary)")
     let table = try #require(outcomes["table"])
     #expect(

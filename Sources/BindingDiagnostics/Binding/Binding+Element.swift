@@ -23,6 +23,8 @@ extension Binding where Value: Identifiable {
   ///
   /// With duplicate ids (which `ForEach` does not allow) it binds to the first element with `id`
   /// and keeps that rank: on each access, the first of the elements with `id` then (a scan).
+  /// When the number of elements with `id` changes, which one left or came cannot be told, so
+  /// the binding reports as after a removal instead of reaching a neighbour with the same id.
   /// The binding follows `id`: writing an element with another id replaces the element, after
   /// which the binding reports as after a removal.
   ///

@@ -26,6 +26,11 @@ where Elements.Element: Identifiable {
   /// otherwise the binding's element is the one of that rank (0 the first) among the elements
   /// with the id, found by a scan on each access.
   @usableFromInline let rank: Int?
+  /// How many elements had the id when the binding was made (1 for a unique id). A ranked
+  /// binding finds its element only while exactly that many have it: when one of them leaves,
+  /// which one left cannot be told from ids alone, so the binding reports as after a removal
+  /// rather than reach a neighbour with the same id.
+  @usableFromInline let copies: Int
   /// Where the element was last found: checked first, never used without its id.
   @exclusivity(unchecked) @usableFromInline var index: Elements.Index
   /// The element's value when it was last found, read or written.
@@ -44,6 +49,7 @@ where Elements.Element: Identifiable {
     let element = elements[index]
     self.id = element.id
     self.rank = rank
+    self.copies = rank == nil ? 1 : elements.reduce(0) { $0 + ($1.id == element.id ? 1 : 0) }
     self.index = index
     self.last = element
     self.source = source
@@ -118,22 +124,24 @@ where Elements.Element: Identifiable {
     return nil
   }
 
-  /// The element of `rank` among those with the id, remembered; `nil` when fewer have it.
+  /// The element of `rank` among those with the id, remembered; `nil` unless exactly
+  /// ``copies`` elements have the id (one of them left, or another came: which element the rank
+  /// now names cannot be known).
   @inlinable @inline(never)
   func search(_ elements: Elements, rank: Int) -> Elements.Index? {
     var seen = 0
+    var found: Elements.Index?
     var position = elements.startIndex
     while position < elements.endIndex {
       if elements[position].id == id {
-        if seen == rank {
-          index = position
-          return position
-        }
+        if seen == rank { found = position }
         seen += 1
       }
       elements.formIndex(after: &position)
     }
-    return nil
+    guard seen == copies, let found else { return nil }
+    index = found
+    return found
   }
 
   /// The element in `elements`, remembered as `last`, and `true`; `last` and `false` when it is
