@@ -127,7 +127,7 @@ struct CommandSpec {
       synopsis: "catalog [--kind <kind> --subject <text> --body <text>] ...", takesFiles: false,
       notes: [], exitCodes: nil,
       examples: [
-        "catalog --kind sheet-presented-twice --subject 'A sheet was presented twice at @CODE_FILE@:@CODE_LINE@' --body 'Present it once.' > /usr/lib/systemd/catalog/myapp.catalog"
+        "catalog --kind sheet-twice --subject 'Shown twice' --body 'Show once.'"
       ]),
     CommandSpec(
       command: .completions, abstract: "Print a shell completion script.",

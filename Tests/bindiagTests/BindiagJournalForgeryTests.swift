@@ -145,7 +145,8 @@ struct BindiagJournalForgeryTests {
     for output in run {
       #expect(
         output.stdout.hasPrefix(
-          #"{"schema":1,"events":2,"records":2,"malformed":0,"other":0,"lost":0,"duplicates":0,"forged":1,"#
+          #"{"schema":1,"events":2,"records":2,"malformed":0,"other":0,"lost":0,"duplicates":0,"#
+          + #""runs":{"ended":0,"running":1,"stale":0},"run_dropped":0,"forged":1,"#
         ), "\(output.stdout)")
     }
     let table = try Self.everyInput(journal, ["summary", "--run", Self.run])
@@ -174,7 +175,8 @@ struct BindiagJournalForgeryTests {
     #expect(output.status == 0, "\(output.stderr)")
     #expect(
       output.stdout.hasPrefix(
-        #"{"schema":1,"events":2,"records":2,"malformed":0,"other":0,"lost":0,"duplicates":0,"forged":1,"#
+        #"{"schema":1,"events":2,"records":2,"malformed":0,"other":0,"lost":0,"duplicates":0,"#
+          + #""runs":{"ended":0,"running":1,"stale":0},"run_dropped":0,"forged":1,"#
       ), "\(output.stdout)")
   }
 

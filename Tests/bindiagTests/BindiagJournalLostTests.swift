@@ -49,7 +49,7 @@ struct BindiagJournalLostTests {
     send([
       fixtureEvent(seq: 3, at: later, run: whole), fixtureEvent(seq: 4, at: later, run: whole),
       fixtureEvent(seq: 2, at: later, run: unstarted),
-      fixtureEvent(seq: 3, at: later, run: unstarted),
+      fixtureEvent(seq: 4, at: later, run: unstarted),
     ])
     let window = ["summary", "--journal", "--since", since.rfc3339]
     let complete = try summary(window, run: whole, events: 2)
@@ -57,6 +57,7 @@ struct BindiagJournalLostTests {
     #expect(
       complete.stdout.hasPrefix(
         #"{"schema":1,"events":2,"records":2,"malformed":0,"other":0,"lost":0,"#))
+    // Inside the window only: seq 3 between its records is lost, its head (seq 1) is not.
     let missingFirst = try summary(window, run: unstarted, events: 2)
     #expect(
       missingFirst.stdout.hasPrefix(
@@ -96,7 +97,9 @@ struct BindiagJournalLostTests {
     #expect(result.status == 0)
     #expect(
       result.stdout.hasPrefix(
-        #"{"schema":1,"events":3,"records":3,"malformed":0,"other":0,"lost":0,"duplicates":0,"first":"0000-01-01T00:00:00.000000Z","last":"2026-01-01T00:00:00.000000Z","#
+        #"{"schema":1,"events":3,"records":3,"malformed":0,"other":0,"lost":0,"duplicates":0,"#
+          + #""runs":{"ended":0,"running":0,"stale":1},"run_dropped":0,"#
+          + #""first":"0000-01-01T00:00:00.000000Z","last":"2026-01-01T00:00:00.000000Z","#
       ))
   }
 }

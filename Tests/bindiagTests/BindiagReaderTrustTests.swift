@@ -19,6 +19,7 @@ import Testing
       error      24       24  mapped-bool-set-true  App/ContentView.swift:42      1  00:00:00    23:00:00   ████████
 
       Lost records: 0
+      Runs: 0 ended, 1 running, 0 stale
 
       """
     var random = SystemRandomNumberGenerator()
@@ -68,6 +69,7 @@ import Testing
         error       2        2  mapped-bool-set-true  App/ContentView.swift:42      1  1969-12-31 23:59  2026-01-01 00:00  █      █
 
         Lost records: 0
+        Runs: 0 ended, 1 running, 0 stale
 
         """)
   }
@@ -100,7 +102,7 @@ import Testing
       #expect(result.status == 0)
       #expect(
         result.stdout
-          == #"{"schema":1,"events":24,"records":24,"malformed":0,"other":0,"lost":0,"duplicates":0,"first":"0000-01-01T00:00:00.000000Z","last":"9999-12-31T23:59:59.999999Z","group_by":["kind"],"groups":[{"key":{"kind":"mapped-bool-set-true"},"events":24,"records":24,"first":"0000-01-01T00:00:00.000000Z","last":"9999-12-31T23:59:59.999999Z","processes":["Demo"],"hosts":["build-01"],"value_types":["Swift.Optional<Swift.String>"],"labels":[],"levels":{"error":24},"histogram":[9,9,0,3,0,0,0,3]}],"lost_runs":[]}"#
+          == #"{"schema":1,"events":24,"records":24,"malformed":0,"other":0,"lost":0,"duplicates":0,"runs":{"ended":0,"running":1,"stale":0},"run_dropped":0,"first":"0000-01-01T00:00:00.000000Z","last":"9999-12-31T23:59:59.999999Z","group_by":["kind"],"groups":[{"key":{"kind":"mapped-bool-set-true"},"events":24,"records":24,"first":"0000-01-01T00:00:00.000000Z","last":"9999-12-31T23:59:59.999999Z","processes":["Demo"],"hosts":["build-01"],"value_types":["Swift.Optional<Swift.String>"],"labels":[],"levels":{"error":24},"histogram":[9,9,0,3,0,0,0,3]}],"lost_runs":[],"stale_runs":[],"run_fields":["host"],"run_groups":[{"key":{"host":"build-01"},"lost":0,"dropped":0,"runs":{"ended":0,"running":1,"stale":0},"last":"9999-12-31T23:59:59.999999Z"}]}"#
           + "\n")
     }
   }
@@ -111,8 +113,9 @@ import Testing
     let summary = try bindiag("summary", path)
     #expect(
       summary.stdout.hasSuffix(
-        "Lost records: 3 in 1 run (Demo run 0123456789abcdef: 3)\n"
-          + "  of them 2 before the first record seen (rotated away, or not read)\n"))
+        "Lost records: 3 in 1 run (Demo run 0123456789abcdef on build-01: 3)\n"
+          + "  of them 2 before the first record seen (rotated away, or not read)\n"
+          + "Runs: 0 ended, 1 running, 0 stale\n"))
     let check = try bindiag("check", "--max-events", "10", "--max-lost", "2", path)
     #expect(check.stderr == "check failed: 3 lost records (--max-lost 2)\n")
     #expect(check.status == 3)
@@ -128,7 +131,10 @@ import Testing
     #expect(result.stdout.contains(#""lost":4,"#))
     #expect(
       result.stdout.hasSuffix(
-        #""lost_runs":[{"run":"0123456789abcdef","process":"Demo","lost":4,"head":4}]}"# + "\n"))
+        #""lost_runs":[{"run":"0123456789abcdef","process":"Demo","host":"build-01","lost":4,"head":4,"#
+          + #""tail":0,"dropped":0}],"stale_runs":[],"run_fields":["host"],"#
+          + #""run_groups":[{"key":{"host":"build-01"},"lost":4,"dropped":0,"#
+          + #""runs":{"ended":0,"running":1,"stale":0},"last":"2026-11-30T04:12:33.123456Z"}]}"# + "\n"))
   }
 
   @Test func aDuplicatedKeyIsMalformedInJSONAndLogfmt() throws {
@@ -218,7 +224,7 @@ import Testing
     let escaped = #"App/\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069gnp.swift"#
     let table = try bindiag("summary", path)
     #expect(table.stdout.contains("  \(escaped):42  "))
-    #expect(table.stdout.contains(#"(Demo\u202e run 0123456789abcdef: 1)"#))
+    #expect(table.stdout.contains(#"(Demo\u202e run 0123456789abcdef on build-01: 1)"#))
     #expect(table.stderr == "warning: \(path):2: malformed: unknown level \"\\u202eerror\"\n")
     let markdown = try bindiag("summary", "--format", "markdown", path)
     #expect(markdown.stdout.contains("| `mapped-bool-set-true` | `\(escaped):42` |"))

@@ -43,16 +43,18 @@ import Testing
       ["1"], environment: ["BINDING_DIAGNOSTICS": "stderr:logfmt"], product: "misuse-helper")
     #expect(session.finish() == 0)
     let lines = session.text.split(separator: "\n")
-    #expect(lines.count == 1)
+    #expect(lines.count == 2)  // the misuse, then the run's run-end
     #expect(lines.first?.hasPrefix("v=1 ts=") == true)
     #expect(lines.first?.contains(" kind=mapped-bool-set-true ") == true)
+    #expect(lines.last?.contains(" kind=run-end ") == true)
   }
 
   @Test func aPipeGetsTheContractLogfmt() throws {
     let result = try runProduct("misuse-helper", ["1"], environment: ["TERM": "xterm-256color"])
     #expect(result.status == 0)
     let lines = result.stderr.split(separator: "\n")
-    #expect(lines.count == 1)
+    #expect(lines.count == 2)  // the misuse, then the run's run-end
     #expect(lines.first?.hasPrefix("v=1 ts=") == true)
+    #expect(lines.last?.contains(" kind=run-end ") == true)
   }
 }
