@@ -12,7 +12,7 @@ struct ConfigurationParser {
     EnvironmentConfiguration.sinksVariable, EnvironmentConfiguration.fileVariable,
     "BINDING_DIAGNOSTICS_PRIVACY", "BINDING_DIAGNOSTICS_HASH_KEY",
     "BINDING_DIAGNOSTICS_RATE_LIMIT", "BINDING_DIAGNOSTICS_MIN_LEVEL",
-    "BINDING_DIAGNOSTICS_POLICY", "BINDING_DIAGNOSTICS_SIGNALS",
+    "BINDING_DIAGNOSTICS_POLICY", "BINDING_DIAGNOSTICS_SIGNALS", "BINDING_DIAGNOSTICS_WRITER",
     "BINDING_DIAGNOSTICS_MAIN_THREAD_CHECK",
   ] + ConfigurationParser.endOfRunVariables.map(\.variable) + [
     // Read by the package's own tests of BindingDiagnosticsTesting.

@@ -30,11 +30,33 @@ package enum WriterCapture {
   @inline(never)
   package static func capture() -> WriterSite? {
     #if canImport(Runtime) && os(Linux) && DEBUG
+      guard isEnabled else { return nil }
       return Resolver.shared.capture()
     #else
       return nil
     #endif
   }
+
+  /// Whether writers are looked for: `BINDING_DIAGNOSTICS_WRITER=on` or `off` says; by default
+  /// only in a test process (one that links `BindingDiagnosticsTesting`), where issues are
+  /// recorded at the writer. Elsewhere the first look-up of each new call site symbolicates
+  /// debug information (milliseconds, seconds in a large binary), which a storm of misuses on
+  /// many threads, or an `exit` under way, must not wait for.
+  static var isEnabled: Bool {
+    switch enabledSetting {
+    case .some(let on): on
+    case .none: MisusePolicy.isTestProcess
+    }
+  }
+
+  /// `BINDING_DIAGNOSTICS_WRITER`, read once: `true` for `on`, `false` for `off`, `nil` unset.
+  private static let enabledSetting: Bool? = {
+    switch getenv("BINDING_DIAGNOSTICS_WRITER").map({ String(cString: $0) }) {
+    case "on": true
+    case "off": false
+    default: nil
+    }
+  }()
 
   /// Whether a path is this package's own source: the `Sources` folder this file sits in, each
   /// `BindingDiagnostics` target under it.
