@@ -150,7 +150,7 @@ struct BindiagJournalTests {
     #expect(result.status == 1)
     #expect(
       result.stdout
-        == #"{"schema":1,"events":0,"records":0,"malformed":0,"other":0,"lost":0,"duplicates":0,"first":null,"last":null,"group_by":["kind","file","line"],"groups":[],"lost_runs":[]}"#
+        == #"{"schema":1,"events":0,"records":0,"malformed":0,"other":0,"lost":0,"duplicates":0,"runs":{"ended":0,"running":0,"stale":0},"run_dropped":0,"first":null,"last":null,"group_by":["kind","file","line"],"groups":[],"lost_runs":[],"stale_runs":[],"run_fields":["host"],"run_groups":[]}"#
         + "\n")
     #expect(
       result.stderr

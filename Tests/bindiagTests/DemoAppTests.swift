@@ -6,7 +6,8 @@ import Testing
 @testable import bindiag
 
 /// The demo app's views, tested as an app team would: under `.failsOnMisuse`, the fixed pattern
-/// passes and each misusing view fails at its mapping in DemoApp.swift.
+/// passes and each misusing view fails once, at its misusing write in DemoApp.swift (the writer's
+/// line), with a comment naming the mapping's line and the writer's.
 @Suite(.failsOnMisuse) struct DemoAppTests {
   private let demoPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
@@ -18,41 +19,50 @@ import Testing
 
   @Test func inboxViewFailsAtItsAlertMapping() throws {
     let line = try demoLine(containing: #"mappedToBool(label: "save-confirmation")"#)
+    let writer = try demoLine(containing: "isPresented.wrappedValue = true")
     let path = demoPath
     withKnownIssue {
       DemoApp.inboxView(DemoApp.Model())
     } matching: { issue in
-      issue.sourceLocation?.fileID == "bindiag/DemoApp.swift" && issue.sourceLocation?.line == line
-        && issue.sourceLocation?.filePath == path
-        && issue.error.map { "\($0)" }
-          == "Binding misuse mapped-bool-set-true at bindiag/DemoApp.swift:\(line), label \"save-confirmation\", String?: A Binding<Bool> mapped from an optional was set to true; the write had no effect."
+      issue.sourceLocation?.fileID == "bindiag/DemoApp.swift"
+        && issue.sourceLocation?.line == writer && issue.sourceLocation?.filePath == path
+        && issue.error == nil
+        && issue.comments.map(\.rawValue) == [
+          "Binding misuse mapped-bool-set-true at bindiag/DemoApp.swift:\(line), written at bindiag/DemoApp.swift:\(writer), label \"save-confirmation\", String?: A Binding<Bool> mapped from an optional was set to true; the write had no effect."
+        ]
     }
   }
 
   @Test(.failsOnMisuse(except: [.unwrappedReadAfterNil]))
   func detailViewFailsOnlyForItsWriteAfterNil() throws {
     let line = try demoLine(containing: #"Binding(unwrapping: selection, label: "message-detail")"#)
+    let writer = try demoLine(containing: #"message.wrappedValue = "Lunch on Saturday?""#)
     withKnownIssue {
       DemoApp.detailView(DemoApp.Model())
     } matching: { issue in
-      issue.sourceLocation?.line == line
-        && issue.error.map { "\($0)" }?.hasPrefix(
-          "Binding misuse unwrapped-write-after-nil at bindiag/DemoApp.swift:\(line), label \"message-detail\""
-        ) == true
+      issue.sourceLocation?.fileID == "bindiag/DemoApp.swift"
+        && issue.sourceLocation?.line == writer && issue.error == nil
+        && issue.comments.count == 1
+        && issue.comments[0].rawValue.hasPrefix(
+          "Binding misuse unwrapped-write-after-nil at bindiag/DemoApp.swift:\(line), written at bindiag/DemoApp.swift:\(writer), label \"message-detail\""
+        )
     }
   }
 
   @Test(.failsOnMisuse(except: [.elementReadAfterRemoval]))
   func notesViewFailsOnlyForTheKeystrokeAfterDeletion() throws {
     let line = try demoLine(containing: #"Binding(element: 2, in: notes, label: "note-editor")"#)
+    let writer = try demoLine(containing: #"editor.wrappedValue = Note(id: 2, text: "Call Ana at 7")"#)
     let model = DemoApp.Model()
     withKnownIssue {
       DemoApp.notesView(model)
     } matching: { issue in
-      issue.sourceLocation?.line == line
-        && issue.error.map { "\($0)" }?.hasPrefix(
-          "Binding misuse element-write-after-removal at bindiag/DemoApp.swift:\(line), label \"note-editor\""
-        ) == true
+      issue.sourceLocation?.fileID == "bindiag/DemoApp.swift"
+        && issue.sourceLocation?.line == writer && issue.error == nil
+        && issue.comments.count == 1
+        && issue.comments[0].rawValue.hasPrefix(
+          "Binding misuse element-write-after-removal at bindiag/DemoApp.swift:\(line), written at bindiag/DemoApp.swift:\(writer), label \"note-editor\""
+        )
     }
     #expect(model.notes.value.map(\.text) == ["Buy milk", "Pay rent"])
   }
@@ -76,26 +86,32 @@ import Testing
 
   @Test func composeViewFailsAtItsConstantSubject() throws {
     let line = try demoLine(containing: #"diagnosed(label: "compose-subject")"#)
+    let writer = try demoLine(containing: #"subject.wrappedValue = "Lunch on Friday?""#)
     withKnownIssue {
       DemoApp.composeView(DemoApp.Model())
     } matching: { issue in
-      issue.sourceLocation?.line == line
-        && issue.error.map { "\($0)" }?.hasPrefix(
-          "Binding misuse write-not-applied at bindiag/DemoApp.swift:\(line), label \"compose-subject\""
-        ) == true
+      issue.sourceLocation?.fileID == "bindiag/DemoApp.swift"
+        && issue.sourceLocation?.line == writer && issue.error == nil
+        && issue.comments.count == 1
+        && issue.comments[0].rawValue.hasPrefix(
+          "Binding misuse write-not-applied at bindiag/DemoApp.swift:\(line), written at bindiag/DemoApp.swift:\(writer), label \"compose-subject\""
+        )
     }
   }
 
   @Test func volumeViewFailsOnceForItsReentrantClamp() throws {
     let line = try demoLine(containing: #"diagnosed(label: "volume-slider")"#)
+    let writer = try demoLine(containing: "binding.wrappedValue = 10")
     let model = DemoApp.Model()
     withKnownIssue {
       DemoApp.volumeView(model)
     } matching: { issue in
-      issue.sourceLocation?.line == line
-        && issue.error.map { "\($0)" }?.hasPrefix(
-          "Binding misuse reentrant-write at bindiag/DemoApp.swift:\(line), label \"volume-slider\""
-        ) == true
+      issue.sourceLocation?.fileID == "bindiag/DemoApp.swift"
+        && issue.sourceLocation?.line == writer && issue.error == nil
+        && issue.comments.count == 1
+        && issue.comments[0].rawValue.hasPrefix(
+          "Binding misuse reentrant-write at bindiag/DemoApp.swift:\(line), written at bindiag/DemoApp.swift:\(writer), label \"volume-slider\""
+        )
     }
     #expect(model.volume.value == 10)
   }
