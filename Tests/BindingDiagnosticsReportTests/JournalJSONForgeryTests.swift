@@ -77,7 +77,7 @@ import Testing
     #expect(chunked == piped)
     #expect(
       piped.hasPrefix(
-        #"{"schema":1,"events":3000,"records":3000,"malformed":0,"other":0,"lost":0,"duplicates":0,"forged":300,"#
+        #"{"schema":1,"events":3000,"records":3000,"malformed":0,"other":0,"lost":0,"duplicates":0,"runs":{"ended":0,"running":1,"stale":0},"run_dropped":0,"forged":300,"#
       ), "\(piped.prefix(200))")
   }
 }

@@ -33,14 +33,16 @@ import Testing
     func anUnexpectedWriteFromAnotherThreadFailsTheTest() async throws {
       let line = #line + 1
       let binding = MainThreadStandIn.run { LockedValue(0).binding.diagnosed(label: "counter") }
+      // The issue sits at the line that wrote, and names the line that made the binding.
+      let writer = #line + 3
       await withKnownIssue {
         await withTaskGroup(of: Void.self) { group in
           group.addTask { binding.wrappedValue = 1 }
         }
       } matching: { issue in
-        issue.sourceLocation?.line == line
+        issue.sourceLocation?.line == writer
           && Misuses.text(of: issue)
-            == "Binding misuse set-off-main-thread at BindingDiagnosticsTestingTests/WriteMisuseTests.swift:\(line), label \"counter\", Int: A binding made on the main thread was written from another thread."
+            == "Binding misuse set-off-main-thread at BindingDiagnosticsTestingTests/WriteMisuseTests.swift:\(line), written at BindingDiagnosticsTestingTests/WriteMisuseTests.swift:\(writer), label \"counter\", Int: A binding made on the main thread was written from another thread."
       }
     }
   #endif
@@ -49,12 +51,14 @@ import Testing
   func anUnexpectedWriteThatDoesNotStickFailsTheTest() {
     let line = #line + 1
     let title = Binding.constant("Draft").diagnosed(label: "title")
+    // The issue sits at the line that wrote, and names the line that made the binding.
+    let writer = #line + 2
     withKnownIssue {
       title.wrappedValue = "Final"
     } matching: { issue in
-      issue.sourceLocation?.line == line
+      issue.sourceLocation?.line == writer
         && Misuses.text(of: issue)
-          == "Binding misuse write-not-applied at BindingDiagnosticsTestingTests/WriteMisuseTests.swift:\(line), label \"title\", String: A write through a binding did not stick: reading it right after gave another value (wrote String, read back String)."
+          == "Binding misuse write-not-applied at BindingDiagnosticsTestingTests/WriteMisuseTests.swift:\(line), written at BindingDiagnosticsTestingTests/WriteMisuseTests.swift:\(writer), label \"title\", String: A write through a binding did not stick: reading it right after gave another value (wrote String, read back String)."
     }
   }
 
