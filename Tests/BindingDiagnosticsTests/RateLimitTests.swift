@@ -28,7 +28,7 @@ import Testing
     let recorder = RecordingSink()
     let diagnostics = Diagnostics(
       configuration: DiagnosticsConfiguration(
-        sink: recorder, rateLimit: RateLimit(burst: 2, interval: 0.05)))
+        sink: recorder, rateLimit: RateLimit(burst: 2, interval: 5)))
     let flag = alert.binding.mappedToBool()
     func misuseFiveTimes(_ diagnostics: Diagnostics) {
       DiagnosticsSystem.withDiagnostics(diagnostics) {
@@ -41,8 +41,10 @@ import Testing
     misuseFiveTimes(Diagnostics(configuration: DiagnosticsConfiguration(sink: RecordingSink())))
     misuseFiveTimes(diagnostics)
     // No flush and no further misuse: the limiter's timer writes the 3 folded events.
-    for _ in 0..<200 where recorder.events.count < 3 { Thread.sleep(forTimeInterval: 0.01) }
-    #expect(recorder.events.map(\.suppressed) == [0, 0, 2])
+    for _ in 0..<1_500 where recorder.events.count < 3 { Thread.sleep(forTimeInterval: 0.01) }
+    #expect(
+      recorder.events.map(\.suppressed) == [0, 0, 2],
+      "\(recorder.events.map { "\($0.kind) \($0.test ?? "-") +\($0.suppressed)" })")
     // The next misuse is a record of its own; nothing is counted twice.
     DiagnosticsSystem.withDiagnostics(diagnostics) { flag.wrappedValue = true }
     diagnostics.flush()
