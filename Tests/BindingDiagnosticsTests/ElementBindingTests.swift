@@ -137,12 +137,14 @@ func rows(_ count: Int) -> [Row] {
       #expect(items.value.map(\.title) == ["a", "written", "first"])
       items.value.insert(Row(id: 2, title: "b"), at: 0)
       #expect(row.wrappedValue.title == "written")
+      // One of the two elements with id 7 leaves: which one cannot be told from ids, so the
+      // binding reports as after a removal and gives its last value, never the other one's.
       items.value.remove(at: 2)
-      #expect(row.wrappedValue.title == "first")
+      #expect(row.wrappedValue.title == "written")
       items.value.removeAll { $0.id == 7 }
-      #expect(row.wrappedValue.title == "first")
+      #expect(row.wrappedValue.title == "written")
     }
-    #expect(events.map(\.kind) == [.elementReadAfterRemoval])
+    #expect(events.map(\.kind) == [.elementReadAfterRemoval, .elementReadAfterRemoval])
   }
 
   /// The binding follows the id it was made with: writing an element with another id replaces
