@@ -3,6 +3,10 @@ import BindingDiagnosticsTesting
 import Foundation
 import Testing
 
+#if canImport(SwiftUI)
+  import SwiftUI
+#endif
+
 /// Swift Testing fixtures for blame: where an issue sits, which test it belongs to, and how
 /// often it is said. `FixtureProcessTests` runs them in a child process (serialized, in this
 /// order) and reads what the runner prints and what the sinks hold.

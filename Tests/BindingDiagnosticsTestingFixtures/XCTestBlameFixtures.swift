@@ -2,6 +2,10 @@ import BindingDiagnostics
 import Foundation
 import XCTest
 
+#if canImport(SwiftUI)
+  import SwiftUI
+#endif
+
 /// XCTest fixtures for blame, without assertions: `FixtureProcessTests` runs them in a child
 /// process (XCTest runs them by name, in this order) and reads what XCTest prints.
 final class XCTestBlameFixtures: XCTestCase {
