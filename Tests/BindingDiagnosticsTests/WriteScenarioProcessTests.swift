@@ -10,7 +10,9 @@ import Testing
       "misuse-helper", ["0", "--writes", "misused"],
       environment: ["BINDING_DIAGNOSTICS": "stderr:json"])
     #expect(result.status == 0)
-    let records = try Self.records(result.stderr)
+    let all = try Self.records(result.stderr)
+    #expect(all.last?["kind"] as? String == "run-end")
+    let records = try Self.misuses(result.stderr)
     let sites = records.map { "\($0["kind"] as? String ?? "?") \($0["label"] as? String ?? "?")" }
     #expect(
       sites.sorted() == [
@@ -38,9 +40,14 @@ import Testing
         "BINDING_DIAGNOSTICS": "stderr:json", "BINDING_DIAGNOSTICS_MAIN_THREAD_CHECK": "off",
       ])
     #expect(result.status == 0)
-    let kinds = try Self.records(result.stderr).compactMap { $0["kind"] as? String }
+    let kinds = try Self.misuses(result.stderr).compactMap { $0["kind"] as? String }
     #expect(!kinds.contains("set-off-main-thread"))
     #expect(kinds.count == 4)
+  }
+
+  /// The misuse records of `text`: every record but the run's own (`run-heartbeat`, `run-end`).
+  static func misuses(_ text: String) throws -> [[String: Any]] {
+    try records(text).filter { !(($0["kind"] as? String)?.hasPrefix("run-") ?? false) }
   }
 
   /// The JSON Lines records of `text`, one object per line.

@@ -108,7 +108,7 @@ struct BindiagHTMLReportTests {
     #expect(dom.contains("<h2>1 lost record in 1 run</h2>"))
     #expect(
       dom.contains(
-        "<tr><td>Demo</td><td><code>0123456789abcdef</code></td><td class=\"num\">1</td></tr>"))
+        "<tr><td>Demo</td><td>build-01</td><td><code>0123456789abcdef</code></td><td class=\"num\">1</td><td class=\"num\">0</td></tr>"))
     #expect(dom.contains(#"<span id="shown" aria-live="polite">3 of 3 groups</span>"#))
     // A timeline per group: eight bars whose counts are the group's events, the 39 folded
     // into the first record included.

@@ -89,35 +89,42 @@ struct BindiagJournalDirectoryTests {
       "table": """
       10 events in 8 records from 3 runs, 2026-11-30 03:00:00 to 06:00:00 UTC
 
-      LEVEL  EVENTS  RECORDS  HOST    PROCS  FIRST SEEN  LAST SEEN  TIMELINE
-      error       6        4  web-01      1  04:00:00    04:30:00     ▃▆█
-      error       2        2  db-01       1  03:00:00    06:00:00   █      █
-      error       2        2  web-02      1  05:00:00    05:30:00        ██
+      LEVEL  EVENTS  RECORDS  LOST  HOST    PROCS  FIRST SEEN  LAST SEEN  TIMELINE
+      error       6        4     0  web-01      1  04:00:00    04:30:00     ▃▆█
+      error       2        2     1  db-01       1  03:00:00    06:00:00   █      █
+      error       2        2     0  web-02      1  05:00:00    05:30:00        ██
 
-      Lost records: 1 in 1 run (Mail run c000000000000003: 1)
+      Lost records: 1 in 1 run (Mail run c000000000000003 on db-01: 1)
+      Runs: 0 ended, 1 running, 2 stale (no run-end, silent over twice the heartbeat):
+        Notes run b000000000000002 on web-02, last 2026-11-30 05:30:00
+        Mail run a000000000000001 on web-01, last 2026-11-30 04:30:00
 
       """,
       "json": #"""
-      {"schema":1,"events":10,"records":8,"malformed":0,"other":0,"lost":1,"duplicates":0,"first":"2026-11-30T03:00:00.000000Z","last":"2026-11-30T06:00:00.000000Z","group_by":["host"],"groups":[{"key":{"host":"web-01"},"events":6,"records":4,"first":"2026-11-30T04:00:00.000000Z","last":"2026-11-30T04:30:00.000000Z","processes":["Mail"],"hosts":["web-01"],"value_types":["Swift.Optional<Swift.String>"],"labels":[],"levels":{"error":3,"warning":3},"histogram":[0,0,1,2,3,0,0,0]},{"key":{"host":"db-01"},"events":2,"records":2,"first":"2026-11-30T03:00:00.000000Z","last":"2026-11-30T06:00:00.000000Z","processes":["Mail"],"hosts":["db-01"],"value_types":["Swift.Optional<Swift.String>"],"labels":[],"levels":{"error":1,"warning":1},"histogram":[1,0,0,0,0,0,0,1]},{"key":{"host":"web-02"},"events":2,"records":2,"first":"2026-11-30T05:00:00.000000Z","last":"2026-11-30T05:30:00.000000Z","processes":["Notes"],"hosts":["web-02"],"value_types":["Swift.Optional<Swift.String>"],"labels":[],"levels":{"error":2},"histogram":[0,0,0,0,0,1,1,0]}],"lost_runs":[{"run":"c000000000000003","process":"Mail","lost":1,"head":0}]}
+      {"schema":1,"events":10,"records":8,"malformed":0,"other":0,"lost":1,"duplicates":0,"runs":{"ended":0,"running":1,"stale":2},"run_dropped":0,"first":"2026-11-30T03:00:00.000000Z","last":"2026-11-30T06:00:00.000000Z","group_by":["host"],"groups":[{"key":{"host":"web-01"},"events":6,"records":4,"lost":0,"first":"2026-11-30T04:00:00.000000Z","last":"2026-11-30T04:30:00.000000Z","processes":["Mail"],"hosts":["web-01"],"value_types":["Swift.Optional<Swift.String>"],"labels":[],"levels":{"error":3,"warning":3},"histogram":[0,0,1,2,3,0,0,0]},{"key":{"host":"db-01"},"events":2,"records":2,"lost":1,"first":"2026-11-30T03:00:00.000000Z","last":"2026-11-30T06:00:00.000000Z","processes":["Mail"],"hosts":["db-01"],"value_types":["Swift.Optional<Swift.String>"],"labels":[],"levels":{"error":1,"warning":1},"histogram":[1,0,0,0,0,0,0,1]},{"key":{"host":"web-02"},"events":2,"records":2,"lost":0,"first":"2026-11-30T05:00:00.000000Z","last":"2026-11-30T05:30:00.000000Z","processes":["Notes"],"hosts":["web-02"],"value_types":["Swift.Optional<Swift.String>"],"labels":[],"levels":{"error":2},"histogram":[0,0,0,0,0,1,1,0]}],"lost_runs":[{"run":"c000000000000003","process":"Mail","host":"db-01","lost":1,"head":0,"tail":0,"dropped":0}],"stale_runs":[{"run":"b000000000000002","process":"Notes","host":"web-02","last":"2026-11-30T05:30:00.000000Z"},{"run":"a000000000000001","process":"Mail","host":"web-01","last":"2026-11-30T04:30:00.000000Z"}],"run_fields":["host"],"run_groups":[{"key":{"host":"db-01"},"lost":1,"dropped":0,"runs":{"ended":0,"running":1,"stale":0},"last":"2026-11-30T06:00:00.000000Z"},{"key":{"host":"web-01"},"lost":0,"dropped":0,"runs":{"ended":0,"running":0,"stale":1},"last":"2026-11-30T04:30:00.000000Z"},{"key":{"host":"web-02"},"lost":0,"dropped":0,"runs":{"ended":0,"running":0,"stale":1},"last":"2026-11-30T05:30:00.000000Z"}]}
 
       """#,
       "markdown": """
       ## Binding misuse summary
 
-      **10** events in 8 records from 3 runs · lost records: 1 · duplicates: 0 · malformed lines: 0 · other lines: 0
+      **10** events in 8 records from 3 runs · lost records: 1 · runs: 0 ended, 1 running, 2 stale · duplicates: 0 · malformed lines: 0 · other lines: 0
 
-      | Events | Records | Host | First seen | Last seen | Processes | Labels |
-      | ---: | ---: | --- | --- | --- | --- | --- |
-      | 6 | 4 | `web-01` | 2026-11-30T04:00:00Z | 2026-11-30T04:30:00Z | `Mail` |  |
-      | 2 | 2 | `db-01` | 2026-11-30T03:00:00Z | 2026-11-30T06:00:00Z | `Mail` |  |
-      | 2 | 2 | `web-02` | 2026-11-30T05:00:00Z | 2026-11-30T05:30:00Z | `Notes` |  |
+      Lost records in `Mail` run `c000000000000003` on `db-01`: 1
+
+      Stale runs (no run-end, silent over twice the heartbeat): `Notes` run `b000000000000002` on `web-02`, last 2026-11-30T05:30:00Z, `Mail` run `a000000000000001` on `web-01`, last 2026-11-30T04:30:00Z
+
+      | Events | Records | Lost | Host | First seen | Last seen | Processes | Labels |
+      | ---: | ---: | ---: | --- | --- | --- | --- | --- |
+      | 6 | 4 | 0 | `web-01` | 2026-11-30T04:00:00Z | 2026-11-30T04:30:00Z | `Mail` |  |
+      | 2 | 2 | 1 | `db-01` | 2026-11-30T03:00:00Z | 2026-11-30T06:00:00Z | `Mail` |  |
+      | 2 | 2 | 0 | `web-02` | 2026-11-30T05:00:00Z | 2026-11-30T05:30:00Z | `Notes` |  |
 
       """,
       "csv": """
-      events,records,host,first,last,processes,hosts,value_types,labels,critical,error,warning,notice,info,debug,trace\r
-      6,4,web-01,2026-11-30T04:00:00.000000Z,2026-11-30T04:30:00.000000Z,Mail,web-01,Swift.Optional<Swift.String>,,0,3,3,0,0,0,0\r
-      2,2,db-01,2026-11-30T03:00:00.000000Z,2026-11-30T06:00:00.000000Z,Mail,db-01,Swift.Optional<Swift.String>,,0,1,1,0,0,0,0\r
-      2,2,web-02,2026-11-30T05:00:00.000000Z,2026-11-30T05:30:00.000000Z,Notes,web-02,Swift.Optional<Swift.String>,,0,2,0,0,0,0,0\r
+      events,records,lost,runs_ended,runs_running,runs_stale,host,first,last,processes,hosts,value_types,labels,critical,error,warning,notice,info,debug,trace\r
+      6,4,0,0,0,1,web-01,2026-11-30T04:00:00.000000Z,2026-11-30T04:30:00.000000Z,Mail,web-01,Swift.Optional<Swift.String>,,0,3,3,0,0,0,0\r
+      2,2,1,0,1,0,db-01,2026-11-30T03:00:00.000000Z,2026-11-30T06:00:00.000000Z,Mail,db-01,Swift.Optional<Swift.String>,,0,1,1,0,0,0,0\r
+      2,2,0,0,0,1,web-02,2026-11-30T05:00:00.000000Z,2026-11-30T05:30:00.000000Z,Notes,web-02,Swift.Optional<Swift.String>,,0,2,0,0,0,0,0\r
 
       """,
     ]
@@ -137,17 +144,24 @@ struct BindiagJournalDirectoryTests {
       error         1        1  db-01   mapped-bool-set-true           1  06:00:00    06:00:00          █
       warning       1        1  db-01   unwrapped-read-after-nil       1  03:00:00    03:00:00   █
 
-      Lost records: 1 in 1 run (Mail run c000000000000003: 1)
+      Lost records: 1 in 1 run (Mail run c000000000000003 on db-01: 1)
+      Runs: 0 ended, 1 running, 2 stale (no run-end, silent over twice the heartbeat):
+        Notes run b000000000000002 on web-02, last 2026-11-30 05:30:00
+        Mail run a000000000000001 on web-01, last 2026-11-30 04:30:00
 
       """,
       "json": #"""
-      {"schema":1,"events":10,"records":8,"malformed":0,"other":0,"lost":1,"duplicates":0,"first":"2026-11-30T03:00:00.000000Z","last":"2026-11-30T06:00:00.000000Z","group_by":["host","kind"],"groups":[{"key":{"host":"web-01","kind":"mapped-bool-set-true"},"events":3,"records":3,"first":"2026-11-30T04:00:00.000000Z","last":"2026-11-30T04:20:00.000000Z","processes":["Mail"],"hosts":["web-01"],"value_types":["Swift.Optional<Swift.String>"],"labels":[],"levels":{"error":3},"histogram":[0,0,1,2,0,0,0,0]},{"key":{"host":"web-01","kind":"unwrapped-write-after-nil"},"events":3,"records":1,"first":"2026-11-30T04:30:00.000000Z","last":"2026-11-30T04:30:00.000000Z","processes":["Mail"],"hosts":["web-01"],"value_types":["Swift.Optional<Swift.String>"],"labels":[],"levels":{"warning":3},"histogram":[0,0,0,0,3,0,0,0]},{"key":{"host":"web-02","kind":"mapped-bool-set-true"},"events":2,"records":2,"first":"2026-11-30T05:00:00.000000Z","last":"2026-11-30T05:30:00.000000Z","processes":["Notes"],"hosts":["web-02"],"value_types":["Swift.Optional<Swift.String>"],"labels":[],"levels":{"error":2},"histogram":[0,0,0,0,0,1,1,0]},{"key":{"host":"db-01","kind":"mapped-bool-set-true"},"events":1,"records":1,"first":"2026-11-30T06:00:00.000000Z","last":"2026-11-30T06:00:00.000000Z","processes":["Mail"],"hosts":["db-01"],"value_types":["Swift.Optional<Swift.String>"],"labels":[],"levels":{"error":1},"histogram":[0,0,0,0,0,0,0,1]},{"key":{"host":"db-01","kind":"unwrapped-read-after-nil"},"events":1,"records":1,"first":"2026-11-30T03:00:00.000000Z","last":"2026-11-30T03:00:00.000000Z","processes":["Mail"],"hosts":["db-01"],"value_types":["Swift.Optional<Swift.String>"],"labels":[],"levels":{"warning":1},"histogram":[1,0,0,0,0,0,0,0]}],"lost_runs":[{"run":"c000000000000003","process":"Mail","lost":1,"head":0}]}
+      {"schema":1,"events":10,"records":8,"malformed":0,"other":0,"lost":1,"duplicates":0,"runs":{"ended":0,"running":1,"stale":2},"run_dropped":0,"first":"2026-11-30T03:00:00.000000Z","last":"2026-11-30T06:00:00.000000Z","group_by":["host","kind"],"groups":[{"key":{"host":"web-01","kind":"mapped-bool-set-true"},"events":3,"records":3,"first":"2026-11-30T04:00:00.000000Z","last":"2026-11-30T04:20:00.000000Z","processes":["Mail"],"hosts":["web-01"],"value_types":["Swift.Optional<Swift.String>"],"labels":[],"levels":{"error":3},"histogram":[0,0,1,2,0,0,0,0]},{"key":{"host":"web-01","kind":"unwrapped-write-after-nil"},"events":3,"records":1,"first":"2026-11-30T04:30:00.000000Z","last":"2026-11-30T04:30:00.000000Z","processes":["Mail"],"hosts":["web-01"],"value_types":["Swift.Optional<Swift.String>"],"labels":[],"levels":{"warning":3},"histogram":[0,0,0,0,3,0,0,0]},{"key":{"host":"web-02","kind":"mapped-bool-set-true"},"events":2,"records":2,"first":"2026-11-30T05:00:00.000000Z","last":"2026-11-30T05:30:00.000000Z","processes":["Notes"],"hosts":["web-02"],"value_types":["Swift.Optional<Swift.String>"],"labels":[],"levels":{"error":2},"histogram":[0,0,0,0,0,1,1,0]},{"key":{"host":"db-01","kind":"mapped-bool-set-true"},"events":1,"records":1,"first":"2026-11-30T06:00:00.000000Z","last":"2026-11-30T06:00:00.000000Z","processes":["Mail"],"hosts":["db-01"],"value_types":["Swift.Optional<Swift.String>"],"labels":[],"levels":{"error":1},"histogram":[0,0,0,0,0,0,0,1]},{"key":{"host":"db-01","kind":"unwrapped-read-after-nil"},"events":1,"records":1,"first":"2026-11-30T03:00:00.000000Z","last":"2026-11-30T03:00:00.000000Z","processes":["Mail"],"hosts":["db-01"],"value_types":["Swift.Optional<Swift.String>"],"labels":[],"levels":{"warning":1},"histogram":[1,0,0,0,0,0,0,0]}],"lost_runs":[{"run":"c000000000000003","process":"Mail","host":"db-01","lost":1,"head":0,"tail":0,"dropped":0}],"stale_runs":[{"run":"b000000000000002","process":"Notes","host":"web-02","last":"2026-11-30T05:30:00.000000Z"},{"run":"a000000000000001","process":"Mail","host":"web-01","last":"2026-11-30T04:30:00.000000Z"}],"run_fields":["host"],"run_groups":[{"key":{"host":"db-01"},"lost":1,"dropped":0,"runs":{"ended":0,"running":1,"stale":0},"last":"2026-11-30T06:00:00.000000Z"},{"key":{"host":"web-01"},"lost":0,"dropped":0,"runs":{"ended":0,"running":0,"stale":1},"last":"2026-11-30T04:30:00.000000Z"},{"key":{"host":"web-02"},"lost":0,"dropped":0,"runs":{"ended":0,"running":0,"stale":1},"last":"2026-11-30T05:30:00.000000Z"}]}
 
       """#,
       "markdown": """
       ## Binding misuse summary
 
-      **10** events in 8 records from 3 runs · lost records: 1 · duplicates: 0 · malformed lines: 0 · other lines: 0
+      **10** events in 8 records from 3 runs · lost records: 1 · runs: 0 ended, 1 running, 2 stale · duplicates: 0 · malformed lines: 0 · other lines: 0
+
+      Lost records in `Mail` run `c000000000000003` on `db-01`: 1
+
+      Stale runs (no run-end, silent over twice the heartbeat): `Notes` run `b000000000000002` on `web-02`, last 2026-11-30T05:30:00Z, `Mail` run `a000000000000001` on `web-01`, last 2026-11-30T04:30:00Z
 
       | Events | Records | Host | Kind | First seen | Last seen | Processes | Labels |
       | ---: | ---: | --- | --- | --- | --- | --- | --- |
@@ -185,7 +199,10 @@ struct BindiagJournalDirectoryTests {
         warning       3        1  unwrapped-write-after-nil      1  web-01                 04:30:00    04:30:00       █
         warning       1        1  unwrapped-read-after-nil       1  db-01                  03:00:00    03:00:00   █
 
-        Lost records: 1 in 1 run (Mail run c000000000000003: 1)
+        Lost records: 1 in 1 run (Mail run c000000000000003 on db-01: 1)
+        Runs: 0 ended, 1 running, 2 stale (no run-end, silent over twice the heartbeat):
+          Notes run b000000000000002 on web-02, last 2026-11-30 05:30:00
+          Mail run a000000000000001 on web-01, last 2026-11-30 04:30:00
 
         """)
   }

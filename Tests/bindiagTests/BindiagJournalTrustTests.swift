@@ -44,7 +44,7 @@ struct BindiagJournalTrustTests {
     #expect(summary.status == 0, "\(summary.stderr)")
     #expect(
       summary.stdout.hasPrefix(
-        #"{"schema":1,"events":2,"records":2,"malformed":0,"other":0,"lost":0,"duplicates":0,"forged":1,"#
+        #"{"schema":1,"events":2,"records":2,"malformed":0,"other":0,"lost":0,"duplicates":0,"runs":{"ended":0,"running":1,"stale":0},"run_dropped":0,"forged":1,"#
       ), "\(summary.stdout)")
 
     let table = try bindiag(arguments: ["summary", "--journal-dir", directory])
@@ -79,7 +79,7 @@ struct BindiagJournalTrustTests {
     ])
     #expect(
       summary.stdout.hasPrefix(
-        #"{"schema":1,"events":1,"records":1,"malformed":0,"other":0,"lost":0,"duplicates":0,"forged":1,"#
+        #"{"schema":1,"events":1,"records":1,"malformed":0,"other":0,"lost":0,"duplicates":0,"runs":{"ended":0,"running":1,"stale":0},"run_dropped":0,"forged":1,"#
       ), "\(summary.stdout)")
   }
 

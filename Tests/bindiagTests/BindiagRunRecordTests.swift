@@ -166,7 +166,17 @@ func runRecordEvent(
       "2026-11-30T23:23:00Z", "--max-events", "5",
     ]
     let passed = try bindiag(arguments: window)
-    #expect(passed.stdout == "")
+    #expect(
+      passed.stdout == """
+        2 events in 2 records from 1 run, 2026-11-30 23:22:10 to 23:22:20 UTC
+
+        LEVEL  EVENTS  RECORDS  KIND                  SITE                      PROCS  FIRST SEEN  LAST SEEN  TIMELINE
+        error       2        2  mapped-bool-set-true  App/ContentView.swift:42      1  23:22:10    23:22:20   █      █
+
+        Lost records: 0
+        Runs: 1 ended, 0 running, 0 stale
+
+        """)
     #expect(
       passed.stderr
         == "check passed: 2 events at warning and above (--max-events 5), 0 lost records (--max-lost 0)\n"
