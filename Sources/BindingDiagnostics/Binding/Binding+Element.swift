@@ -97,9 +97,9 @@ extension Binding where Value: Identifiable {
 extension Binding
 where Value: MutableCollection & RandomAccessCollection, Value.Element: Identifiable {
   /// One element binding per element of the collection now, for `ForEach`: each is
-  /// ``Binding/init(element:in:label:fileID:line:function:)`` for its element's id, so a row or
-  /// a detail view still holding it after the element was deleted gets a report instead of an
-  /// "Index out of range" crash.
+  /// `init(element:in:label:fileID:line:function:)` over this binding, for its element's id, so
+  /// a row or a detail view still holding it after the element was deleted gets a report instead
+  /// of an "Index out of range" crash.
   ///
   /// `ForEach($items.elementBindings()) { item in … }`: a `Binding` is `Identifiable` by its
   /// value's id.

@@ -117,7 +117,7 @@ extension Binding {
 
 extension Binding where Value: Equatable {
   /// A binding to the wrapped value of an optional, or `nil` when the optional is `nil` now; as
-  /// the general ``Binding/init(unwrapping:label:fileID:line:function:)``, and a write that
+  /// the general `init(unwrapping:label:fileID:line:function:)`, and a write that
   /// does not read back (a source that dropped or changed it) reports
   /// ``MisuseKind/writeNotApplied``.
   /// - Parameters:
