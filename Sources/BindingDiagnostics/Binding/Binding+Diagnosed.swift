@@ -31,7 +31,7 @@ extension Binding {
     let check = WriteCheck(label: label, fileID: fileID, line: line, function: function)
     return Binding.checked(base) { newValue, transaction in
       _ = check.write(newValue) {
-        base.transaction(transaction).wrappedValue = newValue
+        base.write(newValue, with: transaction)
         return true
       }
     }
@@ -108,8 +108,8 @@ final class EquatableWrites<Value: Equatable>: WriteCheck, @unchecked Sendable {
   /// Writes `newValue` to the base behind the write checks, then reads it back once.
   @inlinable
   func set(_ newValue: Value, _ transaction: Transaction) {
-    write(newValue, readBack: { base.wrappedValue }) {
-      base.transaction(transaction).wrappedValue = newValue
+    write(newValue, readBack: { base.current }) {
+      base.write(newValue, with: transaction)
       return true
     }
   }

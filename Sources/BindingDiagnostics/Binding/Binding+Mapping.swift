@@ -7,7 +7,8 @@
 // `nonisolated(unsafe)` constant: the mapped binding is used where the base would be (SwiftUI
 // checks at run time that a binding is used in its closures' isolation), and it only forwards to
 // the base. A mapped binding starts with the base's transaction, and its writes go through
-// `base.transaction(transaction)`, so a transaction (an animation) set on either reaches the base.
+// `base.write(_:with:)` (the base with the write's transaction), so a transaction (an animation)
+// set on either reaches the base.
 
 extension Binding where Value == Bool {
   /// A flag that reads `base != nil`; writing `false` sets `base` to `nil`, writing `true`
@@ -75,9 +76,9 @@ extension Binding {
       set: { newValue, transaction in
         check.write(newValue, readBack: { base.wrappedValue != nil }) {
           if !newValue {
-            base.transaction(transaction).wrappedValue = nil
+            base.write(nil, with: transaction)
           } else if base.wrappedValue == nil {
-            base.transaction(transaction).wrappedValue = defaultValue()
+            base.write(defaultValue(), with: transaction)
           }
           return true
         }
@@ -190,7 +191,7 @@ final class Unwrapped<Value>: WriteCheck, @unchecked Sendable {
         function: function)
       return false
     }
-    base.transaction(transaction).wrappedValue = newValue
+    base.write(newValue, with: transaction)
     last = newValue
     return true
   }
@@ -235,7 +236,7 @@ final class MappedFlag<Wrapped>: WriteCheck, @unchecked Sendable {
           function: function)
         return false
       }
-      base.transaction(transaction).wrappedValue = nil
+      base.write(nil, with: transaction)
       return true
     }
     if cleared, let current = base.wrappedValue {

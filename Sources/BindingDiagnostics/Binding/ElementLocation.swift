@@ -197,7 +197,7 @@ where Elements.Element: Identifiable {
     case .binding(let base):
       var elements = base.wrappedValue
       written = write(newValue, into: &elements)
-      if written { base.transaction(transaction).wrappedValue = elements }
+      if written { base.write(elements, with: transaction) }
     case .atomic(let update):
       var inside = false
       update { inside = self.write(newValue, into: &$0) }
