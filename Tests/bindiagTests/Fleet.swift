@@ -65,6 +65,8 @@ final class Fleet {
   private var hosts: [(name: String, directory: String, process: Process)] = []
   /// Whether `central` is a tmpfs of this fleet's, unmounted at `deinit`.
   private var centralMounted = false
+  /// Commands given to each host by ``run(_:_:)`` so far.
+  private var commandsRun: [String: Int] = [:]
 
   /// Starts the central server, in a mount namespace of its own where `/etc/systemd` holds
   /// only the test's configuration. With `centralSize` (a tmpfs `size=`, such as `"1m"`), its
@@ -201,13 +203,13 @@ final class Fleet {
     let number = commandsRun[host, default: 0]
     commandsRun[host] = number + 1
     let path = hostDirectory + "/do.\(number)"
+    // Written aside, then moved: the host never sources half a command.
     try command.write(toFile: path + ".new", atomically: false, encoding: .utf8)
-    guard rename(path + ".new", path) == 0 else { throw Failure("rename \(path): \(errno)") }
+    try FileManager.default.moveItem(atPath: path + ".new", toPath: path)
     guard waitUntil(seconds: 30, { FileManager.default.fileExists(atPath: path + ".done") })
     else { throw Failure("\(host) did not run \(command): \(log(host + "/host.log"))") }
     return log(host + "/do.\(number).out")
   }
-  private var commandsRun: [String: Int] = [:]
 
   /// Waits (bounded) until the host's app has printed `line` `times` times.
   func waitForApp(_ host: String, saying line: String, times: Int = 1) throws {
@@ -238,10 +240,13 @@ final class Fleet {
   /// Waits (bounded) until the host's app has exited, and returns its exit status.
   @discardableResult
   func waitForAppExit(_ host: String) throws -> Int {
-    let status = directory + "/" + host + "/app.status"
-    guard waitUntil(seconds: 60, { FileManager.default.fileExists(atPath: status) }),
-      let code = Int(file(host, "app.status").trimmingCharacters(in: .whitespacesAndNewlines))
-    else { throw Failure("\(host)'s app did not exit: \(file(host, "app.err"))") }
+    // The shell creates the file before it writes the status: wait for the number.
+    func status() -> Int? {
+      Int(file(host, "app.status").trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+    guard waitUntil(seconds: 60, { status() != nil }), let code = status() else {
+      throw Failure("\(host)'s app did not exit: \(file(host, "app.err"))")
+    }
     return code
   }
 
