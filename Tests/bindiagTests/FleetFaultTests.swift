@@ -83,8 +83,10 @@ struct FleetFaultTests {
     #expect(arrived, "runs \(runs); \(fleet.log("remote.log"))")
   }
 
-  /// Waits until the newest record of `host` on the collector is more than three heartbeat
-  /// intervals old (over the two that make a run stale), and returns its time.
+  /// Waits until the newest record of `host` on the collector is older than three of its
+  /// heartbeat intervals (over the two that make a run stale), the interval measured as
+  /// `bindiag` does, from the heartbeats the collector holds (a loaded machine spaces them
+  /// out); returns the record's time.
   func waitPastSilence(_ fleet: Fleet, _ host: String) throws -> String {
     let group = try #require(
       (try summary([fleet.central])["run_groups"] as? [[String: Any]])?.first {
@@ -92,7 +94,14 @@ struct FleetFaultTests {
       })
     let last = try #require(group["last"] as? String)
     let time = try #require(Timestamp(rfc3339: last))
-    let silentUntil = Double(time.microsecondsSinceEpoch) / 1_000_000 + 6 * Self.interval
+    let beats = try collected(fleet, host, kind: "run-heartbeat").compactMap {
+      ($0["BINDING_TS"] as? String).flatMap(Timestamp.init(rfc3339:))?.microsecondsSinceEpoch
+    }.sorted()
+    var interval = Self.interval
+    if beats.count >= 2, let first = beats.first, let newest = beats.last {
+      interval = max(interval, Double(newest - first) / Double(beats.count - 1) / 1_000_000)
+    }
+    let silentUntil = Double(time.microsecondsSinceEpoch) / 1_000_000 + 3 * interval + 0.5
     _ = fleet.waitUntil(seconds: 30) { Date().timeIntervalSince1970 > silentUntil }
     return last
   }
