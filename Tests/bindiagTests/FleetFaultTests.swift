@@ -256,6 +256,13 @@ struct FleetFaultTests {
     )
     let samples = try expectPrometheusMatches([fleet.central])
     #expect(samples.contains("bindiag_runs{host=host2,state=ended} 1.0"))
+    // The machine's own journal never saw the fleet's entries.
+    if FileManager.default.fileExists(atPath: "/run/systemd/journal/socket") {
+      let local = try bindiag(arguments: [
+        "summary", "--journal", "--run", try run(fleet, "host1"), "--format", "json",
+      ])
+      #expect(local.stdout.hasPrefix(#"{"schema":1,"events":0,"records":0,"#), "\(local.stdout)")
+    }
   }
 
   /// host2's uploader is killed (`SIGKILL`) once two heartbeats arrived; its app then misuses 5
