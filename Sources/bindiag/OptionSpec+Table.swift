@@ -19,6 +19,11 @@ extension OptionSpec {
       commands: [.follow], section: .inputs,
       help: "Read the journal files of a directory instead (systemd-journal-remote's output)."),
     OptionSpec(
+      .live, "--live", commands: [.summary, .check], section: .inputs,
+      help:
+        "The inputs are still being written (a collector's --journal-dir): judge runs stale against now, or --until when earlier, as --journal does, instead of against the newest record read."
+    ),
+    OptionSpec(
       .allUsers, "--all-users", commands: [.summary, .check], section: .inputs,
       help:
         "With --journal, count the lost records of every user's runs (default: root's and yours; other users' are shown apart and never fail check)."

@@ -7,7 +7,7 @@ struct OptionSpec {
     case help, journal, journalDirectory, format, groupBy, top, since, until, kind, file,
       process, host, run, level, maxLineBytes, threads, strict, maxEvents, maxLost, maxStale,
       color, utc, noPager, count, lines, maxColumns, sourceRoot, writeBaseline, baseline,
-      baselineMaxGrowth, directory, allUsers, exportFormat, batch, schema, subject, body
+      baselineMaxGrowth, directory, allUsers, live, exportFormat, batch, schema, subject, body
   }
 
   /// The help section an option is listed under, in this order.

@@ -21,6 +21,9 @@ struct ReportOptions {
   var journalDirectories: [String] = []
   /// `--all-users`: other local users' runs count their losses like root's and the reader's.
   var allUsers = false
+  /// `--live`: the inputs are still being written (a collector's directory); runs are judged
+  /// stale against now, as the live journal's are.
+  var live = false
   var format: Format = .table
   var groupBy: [GroupField] = [.kind, .file, .line]
   var top: Int?
@@ -158,6 +161,7 @@ struct ReportOptions {
         name, inline: inline, in: 64...ReportOptions.maxLineBytesLimit)
     case .threads: threads = try scanner.integer(name, inline: inline, in: 1...1024)
     case .strict: strict = true
+    case .live: live = true
     case .maxEvents: maxEvents = try scanner.integer(name, inline: inline)
     case .maxLost: maxLost = try scanner.integer(name, inline: inline)
     case .maxStale: maxStale = try scanner.integer(name, inline: inline)

@@ -11,9 +11,13 @@ enum SummaryCommand {
     // Every Prometheus series names its host.
     if options.format == .prometheus && !groupBy.contains(.host) { groupBy.append(.host) }
     var aggregator = Aggregator(groupBy: groupBy, filter: options.filter)
-    // The live journal's runs are judged stale against now; other inputs against their newest
-    // record.
-    if options.journal { aggregator.staleReference = Timestamp.now() }
+    // The live journal's runs, and those of inputs said to be live (a collector's directory,
+    // which stops growing altogether when its disk fills), are judged stale against now, or
+    // the window's end when earlier; other inputs against their newest record.
+    if options.journal || options.live {
+      let now = Timestamp.now()
+      aggregator.staleReference = options.filter.until.map { min($0, now) } ?? now
+    }
     if !options.readsJournal && options.files.isEmpty { options.files = ["-"] }
     // Progress only where a person watches: standard error on a terminal.
     let progress =

@@ -111,6 +111,42 @@ func runRecordEvent(
     )
   }
 
+  /// A collector whose disk filled stops taking every host's records at once: against its
+  /// newest record, no run looks silent. `--live` judges against now (or `--until` when
+  /// earlier), as the live journal is judged.
+  @Test(
+    .enabled(
+      if: JournalExportFile.remote != nil,
+      "systemd-journal-remote is not installed (apt-get install systemd-journal-remote)"))
+  func liveInputsAreJudgedAgainstNowOrTheWindowsEnd() throws {
+    let directory = try temporaryDirectory()
+    try JournalExportFile.write(Self.events, to: directory + "/remote-web.journal")
+    func states(_ arguments: String...) throws -> String {
+      let result = try bindiag(
+        arguments: ["summary", "--journal-dir", directory, "--format", "json"] + arguments)
+      #expect(result.status == 0)
+      #expect(result.stderr == "")
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+      let runs = try #require(object["runs"] as? [String: Int])
+      let stale = ((object["stale_runs"] as? [[String: Any]]) ?? []).compactMap {
+        $0["run"] as? String
+      }
+      return "\(runs["ended"]!)/\(runs["running"]!)/\(runs["stale"]!) \(stale)"
+    }
+    #expect(try states() == "1/1/1 [\"\(Self.stuck)\"]")
+    // Days later, the run still writing at 04:10 has been silent as long: stale too.
+    #expect(try states("--live") == "1/0/2 [\"\(Self.live)\", \"\(Self.stuck)\"]")
+    #expect(
+      try states("--live", "--until", "2026-11-30T04:10:30Z")
+        == "1/1/1 [\"\(Self.stuck)\"]")
+    let check = try bindiag(
+      "check", "--journal-dir", directory, "--live", "--max-events", "10", "--max-lost", "3",
+      "--max-stale", "1")
+    #expect(check.status == 3)
+    #expect(check.stderr == "check failed: 2 stale runs (--max-stale 1)\n")
+  }
+
   @Test func markdownCSVAndHTMLCarryTheRuns() throws {
     let path = try writeFixture(jsonLines(Self.events))
     let markdown = try bindiag("summary", "--format", "markdown", "--group-by", "host", path)

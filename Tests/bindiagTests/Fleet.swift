@@ -63,14 +63,29 @@ final class Fleet {
   private(set) var port = 0
   private var server: Process?
   private var hosts: [(name: String, directory: String, process: Process)] = []
+  /// Whether `central` is a tmpfs of this fleet's, unmounted at `deinit`.
+  private var centralMounted = false
+  /// Commands given to each host by ``run(_:_:)`` so far.
+  private var commandsRun: [String: Int] = [:]
 
   /// Starts the central server, in a mount namespace of its own where `/etc/systemd` holds
-  /// only the test's configuration.
-  init(transport: Transport) throws {
+  /// only the test's configuration. With `centralSize` (a tmpfs `size=`, such as `"1m"`), its
+  /// output directory is a tmpfs of that size, mounted here and unmounted at `deinit`: a
+  /// collector whose disk fills.
+  init(transport: Transport, centralSize: String? = nil) throws {
     directory = try temporaryDirectory()
     central = directory + "/central"
     self.transport = transport
     try FileManager.default.createDirectory(atPath: central, withIntermediateDirectories: true)
+    if let centralSize {
+      let mounted = try runProduct(
+        "/usr/bin/env",
+        ["mount", "-t", "tmpfs", "-o", "size=\(centralSize),mode=0755", "tmpfs", central])
+      guard mounted.status == 0 else {
+        throw Failure("mount -t tmpfs on \(central): \(mounted.stderr)")
+      }
+      centralMounted = true
+    }
     let arguments: [String]
     var configuration = ""
     switch transport {
@@ -112,7 +127,10 @@ final class Fleet {
     throw Failure("systemd-journal-remote did not start: \(log("remote.log"))")
   }
 
-  deinit { stop() }
+  deinit {
+    stop()
+    if centralMounted { _ = try? runProduct("/usr/bin/env", ["umount", "-l", central]) }
+  }
 
   /// The URL uploaders send to.
   var url: String { "\(transport.scheme)://127.0.0.1:\(port)" }
@@ -120,10 +138,25 @@ final class Fleet {
   /// Starts a host: its own journald, an uploader following it, `misuse-helper` misusing
   /// `misuses` times through the journald sink, then `entries` sent through the native
   /// protocol (as any local process can). It then waits to be stopped.
-  func addHost(_ name: String, misuses: Int, entries: [JournalNativeSender.Entry] = []) throws {
+  ///
+  /// With `pauses`, the app stops after its misuses (flushed, `paused` on its output) until
+  /// ``resume(_:)``, then misuses `more` times, `pauses` times over, and exits. `environment`
+  /// is the app's own (`BINDING_DIAGNOSTICS_…` settings). The app's standard output and error
+  /// are the host's `app.out` and `app.err` (``file(_:_:)``); ``run(_:_:)`` runs commands in
+  /// the host's namespaces.
+  func addHost(
+    _ name: String, misuses: Int, entries: [JournalNativeSender.Entry] = [], pauses: Int = 0,
+    more: Int = 0, environment: [String: String] = [:]
+  ) throws {
     let hostDirectory = directory + "/" + name
     try FileManager.default.createDirectory(
       atPath: hostDirectory, withIntermediateDirectories: true)
+    var app: [String] = []
+    if pauses > 0 {
+      let paths = (1...pauses).map { hostDirectory + "/pause.\($0)" }
+      for path in paths { _ = FileManager.default.createFile(atPath: path, contents: nil) }
+      app = ["--pause-until-gone", paths.joined(separator: ","), "--more", String(more)]
+    }
     try JournalNativeSender.script.write(
       toFile: hostDirectory + "/sender.py", atomically: true, encoding: .utf8)
     if !entries.isEmpty {
@@ -152,9 +185,78 @@ final class Fleet {
         "300", "unshare", "-m", "-u", "-p", "-f", "--mount-proc", "--kill-child", "/bin/sh", "-c",
         Fleet.hostScript, "sh", hostDirectory, name, String(misuses), Fleet.journald!,
         Fleet.upload!, helper,
-      ] + upload, log: name + "/host.log")
+      ] + upload, log: name + "/host.log",
+      environment: [
+        "FLEET_APP_ARGS": app.joined(separator: " "),
+        "FLEET_APP_ENV": environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+          .joined(separator: " "),
+      ])
     hosts.append((name, hostDirectory, process))
   }
+
+  /// Runs `command` (`sh`, sourced) in the host's namespaces, where `$journald_pid` and
+  /// `$upload_pid` are its journald's and uploader's, and `start_journald` starts a new
+  /// journald; waits (bounded) until it is done and returns what it printed.
+  @discardableResult
+  func run(_ host: String, _ command: String) throws -> String {
+    let hostDirectory = directory + "/" + host
+    let number = commandsRun[host, default: 0]
+    commandsRun[host] = number + 1
+    let path = hostDirectory + "/do.\(number)"
+    // Written aside, then moved: the host never sources half a command.
+    try command.write(toFile: path + ".new", atomically: false, encoding: .utf8)
+    try FileManager.default.moveItem(atPath: path + ".new", toPath: path)
+    guard waitUntil(seconds: 30, { FileManager.default.fileExists(atPath: path + ".done") })
+    else { throw Failure("\(host) did not run \(command): \(log(host + "/host.log"))") }
+    return log(host + "/do.\(number).out")
+  }
+
+  /// Waits (bounded) until the host's app has printed `line` `times` times.
+  func waitForApp(_ host: String, saying line: String, times: Int = 1) throws {
+    guard
+      waitUntil(
+        seconds: 60,
+        {
+          file(host, "app.out").split(separator: "\n").filter { $0 == line }.count >= times
+        })
+    else {
+      throw Failure(
+        "\(host)'s app did not say \(line) \(times) times: \(file(host, "app.out")) \(file(host, "app.err")) \(log(host + "/host.log"))"
+      )
+    }
+  }
+
+  /// Lets the host's paused app go on (it misuses `more` times, then pauses again or exits).
+  func resume(_ host: String) throws {
+    let hostDirectory = directory + "/" + host
+    let pauses = (try FileManager.default.contentsOfDirectory(atPath: hostDirectory))
+      .filter { $0.hasPrefix("pause.") }.sorted {
+        $0.count != $1.count ? $0.count < $1.count : $0 < $1
+      }
+    guard let next = pauses.first else { throw Failure("\(host) has no pause left") }
+    try FileManager.default.removeItem(atPath: hostDirectory + "/" + next)
+  }
+
+  /// Waits (bounded) until the host's app has exited, and returns its exit status.
+  @discardableResult
+  func waitForAppExit(_ host: String) throws -> Int {
+    // The shell creates the file before it writes the status: wait for the number.
+    func status() -> Int? {
+      Int(file(host, "app.status").trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+    guard waitUntil(seconds: 60, { status() != nil }), let code = status() else {
+      throw Failure("\(host)'s app did not exit: \(file(host, "app.err"))")
+    }
+    return code
+  }
+
+  /// A file of the host's directory (`app.out`, `app.err`, `upload.log`, …), or `""`.
+  func file(_ host: String, _ name: String) -> String {
+    (try? String(contentsOfFile: directory + "/\(host)/\(name)", encoding: .utf8)) ?? ""
+  }
+
+  /// The path of a file of the host's directory.
+  func path(_ host: String, _ name: String) -> String { directory + "/\(host)/\(name)" }
 
   /// Waits until every host has written all it was asked to (bounded).
   func waitUntilHostsSent() throws {
@@ -226,7 +328,10 @@ final class Fleet {
     return children + children.flatMap { descendants(of: $0) }
   }
 
-  private func start(_ executable: String, _ arguments: [String], log: String) throws -> Process {
+  private func start(
+    _ executable: String, _ arguments: [String], log: String,
+    environment more: [String: String] = [:]
+  ) throws -> Process {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -234,6 +339,7 @@ final class Fleet {
     for key in environment.keys where key.hasPrefix("BINDING_DIAGNOSTICS") {
       environment[key] = nil
     }
+    environment.merge(more) { $1 }
     process.environment = environment
     let path = directory + "/" + log
     _ = FileManager.default.createFile(atPath: path, contents: nil)
@@ -247,7 +353,10 @@ final class Fleet {
   }
 
   /// What runs as the first process of a host's namespaces:
-  /// `sh -c SCRIPT sh DIR HOST COUNT JOURNALD UPLOAD HELPER UPLOAD-OPTIONS…`.
+  /// `sh -c SCRIPT sh DIR HOST COUNT JOURNALD UPLOAD HELPER UPLOAD-OPTIONS…`, with the app's
+  /// own options in `FLEET_APP_ARGS` and its settings in `FLEET_APP_ENV` (words without
+  /// blanks). The app runs in the background; the script runs the test's commands (`DIR/do.N`,
+  /// sourced, in order) until `DIR/stop` appears.
   private static let hostScript = #"""
     set -eu
     dir=$1 host=$2 count=$3 journald=$4 upload=$5 helper=$6
@@ -265,24 +374,41 @@ final class Fleet {
       mkdir /etc/systemd/journal-upload.conf.d
       cp "$dir/journal-upload.conf" /etc/systemd/journal-upload.conf.d/bindiag.conf
     fi
-    "$journald" >"$dir/journald.log" 2>&1 &
-    tries=0
-    until [ -S /run/systemd/journal/socket ]; do
-      tries=$((tries + 1))
-      if [ "$tries" -gt 200 ]; then echo "journald did not start" >&2; exit 10; fi
-      sleep 0.05
-    done
+    # Starts journald (again, after a test stopped it) and waits for its socket.
+    start_journald() {
+      rm -f /run/systemd/journal/socket
+      "$journald" >>"$dir/journald.log" 2>&1 &
+      journald_pid=$!
+      tries=0
+      until [ -S /run/systemd/journal/socket ]; do
+        tries=$((tries + 1))
+        if [ "$tries" -gt 200 ]; then echo "journald did not start" >&2; return 10; fi
+        sleep 0.05
+      done
+    }
+    start_journald
     "$upload" "$@" >"$dir/upload.log" 2>&1 &
-    BINDING_DIAGNOSTICS=journald BINDING_DIAGNOSTICS_RATE_LIMIT=off timeout 60 "$helper" "$count" checkout
-    if [ -s "$dir/entries.json" ]; then
-      timeout 30 python3 "$dir/sender.py" 0 <"$dir/entries.json" >/dev/null
-    fi
-    : >"$dir/sent"
-    tries=0
+    upload_pid=$!
+    (
+      set +e
+      env ${FLEET_APP_ENV:-} BINDING_DIAGNOSTICS=journald BINDING_DIAGNOSTICS_RATE_LIMIT=off \
+        timeout 60 "$helper" "$count" checkout ${FLEET_APP_ARGS:-} >"$dir/app.out" 2>"$dir/app.err"
+      echo $? >"$dir/app.status"
+      if [ -s "$dir/entries.json" ]; then
+        timeout 30 python3 "$dir/sender.py" 0 <"$dir/entries.json" >/dev/null
+      fi
+      : >"$dir/sent"
+    ) &
+    commands=0 tries=0
     until [ -e "$dir/stop" ]; do
+      if [ -e "$dir/do.$commands" ]; then
+        . "$dir/do.$commands" >"$dir/do.$commands.out" 2>&1 || echo "failed: $?" >>"$dir/do.$commands.out"
+        : >"$dir/do.$commands.done"
+        commands=$((commands + 1))
+      fi
       tries=$((tries + 1))
-      if [ "$tries" -gt 1200 ]; then exit 11; fi
-      sleep 0.1
+      if [ "$tries" -gt 2400 ]; then exit 11; fi
+      sleep 0.05
     done
     """#
 
