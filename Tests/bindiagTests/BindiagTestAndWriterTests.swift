@@ -182,8 +182,10 @@ import Testing
       "summary", "--format", "sarif", "--source-root", root, try jsonFixture())
     #expect(result.status == 0)
     #expect(result.stderr == "")
-    let log = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
-    let results = ((log["runs"] as! [[String: Any]])[0]["results"] as! [[String: Any]])
+    let log = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    let runs = try #require(log["runs"] as? [[String: Any]])
+    let results = try #require(runs.first?["results"] as? [[String: Any]])
     #expect(results.count == 2)
     func uri(_ location: [String: Any]) -> String? {
       ((location["physicalLocation"] as? [String: Any])?["artifactLocation"] as? [String: Any])?[
@@ -194,10 +196,10 @@ import Testing
         "startLine"] as? Int
     }
     let inbox = results[0]
-    let location = (inbox["locations"] as! [[String: Any]])[0]
+    let location = try #require((inbox["locations"] as? [[String: Any]])?.first)
     #expect(uri(location) == "Sources/InboxKit/InboxModel.swift")
     #expect(line(location) == 18)
-    let related = inbox["relatedLocations"] as! [[String: Any]]
+    let related = try #require(inbox["relatedLocations"] as? [[String: Any]])
     #expect(related.map(uri) == ["Sources/InboxKit/InboxModel.swift", "Sources/InboxKit/InboxView.swift"])
     #expect(related.map(line) == [35, 61])
     #expect(related.map { $0["id"] as? Int } == [0, 1])
@@ -206,7 +208,7 @@ import Testing
         "called from InboxKit/InboxModel.swift:35", "called from InboxKit/InboxView.swift:61",
       ])
     #expect(inbox["occurrenceCount"] as? Int == 8)
-    let properties = inbox["properties"] as! [String: Any]
+    let properties = try #require(inbox["properties"] as? [String: Any])
     #expect(properties["events"] as? Int == 8)
     #expect(
       properties["writers"] as? [String] == [
@@ -214,7 +216,7 @@ import Testing
       ])
     // The site without a writer has neither.
     #expect(results[1]["relatedLocations"] == nil)
-    #expect((results[1]["properties"] as! [String: Any])["writers"] == nil)
+    #expect((results[1]["properties"] as? [String: Any])?["writers"] == nil)
 
     guard schemaValidatorAvailable else { return }
     let sarif = try temporaryFile(result.stdout, name: "writers.sarif")
