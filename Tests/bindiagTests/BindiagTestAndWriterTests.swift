@@ -244,3 +244,49 @@ import Testing
         """)
   }
 }
+
+/// A writer is text from the input like any other: it never steers an editor to a line of its
+/// choosing, never reaches a terminal raw, and keeps SARIF valid.
+@Suite struct BindiagHostileWriterTests {
+  let path: String
+
+  init() throws {
+    let writers = [
+      "../../../etc/passwd:3", "App/red\u{1b}[31m.swift:4", "src/main.c:1:1: error: fake:9",
+      "no line", "App/Fine.swift:12",
+    ]
+    path = try writeFixture(
+      jsonLines(
+        writers.enumerated().map { index, writer in
+          fixtureEvent(seq: index + 1, writer: writer)
+        }))
+  }
+
+  @Test func gccNotesOnlyPlainPaths() throws {
+    let gcc = try bindiag("summary", "--format", "gcc", "--top", "1", path)
+    #expect(gcc.status == 0)
+    #expect(
+      gcc.stdout == """
+        App/ContentView.swift:42:1: error: A Binding<Bool> mapped from an optional was set to true: 5 events in 5 records, called from ../../../etc/passwd:3, App/Fine.swift:12, App/red\\u001b[31m.swift:4 and 2 more, first seen 2026-11-30 04:12:33 UTC, last seen 2026-11-30 04:12:33 UTC. [mapped-bool-set-true]
+        App/Fine.swift:12:1: note: called from here [mapped-bool-set-true]
+        App/red\\u001b[31m.swift:4:1: note: called from here [mapped-bool-set-true]
+
+        """)
+  }
+
+  @Test(
+    .enabled(
+      if: schemaValidatorAvailable,
+      "Python jsonschema and rfc3986-validator not installed (pip install jsonschema rfc3986-validator)"
+    ))
+  func sarifStaysValid() throws {
+    let result = try bindiag(
+      "summary", "--format", "sarif", "--source-root", try temporaryDirectory(), path)
+    #expect(result.status == 0)
+    #expect(result.stdout.contains(#""name": "../../../etc/passwd""#))
+    let sarif = try temporaryFile(result.stdout, name: "hostile-writers.sarif")
+    let validation = try runProduct(
+      executableInPath("python3")!, ["-c", validateSARIF, sarifSchemaPath, sarif])
+    #expect(validation.stdout == "valid\n")
+  }
+}
