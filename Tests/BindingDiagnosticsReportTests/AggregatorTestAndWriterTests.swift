@@ -5,8 +5,7 @@ import Testing
 /// Events added one by one (as the journal and standard input are read) group by `test` and
 /// `writer`, and a site's group keeps the writers of its records.
 @Suite struct AggregatorTestAndWriterTests {
-  private func event(seq: Int, test: String?, writer: String?, suppressed: Int = 0) -> MisuseEvent
-  {
+  private func event(seq: Int, test: String?, writer: String?, suppressed: Int = 0) -> MisuseEvent {
     MisuseEvent(
       timestamp: Timestamp(microsecondsSinceEpoch: 1_000_000 * Int64(seq)), level: .error,
       kind: .mappedBoolSetTrue, message: "A misuse.", file: "InboxKit/InboxModel.swift",
@@ -48,6 +47,7 @@ import Testing
     for event in events { aggregator.add(event) }
     let groups = aggregator.summary().groups
     #expect(groups.count == 1)
-    #expect(groups.first?.writers == ["InboxKit/InboxModel.swift:35", "InboxKit/InboxView.swift:61"])
+    #expect(
+      groups.first?.writers == ["InboxKit/InboxModel.swift:35", "InboxKit/InboxView.swift:61"])
   }
 }

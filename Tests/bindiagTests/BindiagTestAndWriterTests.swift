@@ -200,7 +200,8 @@ import Testing
     #expect(uri(location) == "Sources/InboxKit/InboxModel.swift")
     #expect(line(location) == 18)
     let related = try #require(inbox["relatedLocations"] as? [[String: Any]])
-    #expect(related.map(uri) == ["Sources/InboxKit/InboxModel.swift", "Sources/InboxKit/InboxView.swift"])
+    #expect(
+      related.map(uri) == ["Sources/InboxKit/InboxModel.swift", "Sources/InboxKit/InboxView.swift"])
     #expect(related.map(line) == [35, 61])
     #expect(related.map { $0["id"] as? Int } == [0, 1])
     #expect(

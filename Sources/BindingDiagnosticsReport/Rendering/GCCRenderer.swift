@@ -52,8 +52,9 @@ package struct GCCRenderer: Sendable {
           let path = SourceRootResolver.relativePath(paths[place.fileID] ?? place.fileID),
           !path.contains(":")
         else { continue }
-        out += DisplayText.escapingControls(
-          "\(path):\(place.line):1: note: called from here [\(site.kind)]") + "\n"
+        out +=
+          DisplayText.escapingControls(
+            "\(path):\(place.line):1: note: called from here [\(site.kind)]") + "\n"
       }
     }
     return out
