@@ -8,8 +8,14 @@ enum CIReports {
   static func render(_ summary: Summary, options: ReportOptions, readFailed: Bool) -> String {
     var paths: [String: String] = [:]
     if let root = options.ci.sourceRoot {
-      let fileIDs = summary.groups.prefix(options.top ?? Int.max).compactMap {
-        summary.site(of: $0)?.file
+      // The sites' files, and their writers' (the reports point at both).
+      var fileIDs = Set<String>()
+      for group in summary.groups.prefix(options.top ?? Int.max) {
+        guard let site = summary.site(of: group) else { continue }
+        fileIDs.insert(site.file)
+        for writer in group.writers {
+          if let place = SiteMessage.location(ofWriter: writer) { fileIDs.insert(place.fileID) }
+        }
       }
       let resolutions = SourceRootResolver(root: root).resolve(fileIDs)
       for fileID in resolutions.keys.sorted() {

@@ -74,7 +74,7 @@ import Testing
     ),
     (
       ["summary", "--group-by", "colour"],
-      #"Error: The value 'colour' is invalid for '--group-by': unknown group field "colour" (expected site, kind, type, process, host, function, label, file or line)"#
+      #"Error: The value 'colour' is invalid for '--group-by': unknown group field "colour" (expected site, kind, type, process, host, function, label, test, writer, file or line)"#
     ),
     (
       ["summary", "--kind", "Not Kebab"],

@@ -82,7 +82,7 @@ import Testing
     #expect(wrong.status == 64)
     #expect(
       wrong.stderr.hasPrefix(
-        #"Error: The value 'lable' is invalid for '--group-by': unknown group field "lable" (expected site, kind, type, process, host, function, label, file or line)"#
+        #"Error: The value 'lable' is invalid for '--group-by': unknown group field "lable" (expected site, kind, type, process, host, function, label, test, writer, file or line)"#
       ))
   }
 }

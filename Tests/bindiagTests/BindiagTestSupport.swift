@@ -26,13 +26,15 @@ func fixtureEvent(
   seq: Int, kind: MisuseKind = .mappedBoolSetTrue, level: MisuseLevel? = nil,
   file: String = "App/ContentView.swift", line: Int = 42,
   at time: String = "2026-11-30T04:12:33.123456Z", suppressed: Int = 0,
-  process: String = "Demo", host: String = "build-01", run: String = "0123456789abcdef"
+  process: String = "Demo", host: String = "build-01", run: String = "0123456789abcdef",
+  test: String? = nil, writer: String? = nil
 ) -> MisuseEvent {
   MisuseEvent(
     timestamp: Timestamp(rfc3339: time)!, level: level ?? kind.defaultLevel, kind: kind,
     message: "A misuse.", file: file, line: line, function: "body",
     valueType: "Swift.Optional<Swift.String>", valuePresent: true, value: "<private>",
-    process: process, pid: 4242, host: host, run: run, seq: seq, suppressed: suppressed)
+    test: test, writer: writer, process: process, pid: 4242, host: host, run: run, seq: seq,
+    suppressed: suppressed)
 }
 
 /// Three records standing for 12 events at two sites, from two processes, with `seq` 3 lost.

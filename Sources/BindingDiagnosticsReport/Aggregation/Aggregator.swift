@@ -200,6 +200,7 @@ package struct Aggregator {
   ) {
     let table = translation.table
     let lazyLabels = !groupBy.contains(.label)
+    let byTest = groupBy.contains(.test)
     var needed: [Bool]?
     if lazyLabels {
       var marks = [Bool](repeating: false, count: table.count)
@@ -211,6 +212,8 @@ package struct Aggregator {
         marks[Int(record.process)] = true
         marks[Int(record.host)] = true
         marks[Int(record.run)] = true
+        if record.writer != InternedRecord.none { marks[Int(record.writer)] = true }
+        if byTest, record.test != InternedRecord.none { marks[Int(record.test)] = true }
       }
       needed = marks
     }
@@ -224,6 +227,11 @@ package struct Aggregator {
         if record.label != InternedRecord.none, !lazyLabels {
           record.label = map[Int(record.label)]
         }
+        // Tests are kept only to group by them; a group keeps its writers (CI reports name them).
+        if record.test != InternedRecord.none {
+          record.test = byTest ? map[Int(record.test)] : InternedRecord.none
+        }
+        if record.writer != InternedRecord.none { record.writer = map[Int(record.writer)] }
         record.process = map[Int(record.process)]
         record.host = map[Int(record.host)]
         record.run = map[Int(record.run)]
@@ -260,6 +268,9 @@ package struct Aggregator {
       file: strings.intern(event.file), function: strings.intern(event.function),
       valueType: strings.intern(event.valueType),
       label: event.label.map { strings.intern($0) } ?? InternedRecord.none,
+      test: groupBy.contains(.test)
+        ? event.test.map { strings.intern($0) } ?? InternedRecord.none : InternedRecord.none,
+      writer: event.writer.map { strings.intern($0) } ?? InternedRecord.none,
       process: strings.intern(event.process), host: strings.intern(event.host),
       run: strings.intern(event.run), level: event.level, runRecords: event.runRecords ?? -1,
       runDropped: event.runDropped ?? -1)
@@ -463,6 +474,8 @@ package struct Aggregator {
     case .process: Int64(record.process)
     case .host: Int64(record.host)
     case .label: Int64(record.label)
+    case .test: Int64(record.test)
+    case .writer: Int64(record.writer)
     }
   }
 

@@ -20,9 +20,15 @@ package enum GroupField: String, Sendable, Hashable, CaseIterable {
   /// The label the caller gave the mapping (`--group-by label`); events without one share the
   /// empty label.
   case label
+  /// The test that caught the misuse (`--group-by test`); events from outside tests share the
+  /// empty test.
+  case test
+  /// Where the misuse was made, `#fileID` and line (`--group-by writer`); events without one
+  /// (a build without debug information) share the empty writer.
+  case writer
 
   /// Parses a `--group-by` list: `site` (kind, file, line), `kind`, `type`, `process`, `host`,
-  /// `function`, `label`, `file`, `line`, joined by commas; repeated fields are kept once.
+  /// `function`, `label`, `test`, `writer`, `file`, `line`, joined by commas; repeated fields are kept once.
   /// - Parameter text: The option's value.
   /// - Returns: The fields in order, or the first unknown name.
   package static func parseList(_ text: String) -> Result<[GroupField], MalformedReason> {
@@ -35,7 +41,7 @@ package enum GroupField: String, Sendable, Hashable, CaseIterable {
       case let other:
         guard let field = GroupField(rawValue: other) else {
           return .failure(
-            "unknown group field \"\(other)\" (expected site, kind, type, process, host, function, label, file or line)"
+            "unknown group field \"\(other)\" (expected site, kind, type, process, host, function, label, test, writer, file or line)"
           )
         }
         expanded = [field]

@@ -2,7 +2,7 @@ import BindingDiagnostics
 
 /// The groups of an aggregation, compact: a group's key is a few integers in one flat array,
 /// its counts and the first value of each of its sets fit 64 bytes, and only a group with more
-/// (a second process, host, type, label, function or level, or events more than a second
+/// (a second process, host, type, label, function, writer or level, or events more than a second
 /// apart) has an ``Extra``. Groups are found through an open-addressing table of indices keyed
 /// by a seeded hash of the key, so a million distinct groups cost about 100 MB and not one
 /// string each; ``Summary/Groups`` builds one ``Summary/Group`` when it is read.
@@ -19,6 +19,8 @@ struct GroupTable: Sendable {
     /// `none` until a record with a label.
     var label = InternedRecord.none
     var function = InternedRecord.none
+    /// `none` until a record with a writer.
+    var writer = InternedRecord.none
     /// The index + 1 of the group's ``Extra``, 0 for none.
     var extra: UInt32 = 0
     /// The rank of every event's level, or ``GroupTable/mixedLevels`` (the extra's levels).
@@ -35,6 +37,7 @@ struct GroupTable: Sendable {
     var valueTypes = IDSet()
     var labels = IDSet()
     var functions = IDSet()
+    var writers = IDSet()
     /// Events per level, by rank, once a group has two levels.
     var levels = SIMD8<Int64>.zero
     var histogram = TimeHistogram()
@@ -242,6 +245,14 @@ struct GroupTable: Sendable {
       } else {
         let extra = extraIndex(&state)
         extras[extra].functions.insert(record.function, first: &state.function, strings: strings)
+      }
+    }
+    if record.writer != state.writer, record.writer != InternedRecord.none {
+      if state.writer == InternedRecord.none {
+        state.writer = record.writer
+      } else {
+        let extra = extraIndex(&state)
+        extras[extra].writers.insert(record.writer, first: &state.writer, strings: strings)
       }
     }
     states[index] = state

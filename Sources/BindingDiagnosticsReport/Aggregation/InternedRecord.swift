@@ -17,6 +17,10 @@ struct InternedRecord: Sendable {
   var function: UInt32
   var valueType: UInt32
   var label: UInt32
+  /// The test that caught the misuse (`test`), `none` when absent or not grouped by.
+  var test = InternedRecord.none
+  /// Where the misuse was made (`writer`), `none` when absent.
+  var writer = InternedRecord.none
   var process: UInt32
   var host: UInt32
   var run: UInt32

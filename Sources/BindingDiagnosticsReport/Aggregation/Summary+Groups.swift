@@ -40,7 +40,8 @@ extension Summary {
     }
 
     /// Whether the key of group `lhs` sorts before that of `rhs`, as ``GroupKeyPart``s do:
-    /// lines by number, text by code point (byte order of UTF-8), no label as empty text.
+    /// lines by number, text by code point (byte order of UTF-8), no label, test or writer as
+    /// empty text.
     private static func keyPrecedes(
       _ lhs: Int, _ rhs: Int, _ table: GroupTable, _ strings: StringTable, _ fields: [GroupField]
     ) -> Bool {
@@ -79,8 +80,10 @@ extension Summary {
         let part = table.key(index, position)
         switch field {
         case .line: return .number(Int(part))
-        case .label where UInt32(truncatingIfNeeded: part) == InternedRecord.none: return .text("")
-        default: return .text(strings.string(UInt32(truncatingIfNeeded: part)))
+        default:
+          // No label, test or writer reads as an empty one.
+          let id = UInt32(truncatingIfNeeded: part)
+          return .text(id == InternedRecord.none ? "" : strings.string(id))
         }
       }
       var groupLost: Int?
@@ -103,7 +106,7 @@ extension Summary {
         last: Timestamp(microsecondsSinceEpoch: state.last),
         processes: texts(state.process, extra?.processes), hosts: texts(state.host, extra?.hosts),
         valueTypes: texts(state.valueType, extra?.valueTypes),
-        labels: texts(state.label, extra?.labels),
+        labels: texts(state.label, extra?.labels), writers: texts(state.writer, extra?.writers),
         functions: texts(state.function, extra?.functions), levels: levels,
         histogram: histogram(state, extra), lost: groupLost)
     }

@@ -23,6 +23,11 @@ package struct Summary: Sendable {
     package var valueTypes: [String]
     /// Distinct labels the callers gave their mappings, sorted (at most 64).
     package var labels: [String]
+    /// Distinct writers (`#fileID:line` of the first caller outside the package), sorted (at
+    /// most 64); empty when the records carry none.
+    package var writers: [String] = []
+    /// The most ``writers`` a group keeps.
+    package static var maxWriters: Int { GroupTable.IDSet.limit }
     /// Distinct functions of the call sites, sorted (at most 64): one for a site.
     package var functions: [String]
     /// Events per level.

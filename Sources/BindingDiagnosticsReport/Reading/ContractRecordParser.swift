@@ -57,7 +57,9 @@ struct ContractRecordParser: Sendable {
       timestamp: event.timestamp.microsecondsSinceEpoch, line: event.line, seq: event.seq,
       suppressed: event.suppressed, kind: id(event.kind.code), file: id(event.file),
       function: id(event.function), valueType: id(event.valueType),
-      label: event.label.map(id) ?? InternedRecord.none, process: id(event.process),
+      label: event.label.map(id) ?? InternedRecord.none,
+      test: event.test.map(id) ?? InternedRecord.none,
+      writer: event.writer.map(id) ?? InternedRecord.none, process: id(event.process),
       host: id(event.host), run: id(event.run), level: event.level,
       runRecords: event.runRecords ?? -1, runDropped: event.runDropped ?? -1)
   }
@@ -85,10 +87,21 @@ struct ContractRecordParser: Sendable {
       guard let id = intern(text, in: line) else { return nil }
       label = id
     }
+    var test = InternedRecord.none
+    if let text = fields.test {
+      guard let id = intern(text, in: line) else { return nil }
+      test = id
+    }
+    var writer = InternedRecord.none
+    if let text = fields.writer {
+      guard let id = intern(text, in: line) else { return nil }
+      writer = id
+    }
     return InternedRecord(
       timestamp: fields.timestamp.microsecondsSinceEpoch, line: fields.line, seq: fields.seq,
       suppressed: fields.suppressed, kind: kind, file: file, function: function,
-      valueType: valueType, label: label, process: process, host: host, run: run,
+      valueType: valueType, label: label, test: test, writer: writer, process: process,
+      host: host, run: run,
       level: fields.level, runRecords: fields.runRecords ?? -1, runDropped: fields.runDropped ?? -1)
   }
 

@@ -10,7 +10,11 @@ import BindingDiagnostics
 /// file is not a plain relative path, or holds a `:` (a file named `src/main.c:1:1: error: fake`
 /// would steer problem matchers to a line of its choosing), is written as
 /// `bindiag: SEVERITY: …`, as compilers write what has no file. Text from the input has its
-/// control characters escaped: one site, one line.
+/// control characters escaped: one site, one line. When the site's records carry writers (where
+/// the misusing calls were made), the message names them and a `note` line for each of the
+/// first few follows, as compilers point at related places:
+///
+///     Sources/App/InboxModel.swift:35:1: note: called from here [mapped-bool-set-true]
 package struct GCCRenderer: Sendable {
   /// At most this many sites (all when `nil`).
   package var top: Int?
@@ -43,6 +47,15 @@ package struct GCCRenderer: Sendable {
       line += GCCRenderer.severity(group.mostSevereLevel ?? .warning) + ": "
       line += SiteMessage.text(group, kind: site.kind) + " [\(site.kind)]"
       out += DisplayText.escapingControls(line) + "\n"
+      for writer in group.writers.prefix(SiteMessage.writersShown) {
+        guard let place = SiteMessage.location(ofWriter: writer),
+          let path = SourceRootResolver.relativePath(paths[place.fileID] ?? place.fileID),
+          !path.contains(":")
+        else { continue }
+        out +=
+          DisplayText.escapingControls(
+            "\(path):\(place.line):1: note: called from here [\(site.kind)]") + "\n"
+      }
     }
     return out
   }

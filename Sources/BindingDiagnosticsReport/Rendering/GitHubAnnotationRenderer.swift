@@ -2,7 +2,9 @@ import BindingDiagnostics
 
 /// `--format github`: one GitHub Actions workflow command per call site
 /// (`::error file=…,line=…,title=…::message`), so each site shows as an annotation on the
-/// pull request's line without an upload step.
+/// pull request's line without an upload step. The annotation sits at the site that made the
+/// binding; its message names the writers the records carry (where the misusing calls were
+/// made) and the site's count of events.
 ///
 /// Escaping follows the runner's rules: in the message `%`, CR and LF become `%25`, `%0D` and
 /// `%0A`; in property values `:` and `,` also become `%3A` and `%2C`. Any other control

@@ -5,7 +5,8 @@ package import BindingDiagnostics
 /// `KIND at FILEID:LINE`, failing as `check` would: when the site has events at or above
 /// ``failingLevel`` and those events in the whole summary are more than ``maxEvents``, or, with a
 /// baseline, when ``baselineFailures`` names it. One more case, `lost records`, fails when more
-/// than ``maxLost`` records were lost.
+/// than ``maxLost`` records were lost. A case's message counts the site's events and names the
+/// writers its records carry (where the misusing calls were made).
 package struct JUnitRenderer: Sendable {
   /// At most this many sites (all when `nil`).
   package var top: Int?

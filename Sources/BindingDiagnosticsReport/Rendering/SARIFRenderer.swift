@@ -3,6 +3,9 @@ import BindingDiagnostics
 /// `--format sarif`: a SARIF 2.1.0 log for code scanning (GitHub, GitLab, IDE viewers). One
 /// result per call site, one rule per kind with the journald catalog's explanation as help,
 /// fingerprints stable across runs, and the run's lost and malformed counts on the invocation.
+/// A result's location is the site that made the binding (what fingerprints and baselines key
+/// on); the writers its records carry (where the misusing calls were made) are its
+/// `relatedLocations` and its `writers` property, and its events its `occurrenceCount`.
 package struct SARIFRenderer: Sendable {
   /// The schema the log names in `$schema`: the OASIS SARIF 2.1.0 schema with errata 01.
   package static let schemaURI =
@@ -145,9 +148,10 @@ package struct SARIFRenderer: Sendable {
     ])
   }
 
-  private func result(_ group: Summary.Group, site: SiteKey, ruleIndex: Int) -> JSONValue {
-    let location: JSONValue
-    if let path = SourceRootResolver.relativePath(paths[site.file] ?? site.file) {
+  /// A result's location: the file (relative to `%SRCROOT%`) and line, or a logical location
+  /// named after a `#fileID` that is not a plain relative path.
+  private func location(fileID: String, line: Int) -> [(String, JSONValue)] {
+    if let path = SourceRootResolver.relativePath(paths[fileID] ?? fileID) {
       var physical: [(String, JSONValue)] = [
         (
           "artifactLocation",
@@ -157,14 +161,22 @@ package struct SARIFRenderer: Sendable {
           ])
         )
       ]
-      if site.line >= 1 {
-        physical.append(("region", .object([("startLine", .decimal(site.line))])))
+      if line >= 1 {
+        physical.append(("region", .object([("startLine", .decimal(line))])))
       }
-      location = .object([("physicalLocation", .object(physical))])
-    } else {
-      location = .object([
-        ("logicalLocations", .array([.object([("name", .string(site.file))])]))
-      ])
+      return [("physicalLocation", .object(physical))]
+    }
+    return [("logicalLocations", .array([.object([("name", .string(fileID))])]))]
+  }
+
+  private func result(_ group: Summary.Group, site: SiteKey, ruleIndex: Int) -> JSONValue {
+    let location = JSONValue.object(location(fileID: site.file, line: site.line))
+    // The writers (where the misusing calls were made), each a related location.
+    let related = group.writers.enumerated().compactMap { index, writer -> JSONValue? in
+      guard let place = SiteMessage.location(ofWriter: writer) else { return nil }
+      return .object(
+        [("id", .decimal(index))] + self.location(fileID: place.fileID, line: place.line)
+          + [("message", .object([("text", .string("called from \(writer)"))]))])
     }
     var properties: [(String, JSONValue)] = [
       ("fileID", .string(site.file)),
@@ -176,12 +188,16 @@ package struct SARIFRenderer: Sendable {
       ("hosts", .strings(group.hosts)),
     ]
     if !group.labels.isEmpty { properties.append(("labels", .strings(group.labels))) }
-    return .object([
+    if !group.writers.isEmpty { properties.append(("writers", .strings(group.writers))) }
+    var members: [(String, JSONValue)] = [
       ("ruleId", .string(site.kind)),
       ("ruleIndex", .decimal(ruleIndex)),
       ("level", .string(SARIFRenderer.level(group.mostSevereLevel ?? .warning))),
       ("message", .object([("text", .string(SiteMessage.text(group, kind: site.kind)))])),
       ("locations", .array([location])),
+    ]
+    if !related.isEmpty { members.append(("relatedLocations", .array(related))) }
+    members += [
       (
         "partialFingerprints",
         .object([
@@ -193,7 +209,8 @@ package struct SARIFRenderer: Sendable {
       ),
       ("occurrenceCount", .decimal(max(1, group.events))),
       ("properties", .object(properties)),
-    ])
+    ]
+    return .object(members)
   }
 
   /// SARIF's level for an event level: `error` for error and critical, `warning`, else `note`.

@@ -91,9 +91,10 @@ extension TableRenderer {
         let limit =
           key.field == .kind
           ? cellLimit.map { max($0, TableRenderer.defaultCellLimit) } : cellLimit
-        let cells = Table.capped(text, limit, path: key.field == nil || key.field == .file)
+        let isPath = key.field == nil || key.field == .file || key.field == .writer
+        let cells = Table.capped(text, limit, path: isPath)
         switch key.field {
-        case nil, .file:
+        case nil, .file, .writer:
           columns.append(Column(.key, key.title, cells, shortening: .path))
         case .kind:
           columns.append(Column(.kind, key.title, cells))
@@ -101,7 +102,7 @@ extension TableRenderer {
           columns.append(Column(.key, key.title, cells, rightAligned: true))
         case .label:
           columns.append(Column(.label, key.title, cells, shortening: .keepingStart))
-        case .valueType, .function, .process, .host:
+        case .valueType, .function, .process, .host, .test:
           columns.append(Column(.key, key.title, cells, shortening: .keepingStart))
         }
       }
