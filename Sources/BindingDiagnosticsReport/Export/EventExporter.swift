@@ -99,6 +99,12 @@ package struct EventExporter {
     if otlp != nil { otlp!.finish(to: &buffer) }
     self.records += records
     self.events += events
+    if encoded.count >= EventExporter.flushBytes {
+      // A whole chunk's bytes: written as they are, after what was gathered, not copied.
+      flush()
+      if !writeFailed, !write(encoded) { writeFailed = true }
+      return !writeFailed
+    }
     buffer.append(contentsOf: encoded)
     if buffer.count >= EventExporter.flushBytes { flush() }
     return !writeFailed

@@ -130,6 +130,8 @@ struct ExportChunkReader {
     func process(_ chunk: Chunk) {
       let readStart = max(0, chunk.start - 1)
       var buffer: [UInt8] = []
+      // The range and the rest of its last line, room made once (growing copied it).
+      buffer.reserveCapacity(min(chunk.end, size) - readStart + (64 << 10))
       // The range, then on to the end of its last line (past `maxLineBytes`, that line is
       // malformed whatever follows, so reading stops there).
       guard read(from: readStart, to: chunk.end, into: &buffer, chunk) else { return }
@@ -190,6 +192,8 @@ struct ExportChunkReader {
         return
       }
       var out: [UInt8] = []
+      // Encoded records take about as many bytes as they were read from; OTLP's more.
+      out.reserveCapacity(buffer.count + buffer.count / 2)
       for (event, _) in journal where filter.accepts(event) {
         chunk.records += 1
         chunk.events += event.events
