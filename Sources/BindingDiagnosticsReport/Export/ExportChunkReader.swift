@@ -192,8 +192,9 @@ struct ExportChunkReader {
         return
       }
       var out: [UInt8] = []
-      // Encoded records take about as many bytes as they were read from; OTLP's more.
-      out.reserveCapacity(buffer.count + buffer.count / 2)
+      // A ClickHouse row takes about as many bytes as the record it was read from, an OTLP
+      // record about twice as many (its attribute names and nesting).
+      out.reserveCapacity(format == .otlp ? buffer.count * 5 / 2 : buffer.count + buffer.count / 4)
       for (event, _) in journal where filter.accepts(event) {
         chunk.records += 1
         chunk.events += event.events
