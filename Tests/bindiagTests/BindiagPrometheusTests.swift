@@ -37,6 +37,38 @@ private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathCom
     return try writeFixture(jsonLines(events))
   }
 
+  /// Checks every run group of `summary` (its `run_groups`) against the Prometheus `samples`
+  /// read back: lost records, sink drops, runs by state and the newest record, each labelled by
+  /// the group's key; and the lost records' total.
+  static func expectRunGroups(
+    _ samples: [String: [([String: String], Double)]], match summary: [String: Any]
+  ) throws {
+    let runGroups = try #require(summary["run_groups"] as? [[String: Any]])
+    #expect(samples["bindiag_runs"]?.count == runGroups.count * 3)
+    for group in runGroups {
+      let key = try #require(group["key"] as? [String: String])
+      func value(_ name: String, _ extra: [String: String] = [:]) -> Double? {
+        samples[name]?.first { $0.0 == key.merging(extra) { $1 } }?.1
+      }
+      #expect(value("bindiag_lost_records_total") == Double(try #require(group["lost"] as? Int)))
+      #expect(
+        value("bindiag_sink_dropped_records_total")
+          == Double(try #require(group["dropped"] as? Int)))
+      let runs = try #require(group["runs"] as? [String: Int])
+      for state in ["ended", "running", "stale"] {
+        #expect(value("bindiag_runs", ["state": state]) == Double(runs[state]!), "\(key) \(state)")
+      }
+      let lastText = try #require(group["last"] as? String)
+      let last = try #require(Timestamp(rfc3339: lastText))
+      #expect(
+        value("bindiag_last_record_timestamp_seconds")
+          == Double(last.microsecondsSinceEpoch) / 1_000_000)
+    }
+    #expect(
+      (samples["bindiag_lost_records_total"] ?? []).reduce(0) { $0 + $1.1 }
+        == Double(try #require(summary["lost"] as? Int)))
+  }
+
   /// Reads the exposition text with `text_string_to_metric_families` and prints one line per
   /// sample, `NAME TYPE {"label": "value", …} VALUE`, labels as JSON (sorted), so the test can
   /// compare them with bindiag's JSON.
@@ -100,29 +132,7 @@ private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathCom
     ] {
       #expect(samples[name]?.count == runGroups.count, "\(name)")
     }
-    #expect(samples["bindiag_runs"]?.count == runGroups.count * 3)
-    for group in runGroups {
-      let key = try #require(group["key"] as? [String: String])
-      func value(_ name: String, _ extra: [String: String] = [:]) -> Double? {
-        samples[name]?.first { $0.0 == key.merging(extra) { $1 } }?.1
-      }
-      #expect(value("bindiag_lost_records_total") == Double(try #require(group["lost"] as? Int)))
-      #expect(
-        value("bindiag_sink_dropped_records_total")
-          == Double(try #require(group["dropped"] as? Int)))
-      let runs = try #require(group["runs"] as? [String: Int])
-      for state in ["ended", "running", "stale"] {
-        #expect(value("bindiag_runs", ["state": state]) == Double(runs[state]!), "\(key) \(state)")
-      }
-      let lastText = try #require(group["last"] as? String)
-      let last = try #require(Timestamp(rfc3339: lastText))
-      #expect(
-        value("bindiag_last_record_timestamp_seconds")
-          == Double(last.microsecondsSinceEpoch) / 1_000_000)
-    }
-    #expect(
-      (samples["bindiag_lost_records_total"] ?? []).reduce(0) { $0 + $1.1 }
-        == Double(try #require(summary["lost"] as? Int)))
+    try Self.expectRunGroups(samples, match: summary)
     let totals = try #require(summary["runs"] as? [String: Int])
     for state in ["ended", "running", "stale"] {
       #expect(

@@ -192,30 +192,7 @@ struct FleetFaultTests {
         samples["bindiag_events_total"]?.first { $0.0 == key }?.1
           == Double(try #require(group["events"] as? Int)), "\(key)")
     }
-    let runGroups = try #require(json["run_groups"] as? [[String: Any]])
-    #expect(samples["bindiag_runs"]?.count == runGroups.count * 3)
-    for group in runGroups {
-      let key = try #require(group["key"] as? [String: String])
-      func value(_ name: String, _ extra: [String: String] = [:]) -> Double? {
-        samples[name]?.first { $0.0 == key.merging(extra) { $1 } }?.1
-      }
-      #expect(value("bindiag_lost_records_total") == Double(try #require(group["lost"] as? Int)))
-      #expect(
-        value("bindiag_sink_dropped_records_total")
-          == Double(try #require(group["dropped"] as? Int)))
-      let runs = try #require(group["runs"] as? [String: Int])
-      for state in ["ended", "running", "stale"] {
-        #expect(value("bindiag_runs", ["state": state]) == Double(runs[state]!), "\(key) \(state)")
-      }
-      let lastText = try #require(group["last"] as? String)
-      let last = try #require(Timestamp(rfc3339: lastText))
-      #expect(
-        value("bindiag_last_record_timestamp_seconds")
-          == Double(last.microsecondsSinceEpoch) / 1_000_000)
-    }
-    #expect(
-      (samples["bindiag_lost_records_total"] ?? []).reduce(0) { $0 + $1.1 }
-        == Double(try #require(json["lost"] as? Int)))
+    try BindiagPrometheusTests.expectRunGroups(samples, match: json)
     #expect(samples["bindiag_forged_entries_total"]?.map(\.1) == [0])
     return lines
   }
