@@ -27,27 +27,7 @@ import Testing
   }
 
   @Test func fastAndExactPathsAgreeOnMutatedLines() {
-    var random = SeededGenerator(seed: 3)
-    var disagreements = 0
-    var events = 0
-    var malformed = 0
-    for _ in 0..<20_000 {
-      var bytes = Array(line(randomEvent(&random)).utf8)
-      for _ in 0..<Int.random(in: 1...3, using: &random) {
-        mutate(&bytes, &random)
-      }
-      let (fast, exact) = classifyBytes(bytes)
-      if fast != exact { disagreements += 1 }
-      switch exact {
-      case .event: events += 1
-      case .malformed: malformed += 1
-      default: break
-      }
-    }
-    #expect(disagreements == 0)
-    // The mutations must exercise both outcomes, or the test proves little.
-    #expect(events > 1000)
-    #expect(malformed > 1000)
+    expectFastAndExactAgreeOnMutations(seed: 3) { randomEvent(&$0) }
   }
 
   @Test func reorderedAndSpacedObjectsTakeTheExactPath() throws {
@@ -143,6 +123,35 @@ import Testing
     #expect(counts.reduce(0, +) == total)
     #expect(counts[1] > total / 2)
   }
+}
+
+/// 20 000 JSON lines of `make`'s events, each edited one to three times by ``mutate(_:_:)``:
+/// the fast and the exact readers agree on every one, and the edits give over a thousand events
+/// and a thousand malformed lines (or the test proves little).
+func expectFastAndExactAgreeOnMutations(
+  seed: UInt64, _ make: (inout SeededGenerator) -> MisuseEvent,
+  sourceLocation: SourceLocation = #_sourceLocation
+) {
+  var random = SeededGenerator(seed: seed)
+  var disagreements = 0
+  var events = 0
+  var malformed = 0
+  for _ in 0..<20_000 {
+    var bytes = Array(line(make(&random)).utf8)
+    for _ in 0..<Int.random(in: 1...3, using: &random) {
+      mutate(&bytes, &random)
+    }
+    let (fast, exact) = classifyBytes(bytes)
+    if fast != exact { disagreements += 1 }
+    switch exact {
+    case .event: events += 1
+    case .malformed: malformed += 1
+    default: break
+    }
+  }
+  #expect(disagreements == 0, sourceLocation: sourceLocation)
+  #expect(events > 1000, sourceLocation: sourceLocation)
+  #expect(malformed > 1000, sourceLocation: sourceLocation)
 }
 
 /// One random edit of a line: reorder, add blanks, escape, drop, retype, truncate, flip a byte,

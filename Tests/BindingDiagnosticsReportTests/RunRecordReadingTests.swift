@@ -57,26 +57,7 @@ private func randomRecord(_ random: inout SeededGenerator, plain: Bool = false) 
   }
 
   @Test func fastAndExactPathsAgreeOnMutatedRunRecords() {
-    var random = SeededGenerator(seed: 34)
-    var disagreements = 0
-    var events = 0
-    var malformed = 0
-    for _ in 0..<20_000 {
-      var bytes = Array(line(randomRecord(&random)).utf8)
-      for _ in 0..<Int.random(in: 1...3, using: &random) {
-        mutate(&bytes, &random)
-      }
-      let (fast, exact) = classifyBytes(bytes)
-      if fast != exact { disagreements += 1 }
-      switch exact {
-      case .event: events += 1
-      case .malformed: malformed += 1
-      default: break
-      }
-    }
-    #expect(disagreements == 0)
-    #expect(events > 1000)
-    #expect(malformed > 1000)
+    expectFastAndExactAgreeOnMutations(seed: 34) { randomRecord(&$0) }
   }
 
   /// logfmt (the standard-error sink) and journal entries (`journalctl -o json`) carry them

@@ -106,28 +106,15 @@ extension InputReader {
   package func readLines(
     path: String, forged: (ForgedEntry) -> Void, _ body: (LineClass) -> Bool
   ) -> Result<Void, SystemError> {
-    let fd: Int32
-    let name: String
-    if path == "-" {
-      fd = 0
-      name = "<stdin>"
-    } else {
-      fd = open(path, O_RDONLY | O_CLOEXEC)
-      guard fd >= 0 else { return .failure(SystemError("open", code: errno)) }
-      name = path
+    withOpenInput(path: path) { fd, name, _ in
+      classifyLines(
+        fd: fd, name: name,
+        forged: {
+          forged($0)
+          return true
+        }
+      ) { kind, _ in body(kind) }
     }
-    defer { if fd != 0 { close(fd) } }
-    var info = stat()
-    if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
-      return .failure(SystemError("read", code: EISDIR))
-    }
-    return classifyLines(
-      fd: fd, name: name,
-      forged: {
-        forged($0)
-        return true
-      }
-    ) { kind, _ in body(kind) }
   }
 }
 
@@ -143,20 +130,22 @@ extension InputReader {
   package func export(path: String, into exporter: inout EventExporter) -> Result<
     Void, SystemError
   > {
-    if path != "-", threads > 1 {
-      let fd = open(path, O_RDONLY | O_CLOEXEC)
-      guard fd >= 0 else { return .failure(SystemError("open", code: errno)) }
-      defer { close(fd) }
-      var info = stat()
-      if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+    withOpenInput(path: path) { fd, name, info in
+      if fd != 0, threads > 1, info.st_mode & S_IFMT == S_IFREG,
         !InputReader.opensAnArray(fd, maxLineBytes: maxLineBytes)
       {
         let reader = ExportChunkReader(
-          fd: fd, name: path, size: Int(info.st_size), maxLineBytes: maxLineBytes,
+          fd: fd, name: name, size: Int(info.st_size), maxLineBytes: maxLineBytes,
           threads: threads)
         return reader.read(into: &exporter, onMalformed: onMalformed, forged: { _ in })
       }
+      return classifyLines(
+        fd: fd, name: name,
+        forged: { _ in
+          exporter.countForged()
+          return true
+        }
+      ) { kind, _ in exporter.add(kind) }
     }
-    return readLines(path: path, forged: { _ in exporter.countForged() }) { exporter.add($0) }
   }
 }

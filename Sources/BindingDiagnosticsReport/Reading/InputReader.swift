@@ -106,6 +106,18 @@ package struct InputReader {
   ///   - aggregator: Where events and line counts go.
   /// - Returns: The read error, if the file could not be read (what was read before it counts).
   package func read(path: String, into aggregator: inout Aggregator) -> Result<Void, SystemError> {
+    withOpenInput(path: path) { fd, name, _ in read(fd: fd, name: name, into: &aggregator) }
+  }
+
+  /// Opens `path` (standard input for `-`, named `<stdin>`), refuses a directory, runs `body`
+  /// with the descriptor, the name reports use and its status, and closes it.
+  /// - Parameters:
+  ///   - path: A file path, or `-` for standard input.
+  ///   - body: Reads the input.
+  /// - Returns: What `body` returns, or why the input could not be opened.
+  func withOpenInput(
+    path: String, _ body: (Int32, String, stat) -> Result<Void, SystemError>
+  ) -> Result<Void, SystemError> {
     let fd: Int32
     let name: String
     if path == "-" {
@@ -121,7 +133,7 @@ package struct InputReader {
     if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
       return .failure(SystemError("read", code: EISDIR))
     }
-    return read(fd: fd, name: name, into: &aggregator)
+    return body(fd, name, info)
   }
 
   /// Reads an open descriptor to its end into `aggregator`.

@@ -131,12 +131,7 @@ package struct JSONRenderer: Sendable {
     out.append(contentsOf: #"],"lost_runs":["#.utf8)
     for (index, run) in summary.lostRuns.enumerated() {
       if index > 0 { out.append(UInt8(ascii: ",")) }
-      out.append(contentsOf: #"{"run":"#.utf8)
-      out.appendJSONString(run.run)
-      out.append(contentsOf: #","process":"#.utf8)
-      out.appendJSONString(run.process)
-      out.append(contentsOf: #","host":"#.utf8)
-      out.appendJSONString(run.host)
+      appendRunOpening(run: run.run, process: run.process, host: run.host, &out)
       out.append(contentsOf: #","lost":"#.utf8)
       out.appendDecimal(run.lost)
       out.append(contentsOf: #","head":"#.utf8)
@@ -151,12 +146,7 @@ package struct JSONRenderer: Sendable {
     out.append(contentsOf: #"],"stale_runs":["#.utf8)
     for (index, run) in summary.staleRuns.enumerated() {
       if index > 0 { out.append(UInt8(ascii: ",")) }
-      out.append(contentsOf: #"{"run":"#.utf8)
-      out.appendJSONString(run.run)
-      out.append(contentsOf: #","process":"#.utf8)
-      out.appendJSONString(run.process)
-      out.append(contentsOf: #","host":"#.utf8)
-      out.appendJSONString(run.host)
+      appendRunOpening(run: run.run, process: run.process, host: run.host, &out)
       out.append(contentsOf: #","last":"#.utf8)
       appendTimestamp(run.last, &out)
       out.append(UInt8(ascii: "}"))
@@ -190,6 +180,18 @@ package struct JSONRenderer: Sendable {
     }
     out.append(contentsOf: "]}\n".utf8)
     flush()
+  }
+
+  /// `{"run":…,"process":…,"host":…`: how a lost and a stale run begin.
+  private func appendRunOpening(
+    run: String, process: String, host: String, _ out: inout [UInt8]
+  ) {
+    out.append(contentsOf: #"{"run":"#.utf8)
+    out.appendJSONString(run)
+    out.append(contentsOf: #","process":"#.utf8)
+    out.appendJSONString(process)
+    out.append(contentsOf: #","host":"#.utf8)
+    out.appendJSONString(host)
   }
 
   private func appendStates(_ states: Summary.RunStates, _ out: inout [UInt8]) {
