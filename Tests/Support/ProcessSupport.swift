@@ -88,16 +88,24 @@ public func runProduct(
   let deadline = Deadline(process, seconds: timeout)
   if let stdin { input.fileHandleForWriting.write(stdin) }
   try input.fileHandleForWriting.close()
-  // Read both pipes fully before waiting, so a chatty child cannot block on a full pipe.
+  // Read both pipes fully before waiting, so a chatty child cannot block on a full pipe. Each
+  // on a thread of its own: Dispatch's global queue runs as many blocks at once as there are
+  // processors and cannot see a block blocked in read(2), so on two cores the reads of two
+  // long-running children (a follow, a fleet) starved every other test's reads past its time
+  // limit.
   let group = DispatchGroup()
   nonisolated(unsafe) var outData = Data()
   nonisolated(unsafe) var errData = Data()
-  DispatchQueue.global().async(group: group) {
+  group.enter()
+  Thread {
     outData = out.fileHandleForReading.readDataToEndOfFile()
-  }
-  DispatchQueue.global().async(group: group) {
+    group.leave()
+  }.start()
+  group.enter()
+  Thread {
     errData = err.fileHandleForReading.readDataToEndOfFile()
-  }
+    group.leave()
+  }.start()
   group.wait()
   process.waitUntilExit()
   if deadline.passed {

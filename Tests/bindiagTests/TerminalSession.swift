@@ -43,14 +43,18 @@ final class TerminalSession: @unchecked Sendable {
     process.standardError = FileHandle.nullDevice
     try process.run()
     let handle = output.fileHandleForReading
-    DispatchQueue.global().async(group: reader) { [self] in
+    // A thread of its own, not Dispatch's global queue: a block blocked in read(2) there holds
+    // one of as few workers as there are processors (see `runProduct`).
+    reader.enter()
+    Thread { [self] in
       while true {
         let data = handle.availableData
         if data.isEmpty { break }
         let seconds = Date().timeIntervalSince(started)
         lock.withLock { chunks.append((seconds, data)) }
       }
-    }
+      reader.leave()
+    }.start()
   }
 
   /// Everything shown so far, the terminal's CRLF turned back into LF.
