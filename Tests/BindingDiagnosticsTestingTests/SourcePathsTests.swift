@@ -14,7 +14,7 @@ import Testing
     ("bindiag/DemoApp.swift", "Sources/bindiag/DemoApp.swift"),
     (
       "BindingDiagnostics/MisusePolicy.swift",
-      "Sources/BindingDiagnostics/System/MisusePolicy.swift"
+      "Sources/BindingDiagnostics/Pipeline/MisusePolicy.swift"
     ),
   ])
   func findsAFileOfThePackage(fileID: String, relative: String) {

@@ -38,7 +38,7 @@ import Testing
     let stop = try #require(lines.firstIndex { $0.contains("received signal SIGTRAP") })
     let backtrace = lines[stop...].filter { $0.hasPrefix("#") }
     #expect(
-      backtrace.contains { $0.contains("/Sources/BindingDiagnostics/System/Debugger.swift:") })
+      backtrace.contains { $0.contains("/Sources/BindingDiagnostics/Process/Debugger.swift:") })
     #expect(backtrace.contains { $0.contains("/Tests/Helpers/misuse-helper/main.swift:") })
     // The record was written (flushed) before the stop, once.
     let record = try #require(lines.firstIndex { $0.contains(" label=traced ") })

@@ -68,7 +68,7 @@ package enum WriterCapture {
   /// `…/Sources/BindingDiagnostics`: every target of the package that reports starts so.
   private static let packagePrefix: String = {
     var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
-    // …/Sources/BindingDiagnostics/System/WriterCapture.swift → …/Sources/BindingDiagnostics
+    // …/Sources/BindingDiagnostics/Pipeline/WriterCapture.swift → …/Sources/BindingDiagnostics
     parts.removeLast(2)
     return parts.joined(separator: "/")
   }()
