@@ -1,8 +1,9 @@
 /// What went wrong: a stable kebab-case code, its journald `MESSAGE_ID` and its default level.
 ///
-/// The built-in kinds have fixed 128-bit message ids that match
-/// `config/binding-diagnostics.catalog`. An app defines its own kinds with
-/// ``init(code:defaultLevel:)``; their id is derived stably from the code.
+/// The built-in kinds are rows of one table (`KindTable+Rows.swift`): code, fixed 128-bit message
+/// id, default level and the journald catalog's text (`config/binding-diagnostics.catalog`).
+/// An app defines its own kinds with ``init(code:defaultLevel:)``; their id is derived stably
+/// from the code.
 public struct MisuseKind: Sendable, Hashable, Codable, CustomStringConvertible {
   /// The kebab-case code written as `kind` (`BINDING_KIND` in journald).
   public let code: String
@@ -12,67 +13,50 @@ public struct MisuseKind: Sendable, Hashable, Codable, CustomStringConvertible {
   public let defaultLevel: MisuseLevel
 
   /// A `Binding<Bool>` mapped from `Binding<Wrapped?>` was set to `true`: no effect.
-  public static let mappedBoolSetTrue = MisuseKind(
-    builtIn: "mapped-bool-set-true", messageID: "2b9f53b872d7905613eeb68e53797657", level: .error)
+  public static let mappedBoolSetTrue = MisuseKind(builtIn: "mapped-bool-set-true")
   /// A binding unwrapped from `Binding<Wrapped?>` was read after the optional became `nil`.
   ///
   /// Level `info`: SwiftUI reads a destination's binding while it animates the dismissal that
   /// cleared the optional, so most of these are expected.
-  public static let unwrappedReadAfterNil = MisuseKind(
-    builtIn: "unwrapped-read-after-nil", messageID: "408dfadb7955002b716d4ab50fbd4491",
-    level: .info)
+  public static let unwrappedReadAfterNil = MisuseKind(builtIn: "unwrapped-read-after-nil")
   /// A binding unwrapped from `Binding<Wrapped?>` was written after the optional became `nil`.
-  public static let unwrappedWriteAfterNil = MisuseKind(
-    builtIn: "unwrapped-write-after-nil", messageID: "bc5fac4ceaa67ee0a9571f1f145acecc",
-    level: .warning)
+  public static let unwrappedWriteAfterNil = MisuseKind(builtIn: "unwrapped-write-after-nil")
   /// A binding to a collection element, found by its `id`, was read after the element left the
   /// collection; the last value was returned.
   ///
   /// Level `info`: SwiftUI still reads a row's or a detail view's binding while it animates the
   /// removal away, so most of these are expected.
-  public static let elementReadAfterRemoval = MisuseKind(
-    builtIn: "element-read-after-removal", messageID: "dd247305be2c4d0989f04225e38f18ac",
-    level: .info)
+  public static let elementReadAfterRemoval = MisuseKind(builtIn: "element-read-after-removal")
   /// A binding to a collection element was written after the element left the collection; the
   /// write was dropped.
-  public static let elementWriteAfterRemoval = MisuseKind(
-    builtIn: "element-write-after-removal", messageID: "f85acfe97c4c497e9481d236932560ea",
-    level: .warning)
+  public static let elementWriteAfterRemoval = MisuseKind(builtIn: "element-write-after-removal")
   /// A binding made on the main thread was written from another thread. SwiftUI requires state
   /// changes on the main thread ("Publishing changes from background threads is not allowed").
-  public static let setOffMainThread = MisuseKind(
-    builtIn: "set-off-main-thread", messageID: "225af2e2c84a98d859d1b81a14e0f08e",
-    level: .warning)
+  public static let setOffMainThread = MisuseKind(builtIn: "set-off-main-thread")
   /// A write of an `Equatable` value did not stick: reading the binding right after gave another
   /// value (a `.constant`, a setter that drops or redirects the write, a stale copy of the
   /// source).
-  public static let writeNotApplied = MisuseKind(
-    builtIn: "write-not-applied", messageID: "043e1df79d121894fb520fc6dbb65814", level: .warning)
+  public static let writeNotApplied = MisuseKind(builtIn: "write-not-applied")
   /// A write to a binding began while another write to the same binding was still running on the
   /// same thread (a setter or an observer that writes back into its own binding).
-  public static let reentrantWrite = MisuseKind(
-    builtIn: "reentrant-write", messageID: "1602a1b76db8d6991739f4e08b103e2c", level: .warning)
+  public static let reentrantWrite = MisuseKind(builtIn: "reentrant-write")
 
   /// The kinds this library reports by itself.
-  public static let builtIn: [MisuseKind] = [
-    .mappedBoolSetTrue, .unwrappedReadAfterNil, .unwrappedWriteAfterNil,
-    .elementReadAfterRemoval, .elementWriteAfterRemoval, .setOffMainThread, .writeNotApplied,
-    .reentrantWrite,
-  ]
+  public static let builtIn: [MisuseKind] = KindTable.rows.filter { !$0.isRunRecord }.map(
+    MisuseKind.init(row:))
 
   /// A run record written once per heartbeat interval from a run's first misuse record on: the
   /// run is alive, and had handed out `run_records` records so far. Never a misuse event.
-  public static let runHeartbeat = MisuseKind(
-    builtIn: "run-heartbeat", messageID: "0ce00da9e5601761612af530de3384ae", level: .debug)
+  public static let runHeartbeat = MisuseKind(builtIn: "run-heartbeat")
   /// A run record written once when the process ends, after its last misuse record: the run is
   /// complete, and records up to `run_records` that a reader never saw were lost. Never a misuse
   /// event.
-  public static let runEnd = MisuseKind(
-    builtIn: "run-end", messageID: "aeef9f2d799fb34e68598c1cfad41b6a", level: .debug)
+  public static let runEnd = MisuseKind(builtIn: "run-end")
 
   /// The kinds of run records, which readers use to find a run's tail and end and never count
   /// as misuse events.
-  public static let runRecordKinds: [MisuseKind] = [.runHeartbeat, .runEnd]
+  public static let runRecordKinds: [MisuseKind] = KindTable.rows.filter(\.isRunRecord).map(
+    MisuseKind.init(row:))
 
   /// Every kind this package defines: ``builtIn`` and ``runRecordKinds``.
   public static var known: [MisuseKind] { builtIn + runRecordKinds }
@@ -82,10 +66,20 @@ public struct MisuseKind: Sendable, Hashable, Codable, CustomStringConvertible {
     code == MisuseKind.runHeartbeat.code || code == MisuseKind.runEnd.code
   }
 
-  private init(builtIn code: String, messageID: String, level: MisuseLevel) {
-    self.code = code
-    self.messageID = messageID
-    self.defaultLevel = level
+  /// The built-in kind of `row`.
+  /// - Parameter row: A row of ``KindTable``.
+  package init(row: KindTable.Row) {
+    self.code = row.code
+    self.messageID = row.messageID
+    self.defaultLevel = row.defaultLevel
+  }
+
+  /// The built-in kind whose row has `code`; a code with no row is a programming error.
+  private init(builtIn code: String) {
+    guard let row = KindTable.row(code: code) else {
+      preconditionFailure("no row for the built-in kind '\(code)' in KindTable+Rows.swift")
+    }
+    self.init(row: row)
   }
 
   /// Defines an application's own kind of misuse.
@@ -99,8 +93,8 @@ public struct MisuseKind: Sendable, Hashable, Codable, CustomStringConvertible {
   /// - Returns: `nil` when `code` is not kebab-case.
   public init?(code: String, defaultLevel: MisuseLevel = .warning) {
     guard MisuseKind.isKebabCase(code) else { return nil }
-    if let known = MisuseKind.known.first(where: { $0.code == code }) {
-      self = known
+    if let row = KindTable.row(code: code) {
+      self = MisuseKind(row: row)
       return
     }
     self.code = code

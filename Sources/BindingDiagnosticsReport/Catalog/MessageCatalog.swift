@@ -1,7 +1,7 @@
 package import BindingDiagnostics
 
 /// The journald message catalog for the built-in kinds (`bindiag catalog`), the source of
-/// `config/binding-diagnostics.catalog`.
+/// `config/binding-diagnostics.catalog`. Its text is `KindTable`'s, in the core.
 package enum MessageCatalog {
   /// One catalog entry.
   package struct Entry: Sendable {
@@ -24,121 +24,10 @@ package enum MessageCatalog {
     package var body: String
   }
 
-  /// The entries, one per built-in kind.
-  package static let entries: [Entry] = [
-    Entry(
-      kind: .mappedBoolSetTrue,
-      subject: "A Binding<Bool> mapped from an optional was set to true at @CODE_FILE@:@CODE_LINE@",
-      body: """
-        A flag made with mappedToBool() (or Binding<Bool>(mappedTo:)) at @CODE_FILE@:@CODE_LINE@
-        reads "is the @BINDING_VALUE_TYPE@ present?". Writing false clears the optional, but writing
-        true cannot invent a value, so the write had no effect: whatever the view meant to present
-        was not presented.
-
-        This usually means a control (a Toggle, a button calling `isPresented = true`) writes to a
-        flag that only the optional should drive. Set the optional itself to a value to present, or
-        use mappedToBool(default:) so that true stores a default value.
-        """),
-    Entry(
-      kind: .unwrappedReadAfterNil,
-      subject:
-        "A binding unwrapped from an optional was read after it became nil at @CODE_FILE@:@CODE_LINE@",
-      body: """
-        A Binding made with Binding(unwrapping:) at @CODE_FILE@:@CODE_LINE@ was read after its
-        @BINDING_VALUE_TYPE@ became nil. SwiftUI's own failable initializer would have crashed here;
-        BindingDiagnostics returned the last non-nil value instead.
-
-        SwiftUI does this while it animates a dismissal: the destination view is still alive for
-        a moment after the value it shows was cleared. That is expected, so this kind is reported
-        at level info. Reads long after a dismissal mean a view outlives its value: stop showing
-        the view before clearing the optional, or read the optional directly where nil is valid.
-        """),
-    Entry(
-      kind: .unwrappedWriteAfterNil,
-      subject:
-        "A binding unwrapped from an optional was written after it became nil at @CODE_FILE@:@CODE_LINE@",
-      body: """
-        A Binding made with Binding(unwrapping:) at @CODE_FILE@:@CODE_LINE@ was written after its
-        @BINDING_VALUE_TYPE@ became nil. SwiftUI's own failable initializer would have crashed here;
-        BindingDiagnostics dropped the write, so the user's edit was lost.
-
-        A control (a TextField, a Stepper) kept editing a value that had already been removed.
-        Disable or dismiss the control when the optional becomes nil, or write to the optional.
-        """),
-    Entry(
-      kind: .elementReadAfterRemoval,
-      subject:
-        "A binding to a collection element was read after the element was removed at @CODE_FILE@:@CODE_LINE@",
-      body: """
-        A Binding made with Binding(element:in:) or elementBindings() at @CODE_FILE@:@CODE_LINE@
-        was read after the element with its id left the collection. A binding by index, as
-        ForEach($items) makes, would have crashed with "Index out of range" here (or shown
-        another element); BindingDiagnostics returned the element's last value instead.
-
-        SwiftUI does this while a row or a detail view animates away after its element was
-        deleted. That is expected, so this kind is reported at level info. Reads long after a
-        deletion mean a view outlives its element: dismiss the view before removing the element,
-        or look the element up where a missing one is valid.
-        """),
-    Entry(
-      kind: .elementWriteAfterRemoval,
-      subject:
-        "A binding to a collection element was written after the element was removed at @CODE_FILE@:@CODE_LINE@",
-      body: """
-        A Binding made with Binding(element:in:) or elementBindings() at @CODE_FILE@:@CODE_LINE@
-        was written after the element with its id left the collection. A binding by index would
-        have crashed here or overwritten another element; BindingDiagnostics dropped the write,
-        so the user's edit was lost.
-
-        A control (a TextField, a Toggle in a row or a detail view) kept editing an element that
-        had already been deleted. Disable or dismiss the control when its element is removed.
-        """),
-    Entry(
-      kind: .setOffMainThread,
-      subject:
-        "A binding made on the main thread was written from another thread at @CODE_FILE@:@CODE_LINE@",
-      body: """
-        A binding made on the main thread at @CODE_FILE@:@CODE_LINE@ (a mapped, unwrapped or
-        element binding, or one made with diagnosed()) was written from another thread. SwiftUI
-        requires state changes on the main thread; its own runtime says only "Publishing changes
-        from background threads is not allowed", without a call site, and only for @Published.
-        The view may show a stale value, or the write may race with the main thread's own.
-
-        A completion handler, a DispatchQueue block or a detached task wrote the value. Hop to
-        the main thread before writing (await MainActor.run { … }, DispatchQueue.main.async, or
-        make the model @MainActor). A process whose bindings are meant to be written from
-        several threads turns this check off with BINDING_DIAGNOSTICS_MAIN_THREAD_CHECK=off.
-        """),
-    Entry(
-      kind: .writeNotApplied,
-      subject: "A write through a binding did not stick at @CODE_FILE@:@CODE_LINE@",
-      body: """
-        A value was written through the binding made at @CODE_FILE@:@CODE_LINE@, and reading the
-        binding right after gave another value of @BINDING_VALUE_TYPE@: the control snaps back
-        and the user's input is lost without a word. For a Binding<Bool> made with
-        mappedToBool(), false was written and the optional stayed non-nil.
-
-        The binding is a .constant, its setter drops or redirects the write, or it writes to a
-        stale copy of the source (a struct captured by value instead of the model). Bind to the
-        model's own storage. A source that legitimately changes what it stores (clamping,
-        trimming) says so with diagnosed(label:normalises: true).
-        """),
-    Entry(
-      kind: .reentrantWrite,
-      subject:
-        "A binding was written while a write to it was still running at @CODE_FILE@:@CODE_LINE@",
-      body: """
-        A write through the binding made at @CODE_FILE@:@CODE_LINE@ began while another write to
-        the same binding was still running on the same thread: its setter, or an observer the
-        setter triggered (didSet, onChange, a publisher), wrote back into the binding. The inner
-        write happened, as SwiftUI would do it, so the outer write's value was replaced while it
-        was being stored; such loops also update the view twice and can recurse.
-
-        Compute the final value before writing it once, or move the correction into the model
-        (a didSet that clamps its own property needs no binding), and say normalises: true on a
-        diagnosed() binding to a source that changes what it stores.
-        """),
-  ]
+  /// The entries, one per built-in misuse kind, made from `KindTable`'s rows in their order.
+  package static let entries: [Entry] = KindTable.rows.compactMap { row in
+    row.catalog.map { Entry(kind: MisuseKind(row: row), subject: $0.subject, body: $0.body) }
+  }
 
   /// The catalog file's text.
   package static var text: String {
