@@ -5,7 +5,9 @@ import Foundation
 /// `--format sarif`, `github`, `gcc` and `junit`: resolves `#fileID`s under `--source-root` (saying
 /// once on standard error which ones stay unresolved), then renders.
 enum CIReports {
-  static func render(_ summary: Summary, options: ReportOptions, readFailed: Bool) -> String {
+  static func render(
+    _ summary: Summary, options: ReportOptions, readFailed: Bool, verdict: CheckVerdict?
+  ) -> String {
     var paths: [String: String] = [:]
     if let root = options.ci.sourceRoot {
       // The sites' files, and their writers' (the reports point at both).
@@ -52,14 +54,8 @@ enum CIReports {
     case .gcc:
       return GCCRenderer(top: options.top, paths: paths).render(summary)
     case .junit:
-      // As `check` decides: with a baseline, only the sites it names fail; recording one
-      // applies no threshold at all.
-      let recordsOnly = options.ci.writeBaseline != nil && options.ci.baseline == nil
-      return JUnitRenderer(
-        top: options.top, paths: paths, failingLevel: options.filter.minimumLevel ?? .warning,
-        maxEvents: options.maxEvents, maxLost: recordsOnly ? Int.max : options.maxLost,
-        baselineFailures: BaselineGate.siteFailures(summary, options: options)
-      ).render(summary)
+      // As `check` decides: the one verdict its exit code reads.
+      return JUnitRenderer(top: options.top, paths: paths, verdict: verdict!).render(summary)
     default:
       return SARIFRenderer(
         toolVersion: Bindiag.version, top: options.top, paths: paths,

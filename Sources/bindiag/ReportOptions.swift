@@ -212,6 +212,14 @@ struct ReportOptions {
     if command == .check && filter.minimumLevel == nil { filter.minimumLevel = .warning }
   }
 
+  /// `check`'s thresholds: `--level` (`warning` by default), `--max-events`, `--max-lost` and
+  /// `--max-stale`.
+  var thresholds: CheckVerdict.Thresholds {
+    CheckVerdict.Thresholds(
+      failingLevel: filter.minimumLevel ?? .warning, maxEvents: maxEvents, maxLost: maxLost,
+      maxStale: maxStale)
+  }
+
   /// Reads from the journal (local or directories).
   var readsJournal: Bool { journal || !journalDirectories.isEmpty }
 }

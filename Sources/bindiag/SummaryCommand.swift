@@ -109,6 +109,16 @@ enum SummaryCommand {
         "note: \(HumanText.count(summary.otherUsersLost, "lost record")) claimed by other users' "
           + "runs (not gated; --all-users counts them)\n")
     }
+    // What `check` decides, read by its exit code below and by the JUnit report alike.
+    let baseline = gate ? BaselineGate.load(summary, options: options) : BaselineGate.Loaded()
+    let refusals = CheckVerdict.Refusals(
+      readFailed: failed, unmatchedFilters: gate ? unmatched.count : 0,
+      skippedInputs: gate ? skipped : 0, strictMalformed: options.strict ? summary.malformed : 0)
+    let verdict =
+      gate || options.format == .junit
+      ? CheckVerdict(
+        summary, thresholds: options.thresholds, summaryLevel: options.filter.minimumLevel,
+        baseline: baseline.verdictBaseline(options), refusals: refusals) : nil
     let timeZone: DisplayTimeZone = options.utc ? .utc : .local
     let text: String
     switch options.format {
@@ -131,56 +141,42 @@ enum SummaryCommand {
     case .csv: text = CSVRenderer(top: options.top).render(summary)
     case .html: text = HTMLRenderer(top: options.top, timeZone: timeZone).render(summary)
     case .sarif, .github, .gcc, .junit:
-      text = CIReports.render(summary, options: options, readFailed: failed)
+      text = CIReports.render(summary, options: options, readFailed: failed, verdict: verdict)
     case .prometheus: text = PrometheusRenderer().render(summary)
     }
     Pager.write(text, enabled: options.pager)
-    if failed { return ExitCode.failure }
-    if gate, !unmatched.isEmpty { return ExitCode.failure }
-    if gate, skipped > 0 {
+    return exitCode(verdict, refusals: refusals, summary, options, baseline)
+  }
+
+  /// `check`'s exit code from its verdict (`summary`'s from the refusals alone), saying on
+  /// standard error why it did not pass, or what it counted when it did.
+  private static func exitCode(
+    _ verdict: CheckVerdict?, refusals: CheckVerdict.Refusals, _ summary: Summary,
+    _ options: ReportOptions, _ baseline: BaselineGate.Loaded
+  ) -> Int32 {
+    switch verdict?.outcome ?? CheckVerdict.refusal(refusals) {
+    case .readFailed, .unmatchedFilters: return ExitCode.failure
+    case .skippedInputs(let skipped):
       Output.err(
         "Error: check cannot pass: \(HumanText.count(skipped, "input")) asked for "
           + "\(skipped == 1 ? "was" : "were") skipped\n")
       return ExitCode.failure
-    }
-    if options.strict && summary.malformed > 0 {
-      Output.err(
-        "Error: \(HumanText.count(summary.malformed, "malformed line")) (--strict)\n"
-      )
+    case .malformed(let malformed):
+      Output.err("Error: \(HumanText.count(malformed, "malformed line")) (--strict)\n")
       return ExitCode.malformedStrict
+    case .recorded, .crossed, .passed, nil: break
     }
-    if options.command == .check {
-      var crossed: [String] = []
-      var sites = ""
-      /// With a baseline: the events at sites not in it.
-      var counted: Int?
-      switch BaselineGate.run(summary, options: options) {
-      case .unused:
-        if summary.events > options.maxEvents {
-          crossed.append(
-            "\(HumanText.count(summary.events, "event")) (--max-events \(options.maxEvents))")
-        }
-      case .recorded: return ExitCode.success
-      case .failed(let status): return status
-      case .compared(let baselineCrossed, let siteLines, let newEvents):
-        crossed = baselineCrossed
-        sites = siteLines
-        counted = newEvents
-      }
-      if summary.lost > options.maxLost {
-        crossed.append(
-          "\(HumanText.count(summary.lost, "lost record")) (--max-lost \(options.maxLost))")
-      }
-      if let maxStale = options.maxStale, summary.runStates.stale > maxStale {
-        crossed.append(
-          "\(HumanText.count(summary.runStates.stale, "stale run")) (--max-stale \(maxStale))")
-      }
-      if !crossed.isEmpty {
-        Output.err("check failed: \(crossed.joined(separator: ", "))\n" + sites)
-        return ExitCode.thresholdCrossed
-      }
-      Output.err(passed(summary, options: options, counted: counted))
+    guard options.command == .check, let verdict else { return ExitCode.success }
+    // Reports a baseline that could not be read, records one: the run may end here.
+    if let status = BaselineGate.apply(baseline, summary: summary, options: options) {
+      return status
     }
+    if verdict.outcome == .crossed {
+      Output.err("check failed: \(verdict.crossed.joined(separator: ", "))\n" + verdict.siteLines)
+      return ExitCode.thresholdCrossed
+    }
+    Output.err(
+      passed(summary, options: options, counted: verdict.usesBaseline ? verdict.countedEvents : nil))
     return ExitCode.success
   }
 
