@@ -44,14 +44,21 @@ struct CIReportOptions {
     }
   }
 
+  /// The formats that point at sites, as `--source-root`'s error names them:
+  /// `'--format sarif', 'github', 'gcc' or 'junit'`.
+  static var siteFormats: String {
+    let names = SummaryFormat.pointingAtSites.map(\.rawValue)
+    return Suggestion.list(
+      names.enumerated().map { $0.offset == 0 ? "'--format \($0.element)'" : "'\($0.element)'" })
+  }
+
   /// Checks these options against the others.
   func validate(_ options: ReportOptions) throws(UsageError) {
     let command = options.command
-    let ciFormat = [.sarif, .github, .gcc, .junit].contains(options.format)
+    let ciFormat = options.format.renderer.pointsAtSites
     if sourceRoot != nil && !ciFormat && !usesBaseline {
       throw UsageError(
-        "'--source-root' needs '--format sarif', 'github', 'gcc' or 'junit', or a baseline",
-        command: command)
+        "'--source-root' needs \(CIReportOptions.siteFormats), or a baseline", command: command)
     }
     if maxGrowth != nil && baseline == nil {
       throw UsageError("'--baseline-max-growth' needs '--baseline'", command: command)

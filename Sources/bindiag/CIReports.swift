@@ -2,12 +2,12 @@ import BindingDiagnostics
 import BindingDiagnosticsReport
 import Foundation
 
-/// `--format sarif`, `github`, `gcc` and `junit`: resolves `#fileID`s under `--source-root` (saying
-/// once on standard error which ones stay unresolved), then renders.
+/// The formats that point at call sites (`sarif`, `github`, `gcc`, `junit`: those whose renderer
+/// ``SummaryRenderer/pointsAtSites``): resolves `#fileID`s under `--source-root`, saying once on
+/// standard error which ones stay unresolved.
 enum CIReports {
-  static func render(
-    _ summary: Summary, options: ReportOptions, readFailed: Bool, verdict: CheckVerdict?
-  ) -> String {
+  /// The resolved path of each `#fileID` the shown sites and their writers name.
+  static func paths(_ summary: Summary, options: ReportOptions) -> [String: String] {
     var paths: [String: String] = [:]
     if let root = options.ci.sourceRoot {
       // The sites' files, and their writers' (the reports point at both).
@@ -48,28 +48,7 @@ enum CIReports {
             + "\n")
       }
     }
-    switch options.format {
-    case .github:
-      return GitHubAnnotationRenderer(top: options.top, paths: paths).render(summary)
-    case .gcc:
-      return GCCRenderer(top: options.top, paths: paths).render(summary)
-    case .junit:
-      // As `check` decides: the one verdict its exit code reads.
-      return JUnitRenderer(top: options.top, paths: paths, verdict: verdict!).render(summary)
-    default:
-      return SARIFRenderer(
-        toolVersion: Bindiag.version, top: options.top, paths: paths,
-        sourceRoot: options.ci.sourceRoot.map {
-          URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL.path
-        },
-        executionSuccessful: !readFailed,
-        sources: options.ci.sourceRoot.map { root in
-          SourceLineHash.hashes(
-            summary.groups.prefix(options.top ?? Int.max).compactMap { summary.site(of: $0) },
-            root: root, paths: paths)
-        } ?? [:]
-      ).render(summary)
-    }
+    return paths
   }
 
   private static func fileName(_ fileID: String) -> String {

@@ -34,7 +34,7 @@ struct CatalogOptions {
         let option = try OptionSpec.find(name, command: .catalog)
         switch option.id {
         case .help: options.help = true
-        case .kind:
+        case .appKind:
           try finish()
           let code = try scanner.value(name, inline: inline)
           guard let kind = MisuseKind(code: code) else {

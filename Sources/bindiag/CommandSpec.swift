@@ -132,14 +132,14 @@ struct CommandSpec {
     CommandSpec(
       command: .completions, abstract: "Print a shell completion script.",
       overview: """
-        Print a completion script for bash, zsh or fish, made from the same
+        Print a completion script for \(Completions.Shell.names), made from the same
         table as this help. Install it with:
           bindiag completions bash > /etc/bash_completion.d/bindiag
           bindiag completions zsh > "${fpath[1]}/_bindiag"
           bindiag completions fish > ~/.config/fish/completions/bindiag.fish
         """,
       synopsis: "completions <shell>", takesFiles: false,
-      notes: [("ARGUMENTS", ["<shell>                 bash, zsh or fish."])], exitCodes: nil,
+      notes: [("ARGUMENTS", ["<shell>                 \(Completions.Shell.names)."])], exitCodes: nil,
       examples: ["source <(bindiag completions bash)"]),
     CommandSpec(
       command: .manpage, abstract: "Print the manual page (roff).",

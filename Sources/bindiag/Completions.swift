@@ -6,6 +6,9 @@ enum Completions {
   /// The shells scripts are made for.
   enum Shell: String, CaseIterable {
     case bash, zsh, fish
+
+    /// `bash, zsh or fish`.
+    static var names: String { Suggestion.list(allCases.map(\.rawValue)) }
   }
 
   /// Parses `completions`' arguments: one shell, or `-h`.
@@ -26,7 +29,7 @@ enum Completions {
         guard let named = Shell(rawValue: name) else {
           let closest = Suggestion.closest(to: name, among: Shell.allCases.map(\.rawValue))
           throw UsageError(
-            "Unknown shell '\(name)': expected bash, zsh or fish"
+            "Unknown shell '\(name)': expected \(Shell.names)"
               + (closest.map { "; did you mean '\($0)'?" } ?? ""),
             command: .completions)
         }

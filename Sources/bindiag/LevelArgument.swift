@@ -16,6 +16,11 @@ enum LevelArgument {
   static let names: [String] =
     MisuseLevel.allCases.map(\.rawValue) + journalctl.map(\.name)
 
+  /// What help says `--level` takes: our names, then journalctl's priorities.
+  static let help =
+    MisuseLevel.allCases.map(\.rawValue).joined(separator: ", ")
+    + ", or journalctl's priorities (emerg, alert, crit, err, warning, notice, info, debug, or 0 to 7)"
+
   /// What a usage error says is expected.
   static let expected =
     MisuseLevel.allCases.map(\.rawValue).joined(separator: ", ")

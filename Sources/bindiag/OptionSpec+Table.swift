@@ -2,7 +2,8 @@ import BindingDiagnostics
 import BindingDiagnosticsReport
 
 extension OptionSpec {
-  /// Every option of every command, in the order help lists them.
+  /// Every option of every command, one row each, in the order help lists them. Lists of
+  /// values (formats, levels, colours, fields, kinds) are made from their enums.
   static let all: [OptionSpec] = [
     // Inputs.
     OptionSpec(
@@ -10,14 +11,10 @@ extension OptionSpec {
       help: "Read the system journal (BINDING_SCHEMA=1 entries)."),
     OptionSpec(
       .journalDirectory, "--journal-dir", value: "dir", valueKind: .directory, repeatable: true,
-      commands: [.summary, .check], section: .inputs,
+      once: [.follow], commands: reading, section: .inputs,
       help:
-        "Read the journal files of a directory instead; repeatable (systemd-journal-remote's output)."
+        "Read the journal files of a directory instead (systemd-journal-remote's output); repeatable, but follow reads one."
     ),
-    OptionSpec(
-      .journalDirectory, "--journal-dir", value: "dir", valueKind: .directory,
-      commands: [.follow], section: .inputs,
-      help: "Read the journal files of a directory instead (systemd-journal-remote's output)."),
     OptionSpec(
       .live, "--live", commands: [.summary, .check], section: .inputs,
       help:
@@ -30,13 +27,13 @@ extension OptionSpec {
     ),
     // Filters.
     OptionSpec(
-      .since, "--since", value: "time", choices: ["today", "yesterday", "tomorrow", "now"],
+      .since, "--since", value: "time", choices: TimeArgument.words,
       commands: reading, section: .filters,
       help:
         "Events at or after <time>: RFC 3339, -30s, -30m, -1h, -7d, now, or today, yesterday and tomorrow (midnight in local time, as journalctl reads them)."
     ),
     OptionSpec(
-      .until, "--until", value: "time", choices: ["today", "yesterday", "tomorrow", "now"],
+      .until, "--until", value: "time", choices: TimeArgument.words,
       commands: reading, section: .filters, help: "Events at or before <time>."),
     OptionSpec(
       .kind, "--kind", value: "kind", choices: MisuseKind.builtIn.map(\.code), repeatable: true,
@@ -57,17 +54,10 @@ extension OptionSpec {
       .run, "--run", value: "id", commands: reading, section: .filters,
       help: "Only this run (one process start, 16 hex digits)."),
     OptionSpec(
-      .level, "-p", "--level", value: "level", choices: LevelArgument.names,
-      commands: [.summary, .follow], section: .filters,
+      .level, "-p", "--level", value: "level", choices: LevelArgument.names, commands: reading,
+      section: .filters,
       help:
-        "Only this level or more severe: trace, debug, info, notice, warning, error, critical, or journalctl's priorities (emerg, alert, crit, err, warning, notice, info, debug, or 0 to 7)."
-    ),
-    OptionSpec(
-      .level, "-p", "--level", value: "level", choices: LevelArgument.names,
-      commands: [.check], section: .filters,
-      help:
-        "Only this level or more severe (default for check: warning): trace, debug, info, notice, warning, error, critical, or journalctl's priorities (emerg, alert, crit, err, warning, notice, info, debug, or 0 to 7)."
-    ),
+        "Only this level or more severe (default for check: warning): \(LevelArgument.help)."),
     // Output.
     OptionSpec(
       .lines, "-n", "--lines", value: "n", choices: ["all"], commands: [.follow],
@@ -77,17 +67,11 @@ extension OptionSpec {
     ),
     OptionSpec(
       .format, "-f", "--format", value: "format",
-      choices: ReportOptions.Format.allCases.map(\.rawValue), commands: [.summary, .check],
-      section: .output,
+      choices: SummaryFormat.allCases.map(\.rawValue), listed: SummaryFormat.helpNames,
+      narrowed: [.follow: SummaryFormat.follow.map(\.rawValue)],
+      commands: [.summary, .check, .follow], section: .output,
       help:
-        "table (default), json, markdown, csv, sarif (SARIF 2.1.0 for code scanning), github (workflow-command annotations), html (one self-contained page), gcc (FILE:LINE: lines for editors), junit (JUnit XML for CI test reports) or prometheus (for node_exporter's textfile collector). -f is --format, not tail's -f."
-    ),
-    OptionSpec(
-      .format, "-f", "--format", value: "format",
-      choices: ReportOptions.Format.follow.map(\.rawValue), commands: [.follow],
-      section: .output,
-      help:
-        "table (default: aligned columns) or json (one contract JSON object per line, written as soon as it is read). -f is --format: follow always follows."
+        "-f is --format, not tail's -f: follow always follows, and writes each event as soon as it is read (json: one contract JSON object per line)."
     ),
     OptionSpec(
       .groupBy, "--group-by", value: "fields", choices: GroupByArgument.names,
@@ -106,9 +90,9 @@ extension OptionSpec {
       .maxLineBytes, "--max-line-bytes", value: "n", commands: reading, section: .output,
       help: "Longer lines are malformed (default 1048576, at most 1073741824)."),
     OptionSpec(
-      .threads, "--threads", value: "n", commands: [.summary, .check], section: .output,
+      .threads, "--threads", value: "n", commands: [.summary, .check, .export], section: .output,
       help:
-        "Threads reading a file (default: one per processor; 1\u{A0}to\u{A0}1024, at most 32 used). The result is the same for any number."
+        "Threads reading a file (default: one per processor; 1\u{A0}to\u{A0}1024, at most 32 used). The result is the same for any number, but for export's otlp lines, which may hold fewer than --batch records."
     ),
     OptionSpec(
       .strict, "--strict", commands: [.summary, .check], section: .output,
@@ -117,21 +101,18 @@ extension OptionSpec {
       .sourceRoot, "--source-root", value: "dir", valueKind: .directory,
       commands: [.summary, .check], section: .output,
       help:
-        "With sarif, github, gcc or junit, or a baseline: find each call site's Module/File.swift under <dir>, preferring a folder named Module; unresolved ones are named on standard error and keep the file ID."
+        "With \(Suggestion.list(SummaryFormat.pointingAtSites.map(\.rawValue))), or a baseline: find each call site's Module/File.swift under <dir>, preferring a folder named Module; unresolved ones are named on standard error and keep the file ID."
     ),
     // Terminal.
     OptionSpec(
       .color, "--color", value: "when", choices: ReportOptions.ColorChoice.allCases.map(\.rawValue),
       commands: [.summary, .check, .follow], section: .terminal,
       help:
-        "Colour levels as journalctl does: auto (default: when standard output is a terminal and NO_COLOR is not set), always or never."
+        "Colour levels as journalctl does: \(Suggestion.list(ReportOptions.ColorChoice.allCases.map(\.helpName)))."
     ),
     OptionSpec(
-      .utc, "--utc", commands: [.summary, .check], section: .terminal,
+      .utc, "--utc", commands: [.summary, .check, .follow], section: .terminal,
       help: "Show times in UTC (default: local time; json and csv always write RFC 3339 UTC)."),
-    OptionSpec(
-      .utc, "--utc", commands: [.follow], section: .terminal,
-      help: "Show times in UTC (default: local time; json always writes RFC 3339 UTC)."),
     OptionSpec(
       .maxColumns, "--max-columns", value: "n", commands: [.summary, .check, .follow], section: .terminal,
       help:
@@ -169,33 +150,16 @@ extension OptionSpec {
       help: "Also fail on known sites whose events grew more than <n> times (2, 1.5)."),
     // Export: its own rows (the inputs and filters above are shared through `reading`).
     OptionSpec(
-      .journalDirectory, "--journal-dir", value: "dir", valueKind: .directory, repeatable: true,
-      commands: [.export], section: .inputs,
-      help:
-        "Read the journal files of a directory instead; repeatable (systemd-journal-remote's output)."
-    ),
-    OptionSpec(
-      .level, "-p", "--level", value: "level", choices: LevelArgument.names, commands: [.export],
-      section: .filters,
-      help:
-        "Only this level or more severe: trace, debug, info, notice, warning, error, critical, or journalctl's priorities (emerg, alert, crit, err, warning, notice, info, debug, or 0 to 7)."
-    ),
-    OptionSpec(
       .exportFormat, "-f", "--format", value: "format",
-      choices: ExportFormat.allCases.map(\.rawValue), commands: [.export], section: .output,
-      help:
-        "otlp (OpenTelemetry logs: one OTLP/JSON LogsData object per line, for a collector's otlpjsonfile receiver or an OTLP/HTTP /v1/logs endpoint) or clickhouse (JSONEachRow rows for the table --schema clickhouse prints)."
-    ),
-    OptionSpec(
-      .threads, "--threads", value: "n", commands: [.export], section: .output,
-      help:
-        "Threads reading a file (default: one per processor; 1\u{A0}to\u{A0}1024, at most 32 used). The records are the same for any number; with otlp, a line may hold fewer than --batch of them."
-    ),
+      choices: ExportFormat.allCases.map(\.rawValue), listed: ExportFormat.helpNames,
+      commands: [.export], section: .output,
+      help: "The records themselves, not a summary."),
     OptionSpec(
       .batch, "--batch", value: "n", commands: [.export], section: .output,
       help: "With otlp: log records per line, at most (default \(OTLPEncoder.defaultBatch))."),
     OptionSpec(
-      .schema, "--schema", value: "engine", choices: ["clickhouse"], commands: [.export],
+      .schema, "--schema", value: "engine", choices: ExportOptions.schemaEngines,
+      commands: [.export],
       section: .output,
       help: "Print the CREATE TABLE statement of the table the rows are for, and exit."),
     // Demo.
@@ -205,7 +169,7 @@ extension OptionSpec {
       help: "Where to write events.jsonl (default: a new temporary directory)."),
     // Catalog.
     OptionSpec(
-      .kind, "--kind", value: "kind", commands: [.catalog], section: .options,
+      .appKind, "--kind", value: "kind", commands: [.catalog], section: .options,
       help:
         "Write the entry of an application's own kind (kebab-case) instead of the built-in kinds' catalog; its --subject and --body follow it. Repeatable."
     ),

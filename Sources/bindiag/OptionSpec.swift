@@ -7,7 +7,8 @@ struct OptionSpec {
     case help, journal, journalDirectory, format, groupBy, top, since, until, kind, file,
       process, host, run, level, maxLineBytes, threads, strict, maxEvents, maxLost, maxStale,
       color, utc, noPager, count, lines, maxColumns, sourceRoot, writeBaseline, baseline,
-      baselineMaxGrowth, directory, allUsers, live, exportFormat, batch, schema, subject, body
+      baselineMaxGrowth, directory, allUsers, live, exportFormat, batch, schema, appKind,
+      subject, body
   }
 
   /// The help section an option is listed under, in this order.
@@ -38,33 +39,66 @@ struct OptionSpec {
   let long: String
   /// The value's name in help (`format` shows as `<format>`); `nil` for a flag.
   let value: String?
-  /// The values a shell offers (all the values allowed when the option takes one of a list).
-  let choices: [String]
+  /// The values a shell offers (all the values allowed when the option takes one of a list);
+  /// in ``options(of:)``, those of that command.
+  private(set) var choices: [String]
   let valueKind: ValueKind
-  /// Whether giving it again adds (`--kind`), rather than replaces.
-  let repeatable: Bool
+  /// Whether giving it again adds (`--kind`), rather than replaces; in ``options(of:)``, for
+  /// that command.
+  private(set) var repeatable: Bool
   /// The commands that have it.
   let commands: Set<Command>
   let section: Section
-  /// One paragraph; help and the man page wrap it.
-  let help: String
+  /// The help after the list of choices, when it starts with one; else all of it.
+  let text: String
+  /// How help names each choice when it starts with the list of them (`sarif (SARIF 2.1.0
+  /// for code scanning)`; a choice not in it by its name), or `nil` when ``text`` is all.
+  let listed: [String: String]?
+  /// The commands that take fewer ``choices``, and those.
+  let narrowed: [Command: [String]]
+  /// The commands that take it once though it is ``repeatable`` elsewhere.
+  let once: Set<Command>
 
   /// An option spelled `spellings`: the long one, or the short one then the long one.
+  /// - Parameters:
+  ///   - listed: When given, help starts with the choices of the command, named so.
+  ///   - narrowed: Commands that take fewer choices, and those.
+  ///   - once: Commands that take it once though it is `repeatable`.
   init(
     _ id: ID, _ spellings: String..., value: String? = nil,
-    choices: [String] = [], valueKind: ValueKind = .text, repeatable: Bool = false,
-    commands: Set<Command>, section: Section, help: String
+    choices: [String] = [], listed: [String: String]? = nil,
+    narrowed: [Command: [String]] = [:], valueKind: ValueKind = .text,
+    repeatable: Bool = false, once: Set<Command> = [], commands: Set<Command>,
+    section: Section, help: String
   ) {
     self.id = id
     self.short = spellings.count > 1 ? spellings.first : nil
     self.long = spellings.last!
     self.value = value
     self.choices = choices
+    self.listed = listed
+    self.narrowed = narrowed
     self.valueKind = valueKind
     self.repeatable = repeatable
+    self.once = once
     self.commands = commands
     self.section = section
-    self.help = help
+    self.text = help
+  }
+
+  /// One paragraph; help and the man page wrap it. Starts with the choices, named as
+  /// ``listed`` says, when the option lists them.
+  var help: String {
+    guard let listed else { return text }
+    return Suggestion.list(choices.map { listed[$0] ?? $0 }) + ". " + text
+  }
+
+  /// The option as `command` has it: its choices and whether it repeats there.
+  func narrowed(to command: Command) -> OptionSpec {
+    var option = self
+    if let choices = narrowed[command] { option.choices = choices }
+    if once.contains(command) { option.repeatable = false }
+    return option
   }
 
   /// Its spellings, short first.
@@ -75,9 +109,9 @@ struct OptionSpec {
     names.joined(separator: ", ") + (value.map { " <\($0)>" } ?? "")
   }
 
-  /// The options of `command`, in table order.
+  /// The options of `command`, in table order, as `command` has them.
   static func options(of command: Command) -> [OptionSpec] {
-    all.filter { $0.commands.contains(command) }
+    all.filter { $0.commands.contains(command) }.map { $0.narrowed(to: command) }
   }
 
   /// The option of `command` spelled `name`, or a usage error naming the closest one (or the

@@ -3,17 +3,26 @@ import BindingDiagnosticsReport
 
 /// The options of `summary`, `check` and `follow`.
 struct ReportOptions {
-  enum Format: String, CaseIterable {
-    case table, json, markdown, csv, sarif, github, html, gcc, junit, prometheus
-
-    /// The formats `follow` writes.
-    static let follow: [Format] = [.table, .json]
-  }
+  /// `--format` of `summary` and `check`, one renderer each; `follow` writes
+  /// ``SummaryFormat/follow``.
+  typealias Format = SummaryFormat
 
   /// `--color`: when to write ANSI colours.
   enum ColorChoice: String, CaseIterable {
     case auto, always, never
+
+    /// How help names it: `auto (default: …)`.
+    var helpName: String {
+      switch self {
+      case .auto:
+        "auto (default: when standard output is a terminal and NO_COLOR is not set)"
+      case .always, .never: rawValue
+      }
+    }
   }
+
+  /// The format when `--format` is not given.
+  static let defaultFormat = Format.table
 
   var command: Command
   var files: [String] = []
@@ -24,7 +33,7 @@ struct ReportOptions {
   /// `--live`: the inputs are still being written (a collector's directory); runs are judged
   /// stale against now, as the live journal's are.
   var live = false
-  var format: Format = .table
+  var format = ReportOptions.defaultFormat
   var groupBy: [GroupField] = [.kind, .file, .line]
   var top: Int?
   var filter = EventFilter()
@@ -182,7 +191,7 @@ struct ReportOptions {
       try ci.parse(option.id, name: name, inline: inline, scanner: &scanner, command: command)
     case .exportFormat, .batch, .schema:
       try export.parse(option.id, name: name, inline: inline, scanner: &scanner, command: command)
-    case .directory, .subject, .body: throw scanner.unknown(name)
+    case .directory, .appKind, .subject, .body: throw scanner.unknown(name)
     }
   }
 

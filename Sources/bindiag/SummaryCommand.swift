@@ -1,5 +1,6 @@
 import BindingDiagnostics
 import BindingDiagnosticsReport
+import Foundation
 
 /// `summary` and `check`: read every input, aggregate, render, decide the exit code.
 enum SummaryCommand {
@@ -7,9 +8,10 @@ enum SummaryCommand {
   static let malformedShown = 10
 
   static func run(_ options: inout ReportOptions) -> Int32 {
+    let renderer = options.format.renderer
     var groupBy = options.groupBy
-    // Every Prometheus series names its host.
-    if options.format == .prometheus && !groupBy.contains(.host) { groupBy.append(.host) }
+    // Fields the format keys every group by (every Prometheus series names its host).
+    for field in renderer.groupFields where !groupBy.contains(field) { groupBy.append(field) }
     var aggregator = Aggregator(groupBy: groupBy, filter: options.filter)
     // The live journal's runs, and those of inputs said to be live (a collector's directory,
     // which stops growing altogether when its disk fills), are judged stale against now, or
@@ -115,36 +117,26 @@ enum SummaryCommand {
       readFailed: failed, unmatchedFilters: gate ? unmatched.count : 0,
       skippedInputs: gate ? skipped : 0, strictMalformed: options.strict ? summary.malformed : 0)
     let verdict =
-      gate || options.format == .junit
+      gate || renderer.needsVerdict
       ? CheckVerdict(
         summary, thresholds: options.thresholds, summaryLevel: options.filter.minimumLevel,
         baseline: baseline.verdictBaseline(options), refusals: refusals) : nil
-    let timeZone: DisplayTimeZone = options.utc ? .utc : .local
-    let text: String
-    switch options.format {
-    case .table:
-      let width = Terminal.width(1)
-      text = TableRenderer(
-        top: options.top ?? 20, width: width,
-        color: Terminal.colors(options.color, fd: 1), timeZone: timeZone,
-        cellLimit: options.cellLimit(terminal: width != nil)
-      ).render(summary)
-    case .json:
-      if options.pager, Output.isTerminal(1) {
-        text = JSONRenderer(top: options.top).render(summary)
-      } else {
-        // Streamed, whole groups at a time: the JSON of a million groups is never one string.
-        JSONRenderer(top: options.top).render(summary, to: Output.out)
-        text = ""
-      }
-    case .markdown: text = MarkdownRenderer(top: options.top ?? 20).render(summary)
-    case .csv: text = CSVRenderer(top: options.top).render(summary)
-    case .html: text = HTMLRenderer(top: options.top, timeZone: timeZone).render(summary)
-    case .sarif, .github, .gcc, .junit:
-      text = CIReports.render(summary, options: options, readFailed: failed, verdict: verdict)
-    case .prometheus: text = PrometheusRenderer().render(summary)
+    let width = Terminal.width(1)
+    let context = RenderContext(
+      top: options.top, width: width, color: Terminal.colors(options.color, fd: 1),
+      timeZone: options.utc ? .utc : .local, cellLimit: options.cellLimit(terminal: width != nil),
+      paths: renderer.pointsAtSites ? CIReports.paths(summary, options: options) : [:],
+      sourceRoot: options.ci.sourceRoot.map {
+        URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL.path
+      },
+      executionSuccessful: !failed, toolVersion: Bindiag.version, verdict: verdict)
+    let made = renderer.init(for: summary, context: context)
+    if options.pager, Output.isTerminal(1) {
+      Pager.write(made.render(summary), enabled: true)
+    } else {
+      // Written as the renderer hands it over: the JSON of a million groups is never one string.
+      made.render(summary, to: Output.out)
     }
-    Pager.write(text, enabled: options.pager)
     return exitCode(verdict, refusals: refusals, summary, options, baseline)
   }
 

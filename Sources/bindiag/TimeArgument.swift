@@ -4,6 +4,9 @@ import Foundation
 /// `--since`/`--until` values: RFC 3339, `-30s`, `-30m`, `-1h`, `-7d`, `now`, and `today`,
 /// `yesterday`, `tomorrow`: midnight in local time (`TZ`), as journalctl reads them.
 enum TimeArgument {
+  /// The words taken besides times, as completions offer them.
+  static let words = ["today", "yesterday", "tomorrow", "now"]
+
   /// The times the contract can write: years 0000 to 9999.
   static let range = Timestamp.earliest...Timestamp.latest
 

@@ -93,3 +93,10 @@ package struct CSVRenderer: Sendable {
     return out + DisplayText.escapingControls(segment)
   }
 }
+
+extension CSVRenderer: SummaryRenderer {
+  /// Every group unless `--top` says otherwise.
+  package init(for summary: Summary, context: RenderContext) {
+    self.init(top: context.top)
+  }
+}

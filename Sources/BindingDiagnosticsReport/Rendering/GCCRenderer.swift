@@ -69,3 +69,15 @@ package struct GCCRenderer: Sendable {
     }
   }
 }
+
+extension GCCRenderer: SummaryRenderer {
+  /// `FILE:LINE: lines for editors` in `--format` help.
+  package static var formatNote: String? { "FILE:LINE: lines for editors" }
+  /// It points at call sites.
+  package static var pointsAtSites: Bool { true }
+
+  /// The sites' paths resolved under the source root.
+  package init(for summary: Summary, context: RenderContext) {
+    self.init(top: context.top, paths: context.paths)
+  }
+}

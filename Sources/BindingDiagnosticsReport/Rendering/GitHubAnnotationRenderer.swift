@@ -86,3 +86,15 @@ package struct GitHubAnnotationRenderer: Sendable {
     return out
   }
 }
+
+extension GitHubAnnotationRenderer: SummaryRenderer {
+  /// `workflow-command annotations` in `--format` help.
+  package static var formatNote: String? { "workflow-command annotations" }
+  /// It points at call sites.
+  package static var pointsAtSites: Bool { true }
+
+  /// The sites' paths resolved under the source root.
+  package init(for summary: Summary, context: RenderContext) {
+    self.init(top: context.top, paths: context.paths)
+  }
+}

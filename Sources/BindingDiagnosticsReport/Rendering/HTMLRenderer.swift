@@ -361,3 +361,13 @@ package struct HTMLRenderer: Sendable {
     return out
   }
 }
+
+extension HTMLRenderer: SummaryRenderer {
+  /// `one self-contained page` in `--format` help.
+  package static var formatNote: String? { "one self-contained page" }
+
+  /// Every group unless `--top` says otherwise, times in the context's zone.
+  package init(for summary: Summary, context: RenderContext) {
+    self.init(top: context.top, timeZone: context.timeZone)
+  }
+}

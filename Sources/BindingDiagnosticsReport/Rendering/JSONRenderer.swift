@@ -225,3 +225,10 @@ package struct JSONRenderer: Sendable {
     out.append(UInt8(ascii: "]"))
   }
 }
+
+extension JSONRenderer: SummaryRenderer {
+  /// Every group unless `--top` says otherwise; streamed whole groups at a time.
+  package init(for summary: Summary, context: RenderContext) {
+    self.init(top: context.top)
+  }
+}

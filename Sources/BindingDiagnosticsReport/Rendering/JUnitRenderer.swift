@@ -103,3 +103,18 @@ package struct JUnitRenderer: Sendable {
     return out
   }
 }
+
+extension JUnitRenderer: SummaryRenderer {
+  /// `JUnit XML for CI test reports` in `--format` help.
+  package static var formatNote: String? { "JUnit XML for CI test reports" }
+  /// It points at call sites.
+  package static var pointsAtSites: Bool { true }
+  /// Its cases pass or fail as `check` does.
+  package static var needsVerdict: Bool { true }
+
+  /// The sites' paths resolved under the source root, judged by the context's verdict (which
+  /// this format needs).
+  package init(for summary: Summary, context: RenderContext) {
+    self.init(top: context.top, paths: context.paths, verdict: context.verdict!)
+  }
+}

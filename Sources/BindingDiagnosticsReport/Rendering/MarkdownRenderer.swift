@@ -112,3 +112,10 @@ package struct MarkdownRenderer: Sendable {
     return out
   }
 }
+
+extension MarkdownRenderer: SummaryRenderer {
+  /// 20 groups unless `--top` says otherwise.
+  package init(for summary: Summary, context: RenderContext) {
+    self.init(top: context.top ?? 20)
+  }
+}

@@ -110,3 +110,15 @@ package struct PrometheusRenderer: Sendable {
     return out
   }
 }
+
+extension PrometheusRenderer: SummaryRenderer {
+  /// `for node_exporter's textfile collector` in `--format` help.
+  package static var formatNote: String? { "for node_exporter's textfile collector" }
+  /// Every series names its host.
+  package static var groupFields: [GroupField] { [.host] }
+
+  /// Every series, each naming its host.
+  package init(for summary: Summary, context: RenderContext) {
+    self.init()
+  }
+}

@@ -253,3 +253,23 @@ package struct SARIFRenderer: Sendable {
     return "file://" + encoded + (encoded.hasSuffix("/") ? "" : "/")
   }
 }
+
+extension SARIFRenderer: SummaryRenderer {
+  /// `SARIF 2.1.0 for code scanning` in `--format` help.
+  package static var formatNote: String? { "SARIF 2.1.0 for code scanning" }
+  /// It points at call sites.
+  package static var pointsAtSites: Bool { true }
+
+  /// The sites' paths resolved under the source root, their source lines hashed for the
+  /// fingerprints.
+  package init(for summary: Summary, context: RenderContext) {
+    self.init(
+      toolVersion: context.toolVersion, top: context.top, paths: context.paths,
+      sourceRoot: context.sourceRoot, executionSuccessful: context.executionSuccessful,
+      sources: context.sourceRoot.map { root in
+        SourceLineHash.hashes(
+          summary.groups.prefix(context.top ?? Int.max).compactMap { summary.site(of: $0) },
+          root: root, paths: context.paths)
+      } ?? [:])
+  }
+}

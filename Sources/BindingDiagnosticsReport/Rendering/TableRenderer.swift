@@ -210,3 +210,12 @@ package struct TableRenderer: Sendable {
     group.levels.keys.max() ?? .info
   }
 }
+
+extension TableRenderer: SummaryRenderer {
+  /// The table fitted to the terminal, 20 groups unless `--top` says otherwise.
+  package init(for summary: Summary, context: RenderContext) {
+    self.init(
+      top: context.top ?? 20, width: context.width, color: context.color,
+      timeZone: context.timeZone, cellLimit: context.cellLimit)
+  }
+}
