@@ -139,7 +139,8 @@ struct CommandSpec {
           bindiag completions fish > ~/.config/fish/completions/bindiag.fish
         """,
       synopsis: "completions <shell>", takesFiles: false,
-      notes: [("ARGUMENTS", ["<shell>                 \(Completions.Shell.names)."])], exitCodes: nil,
+      notes: [("ARGUMENTS", ["<shell>                 \(Completions.Shell.names)."])],
+      exitCodes: nil,
       examples: ["source <(bindiag completions bash)"]),
     CommandSpec(
       command: .manpage, abstract: "Print the manual page (roff).",

@@ -167,8 +167,8 @@ enum SummaryCommand {
       Output.err("check failed: \(verdict.crossed.joined(separator: ", "))\n" + verdict.siteLines)
       return ExitCode.thresholdCrossed
     }
-    Output.err(
-      passed(summary, options: options, counted: verdict.usesBaseline ? verdict.countedEvents : nil))
+    let counted = verdict.usesBaseline ? verdict.countedEvents : nil
+    Output.err(passed(summary, options: options, counted: counted))
     return ExitCode.success
   }
 

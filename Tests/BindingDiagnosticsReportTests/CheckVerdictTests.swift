@@ -42,7 +42,8 @@ import Testing
     Case(
       name: "within --max-events", events: [event(seq: 1)],
       thresholds: .init(maxEvents: 1), outcome: .passed),
-    Case(name: "below the level", events: [event(seq: 1, kind: .unwrappedReadAfterNil)],
+    Case(
+      name: "below the level", events: [event(seq: 1, kind: .unwrappedReadAfterNil)],
       outcome: .passed),
     Case(
       name: "fail by level", events: [event(seq: 1, kind: .unwrappedReadAfterNil)], level: .info,
@@ -121,11 +122,12 @@ import Testing
 
   /// With `--max-stale`, stale runs are a case of the report, failing as `check` does.
   @Test func staleRunsAreACaseOfTheReportWhenGated() {
-    var aggregator = Aggregator(filter: {
-      var filter = EventFilter()
-      filter.minimumLevel = .warning
-      return filter
-    }())
+    var aggregator = Aggregator(
+      filter: {
+        var filter = EventFilter()
+        filter.minimumLevel = .warning
+        return filter
+      }())
     aggregator.add(Self.event(seq: 1))
     var heartbeat = Self.event(seq: 2)
     heartbeat.kind = .runHeartbeat

@@ -50,7 +50,8 @@ import Testing
       name: "fail by baseline", events: [warning, other], options: [], baselineEvents: [warning],
       status: 3),
     Case(
-      name: "fail by growth", events: [fixtureEvent(seq: 1, kind: .unwrappedWriteAfterNil, suppressed: 9)],
+      name: "fail by growth",
+      events: [fixtureEvent(seq: 1, kind: .unwrappedWriteAfterNil, suppressed: 9)],
       options: ["--baseline-max-growth", "2"], baselineEvents: [warning], status: 3),
   ]
 

@@ -33,7 +33,8 @@ import Testing
         help.contains(Help.row(option.label, option.help)), "\(command) help lacks \(option.long)",
         sourceLocation: sourceLocation)
       #expect(
-        page.contains(ManPage.escape(option.help)), "the man page lacks \(option.long) of \(command)",
+        page.contains(ManPage.escape(option.help)),
+        "the man page lacks \(option.long) of \(command)",
         sourceLocation: sourceLocation)
       let described = words(option.help)
       for value in values {
@@ -93,7 +94,8 @@ import Testing
   @Test func everyShellIsListed() {
     let help = Help.text(.completions)
     for shell in Completions.Shell.allCases {
-      #expect(Self.words(help).contains(shell.rawValue), "\(shell) is missing from completions help")
+      #expect(
+        Self.words(help).contains(shell.rawValue), "\(shell) is missing from completions help")
     }
   }
 
