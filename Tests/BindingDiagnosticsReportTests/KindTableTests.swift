@@ -1,7 +1,8 @@
 import BindingDiagnostics
-import BindingDiagnosticsReport
 import Foundation
 import Testing
+
+@testable import BindingDiagnosticsReport
 
 /// Every consumer of the kind table (`KindTable+Rows.swift`) has every row: the core's kind
 /// lists, the readers' default levels, the journald catalog (`bindiag catalog` and the file
@@ -130,6 +131,15 @@ import Testing
         ("journalctl -o json", try Self.journalJSON(event)),
         ("unified log ndjson", try Self.unifiedLogJSON(logfmt)),
       ]
+      switch Self.journalEntry(event) {
+      case .event(let decoded):
+        #expect(
+          decoded.kind.defaultLevel == row.defaultLevel,
+          "\(row.code): the journal entry decoder reads its entry back at \(decoded.kind.defaultLevel), not \(row.defaultLevel)"
+        )
+      case let other:
+        Issue.record("\(row.code): the journal entry decoder does not read its entry: \(other)")
+      }
       for (form, bytes) in forms {
         let (fast, exact) = classifyBytes(bytes)
         for (reader, read) in [("fast path", fast), ("exact decoder", exact)] {
@@ -145,6 +155,30 @@ import Testing
         }
       }
     }
+  }
+
+  /// The event as the journal reader hands an entry of the journal to its decoder: the journal
+  /// fields the sink sends, and journald's trusted ones.
+  static func journalEntry(_ event: MisuseEvent) -> LineClass {
+    var fields: [String: String] = [
+      "_PID": "\(event.pid)", "_HOSTNAME": event.host, "_UID": "0",
+      "_BOOT_ID": "0123456789abcdef0123456789abcdef", "_EXE": "/usr/bin/Demo", "_COMM": "Demo",
+    ]
+    for field in JournalFieldsEncoder().fields(event) { fields[field.name] = field.value }
+    let buffers = EventDecoder.journalFields.map { name in
+      fields[name].map { value in
+        let bytes = Array(value.utf8)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
+        buffer.copyBytes(from: bytes)
+        return buffer
+      }
+    }
+    defer { for buffer in buffers { buffer?.deallocate() } }
+    var decoder = JournalEntryDecoder()
+    return decoder.classify(
+      JournalReader.Entry(
+        values: buffers.map { $0.map(UnsafeRawBufferPointer.init) },
+        realtime: UInt64(event.timestamp.microsecondsSinceEpoch)))
   }
 
   /// The event as one `journalctl -o json` line: its journal fields and journald's own.
