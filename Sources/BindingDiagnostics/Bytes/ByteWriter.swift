@@ -35,24 +35,42 @@ package struct ByteWriter {
     }
   }
 
-  /// Decimal digits of `value`.
+  /// Decimal digits of `value`, two at a time from the right.
   package mutating func decimal(_ value: Int) {
     var magnitude = value.magnitude
     if value < 0 { byte(UInt8(ascii: "-")) }
+    // How many digits: compared with powers of ten, no division.
     var digits = 1
-    var probe = magnitude
-    while probe >= 10 {
-      probe /= 10
+    var power: UInt = 10
+    while digits < 20, magnitude >= power {
       digits += 1
+      power = power &* 10
     }
-    var position = pointer + digits - 1
-    repeat {
-      position.initialize(to: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10))
-      position -= 1
-      magnitude /= 10
-    } while magnitude > 0
+    var position = pointer + digits
+    let pairs = ByteWriter.digitPairs.utf8Start
+    while magnitude >= 100 {
+      let pair = Int(truncatingIfNeeded: magnitude % 100) &* 2
+      magnitude /= 100
+      position -= 2
+      position[0] = pairs[pair]
+      position[1] = pairs[pair &+ 1]
+    }
+    if magnitude >= 10 {
+      let pair = Int(truncatingIfNeeded: magnitude) &* 2
+      position[-2] = pairs[pair]
+      position[-1] = pairs[pair &+ 1]
+    } else {
+      position[-1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)
+    }
     pointer += digits
   }
+
+  /// "00" to "99", each two digits.
+  private static let digitPairs: StaticString = """
+    00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+    40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+    8081828384858687888990919293949596979899
+    """
 
   /// Exactly two digits of `value` (0…99).
   @inline(__always) mutating func twoDigits(_ value: Int64) {

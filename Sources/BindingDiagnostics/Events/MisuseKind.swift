@@ -121,7 +121,7 @@ public struct MisuseKind: Sendable, Hashable, Codable, CustomStringConvertible {
   }
 
   /// ``isKebabCase(_:)`` over the bytes of a code.
-  private static func isKebabCase<Bytes: BidirectionalCollection<UInt8>>(bytes: Bytes) -> Bool {
+  package static func isKebabCase<Bytes: BidirectionalCollection<UInt8>>(bytes: Bytes) -> Bool {
     guard !bytes.isEmpty, bytes.count <= 64, bytes.first != UInt8(ascii: "-"),
       bytes.last != UInt8(ascii: "-")
     else { return false }

@@ -1,6 +1,12 @@
 import BindingDiagnostics
 import Dispatch
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Exports a regular file of lines in chunks of its offsets, each chunk read (`pread(2)`),
 /// classified, filtered and encoded on a worker thread, the chunks' bytes handed on in file
 /// order: what ``InputReader/export(path:into:)`` does with a file when more than one
@@ -150,62 +156,113 @@ struct ExportChunkReader {
           extended += buffer.count - before
         }
       }
-      var classifier = LineClassifier()
-      var otlp = format == .otlp ? OTLPEncoder(batch: batch, version: version) : nil
-      let rows = ClickHouseRowEncoder()
-      var journal: [(event: MisuseEvent, identity: JournalEntryDecoder.Identity?)] = []
-      var hasJournal = false
       buffer.withUnsafeBufferPointer { all in
-        // The first line starting at or after `chunk.start`.
-        var position: Int
-        if chunk.start == 0 {
-          position = 0
-        } else {
-          guard let newline = all.firstIndex(of: 0x0a) else { return }
-          position = newline + 1
+        // Contract lines go to OTLP straight from their bytes (``OTLPRecords``) when the
+        // filter can be judged on their fields; a chunk that turns out to hold a journal entry
+        // is read again as events.
+        if format == .otlp, Work.judgesFields(filter), scan(all, chunk, fast: true) {
+          return
         }
-        while position < all.count, readStart + position < chunk.end {
-          let newline = all[position...].firstIndex(of: 0x0a)
-          let end = newline ?? all.count
-          let line = chunk.lines
-          chunk.lines += 1
-          defer { position = end + 1 }
-          if end - position > maxLineBytes {
-            chunk.malformed.append((line, "line longer than \(maxLineBytes) bytes"))
-            continue
-          }
-          var bytes = UnsafeBufferPointer(rebasing: all[position..<end])
-          if chunk.start == 0 && line == 0 { bytes = InputReader.droppingBOM(bytes) }
-          switch classifier.classify(bytes) {
-          case .event(let event):
-            if !filter.kinds.isEmpty { chunk.kinds.insert(event.kind.code) }
-            let identity = classifier.journalIdentity
-            if identity != nil { hasJournal = true }
+        _ = scan(all, chunk, fast: false)
+      }
+    }
+
+    /// The offset of the first `\n` at or after `start`, found by `memchr`.
+    @inline(__always)
+    static func newline(in all: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+      guard start < all.count,
+        let found = memchr(all.baseAddress! + start, 0x0a, all.count - start)
+      else { return nil }
+      return UnsafeRawPointer(all.baseAddress!).distance(to: UnsafeRawPointer(found))
+    }
+
+    /// Whether `filter` can be applied to a contract line's fields without its event: it
+    /// keeps every event, or selects by time and level only.
+    static func judgesFields(_ filter: EventFilter) -> Bool {
+      filter.kinds.isEmpty && filter.fileSubstring == nil && filter.process == nil
+        && filter.host == nil && filter.run == nil
+    }
+
+    /// Whether `filter` keeps a contract line with these fields (``judgesFields(_:)`` holds).
+    static func accepts(_ fields: ContractFastParser.Fields, _ filter: EventFilter) -> Bool {
+      if let since = filter.since, fields.timestamp < since { return false }
+      if let until = filter.until, until < fields.timestamp { return false }
+      if let minimum = filter.minimumLevel, fields.level < minimum { return false }
+      return true
+    }
+
+    /// Reads the lines of the chunk in `all` and encodes them; with `fast`, contract lines are
+    /// encoded from their bytes. `false` (nothing kept) when `fast` met a journal entry.
+    private func scan(_ all: UnsafeBufferPointer<UInt8>, _ chunk: Chunk, fast: Bool) -> Bool {
+      chunk.lines = 0
+      chunk.malformed = []
+      chunk.kinds = []
+      var classifier = LineClassifier()
+      var scanner = ContractLineScanner()
+      var journal: [(event: MisuseEvent, identity: JournalEntryDecoder.Identity?)] = []
+      var records = OTLPRecords()
+      // The first line starting at or after `chunk.start`.
+      var position: Int
+      if chunk.start == 0 {
+        position = 0
+      } else {
+        guard let newline = all.firstIndex(of: 0x0a) else { return true }
+        position = newline + 1
+      }
+      let readStart = max(0, chunk.start - 1)
+      while position < all.count, readStart + position < chunk.end {
+        let end = Work.newline(in: all, from: position) ?? all.count
+        let line = chunk.lines
+        chunk.lines += 1
+        defer { position = end + 1 }
+        if end - position > maxLineBytes {
+          chunk.malformed.append((line, "line longer than \(maxLineBytes) bytes"))
+          continue
+        }
+        var bytes = UnsafeBufferPointer(rebasing: all[position..<end])
+        if chunk.start == 0 && line == 0 { bytes = InputReader.droppingBOM(bytes) }
+        if fast, let fields = scanner.fields(bytes) {
+          if Work.accepts(fields, filter) { records.append(line: bytes, fields) }
+          continue
+        }
+        switch classifier.classify(bytes) {
+        case .event(let event):
+          if !filter.kinds.isEmpty { chunk.kinds.insert(event.kind.code) }
+          let identity = classifier.journalIdentity
+          if fast {
+            if identity != nil { return false }
+            if filter.accepts(event) { records.append(event) }
+          } else {
             journal.append((event, identity))
-          case .malformed(let reason): chunk.malformed.append((line, reason.text))
-          case .other, .blank: break
           }
+        case .malformed(let reason): chunk.malformed.append((line, reason.text))
+        case .other, .blank: break
         }
       }
-      if hasJournal {
+      if journal.contains(where: { $0.identity != nil }) {
         chunk.journal = journal
-        return
+        return true
+      }
+      if format == .otlp {
+        if !fast {
+          for (event, _) in journal where filter.accepts(event) { records.append(event) }
+        }
+        chunk.records = records.count
+        chunk.events = records.eventCount
+        chunk.bytes = records.encoded(batch: batch, version: version)
+        return true
       }
       var out: [UInt8] = []
-      // A ClickHouse row takes about as many bytes as the record it was read from, an OTLP
-      // record about twice as many (its attribute names and nesting).
-      out.reserveCapacity(format == .otlp ? buffer.count * 5 / 2 : buffer.count + buffer.count / 4)
+      // A ClickHouse row takes about as many bytes as the record it was read from.
+      out.reserveCapacity(all.count + all.count / 4)
+      let rows = ClickHouseRowEncoder()
       for (event, _) in journal where filter.accepts(event) {
         chunk.records += 1
         chunk.events += event.events
-        if otlp != nil {
-          otlp!.add(event, to: &out)
-        } else {
-          rows.encode(event, into: &out)
-        }
+        rows.encode(event, into: &out)
       }
-      if otlp != nil { otlp!.finish(to: &out) }
       chunk.bytes = out
+      return true
     }
 
     /// Appends the bytes from `start` to `end` (or the end of the file) to `buffer`; `false`

@@ -69,64 +69,14 @@ package struct OTLPEncoder: Sendable {
   ///   - events: The records of the line.
   ///   - out: Where the line goes.
   package func encode(_ events: [MisuseEvent], into out: inout [UInt8]) {
-    // The runs in the order they first appear, each with its records' indices.
-    var order: [[Int]] = []
-    var index: [Resource: Int] = [:]
-    var last: (resource: Resource, group: Int)?
-    for (position, event) in events.enumerated() {
-      let resource = Resource(event)
-      if let last, last.resource == resource {
-        order[last.group].append(position)
-        continue
-      }
-      let group: Int
-      if let known = index[resource] {
-        group = known
-        order[group].append(position)
-      } else {
-        group = order.count
-        index[resource] = group
-        order.append([position])
-      }
-      last = (resource, group)
-    }
-    var bound = 64
-    for positions in order {
-      let first = events[positions[0]]
-      bound +=
-        640 + ByteWriter.jsonBound(first.process) + ByteWriter.jsonBound(first.run) * 2
-        + ByteWriter.jsonBound(first.host) + ByteWriter.jsonBound(version) + positions.count
-    }
-    for event in events { bound += OTLPEncoder.bound(event) }
-    let line = [UInt8](unsafeUninitializedCapacity: bound) { buffer, count in
-      var out = ByteWriter(buffer.baseAddress!)
-      out.literal(#"{"resourceLogs":["#)
-      for (number, positions) in order.enumerated() {
-        if number > 0 { out.byte(UInt8(ascii: ",")) }
-        let first = events[positions[0]]
-        out.literal(#"{"resource":{"attributes":["#)
-        OTLPEncoder.attribute("service.name", string: first.process, first: true, &out)
-        OTLPEncoder.attribute("service.instance.id", string: first.run, &out)
-        OTLPEncoder.attribute("host.name", string: first.host, &out)
-        OTLPEncoder.attribute("process.pid", integer: first.pid, &out)
-        out.literal(#"]},"scopeLogs":[{"scope":{"name":"BindingDiagnostics","version":"#)
-        out.jsonString(version)
-        out.literal(#"},"logRecords":["#)
-        for (count, position) in positions.enumerated() {
-          if count > 0 { out.byte(UInt8(ascii: ",")) }
-          OTLPEncoder.record(events[position], &out)
-        }
-        out.literal("]}]}")
-      }
-      out.literal("]}\n")
-      count = out.count
-    }
-    out.append(contentsOf: line)
+    var records = OTLPRecords()
+    for event in events { records.append(event) }
+    out.append(contentsOf: records.encoded(batch: events.count, version: version))
   }
 
   /// The most bytes ``record(_:_:)`` writes for `event`: every string byte may become
   /// `\u00XX`; keys, numbers and punctuation fit in 1400.
-  private static func bound(_ event: MisuseEvent) -> Int {
+  static func bound(_ event: MisuseEvent) -> Int {
     var bytes =
       event.kind.code.utf8.count * 2 + event.kind.messageID.utf8.count
       + event.message.utf8.count + event.file.utf8.count + event.function.utf8.count
@@ -152,20 +102,8 @@ package struct OTLPEncoder: Sendable {
     }
   }
 
-  /// What makes a `resourceLogs` entry: one process run.
-  private struct Resource: Hashable {
-    let run: String
-    let process: String
-    let host: String
-    let pid: Int
-
-    init(_ event: MisuseEvent) {
-      (run, process, host, pid) = (event.run, event.process, event.host, event.pid)
-    }
-  }
-
   /// Writes one `logRecord`.
-  private static func record(_ event: MisuseEvent, _ out: inout ByteWriter) {
+  static func record(_ event: MisuseEvent, _ out: inout ByteWriter) {
     out.literal(#"{"timeUnixNano":""#)
     let inRange = representable(event.timestamp)
     if inRange {
@@ -225,7 +163,7 @@ package struct OTLPEncoder: Sendable {
   }
 
   /// Writes `{"key":KEY,"value":{"stringValue":TEXT}}`, after a comma unless `first`.
-  private static func attribute(
+  static func attribute(
     _ key: StaticString, string: String, first: Bool = false, _ out: inout ByteWriter
   ) {
     self.key(key, first: first, &out)
@@ -235,7 +173,7 @@ package struct OTLPEncoder: Sendable {
   }
 
   /// Writes `{"key":KEY,"value":{"intValue":"N"}}` (a string, as OTLP/JSON writes int64).
-  private static func attribute(
+  static func attribute(
     _ key: StaticString, integer: Int, first: Bool = false, _ out: inout ByteWriter
   ) {
     self.key(key, first: first, &out)
@@ -245,14 +183,14 @@ package struct OTLPEncoder: Sendable {
   }
 
   /// Writes `{"key":KEY,"value":{"boolValue":B}}`.
-  private static func attribute(
+  static func attribute(
     _ key: StaticString, bool: Bool, first: Bool = false, _ out: inout ByteWriter
   ) {
     self.key(key, first: first, &out)
     out.literal(bool ? #"{"boolValue":true}}"# : #"{"boolValue":false}}"#)
   }
 
-  private static func key(_ key: StaticString, first: Bool, _ out: inout ByteWriter) {
+  static func key(_ key: StaticString, first: Bool, _ out: inout ByteWriter) {
     if !first { out.byte(UInt8(ascii: ",")) }
     out.literal(#"{"key":""#)
     out.literal(key)
