@@ -226,7 +226,8 @@ public final class Diagnostics: Sendable {
     let runEnd =
       runRecords.end() && sequence.value > 0
       ? runRecords.record(.runEnd, sequence: sequence, identity: identity) : nil
-    sink.finishOrFlushAtProcessEnd(within: seconds, runEnd: acceptsEvents ? runEnd : nil)
+    sink.finishAtProcessEnd(
+      within: seconds, runEnd: acceptsEvents ? runEnd : nil, deliveringFallback: true)
   }
 
   /// Writes a `run-heartbeat` to the sink when one is due (the flushing thread's timer): once

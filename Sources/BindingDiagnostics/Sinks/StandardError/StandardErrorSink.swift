@@ -103,14 +103,11 @@ public struct StandardErrorSink: DiagnosticsSink {
     self.colors = format == .human && terminal && !noColor && !term.isEmpty && term != "dumb"
   }
 
-  /// Where lines go: two sinks with the same destination print the same lines.
-  struct Destination: Hashable {
-    let fileDescriptor: Int32
-    let format: Format
+  /// The descriptor and the format: two sinks with the same destination print the same lines,
+  /// and a fan-out keeps one.
+  public var destination: SinkDestination? {
+    SinkDestination(fileDescriptor: fileDescriptor, format: format.rawValue)
   }
-
-  /// This sink's destination.
-  var destination: Destination { Destination(fileDescriptor: fileDescriptor, format: format) }
 
   /// Lines that could not be written (closed descriptor, vanished reader, full disk).
   public var failedWrites: Int { failures.count.value }
@@ -180,8 +177,10 @@ public struct StandardErrorSink: DiagnosticsSink {
   }
 }
 
-extension StandardErrorSink: ProcessBoundSink {
-  func renewedAfterFork() -> any DiagnosticsSink {
+extension StandardErrorSink {
+  /// A sink like this one, with counters of its own, for a forked child.
+  /// - Returns: The child's sink.
+  public func renewedAfterFork() -> any DiagnosticsSink {
     StandardErrorSink(format: format, fileDescriptor: fileDescriptor)
   }
 
@@ -191,7 +190,13 @@ extension StandardErrorSink: ProcessBoundSink {
   /// without room is waited for until `seconds` have passed. Drops are said in one line naming
   /// the lines written and dropped, after the last record: here, or by the first refusal after
   /// this.
-  func finishAtProcessEnd(within seconds: Double, runEnd: MisuseEvent?) {
+  /// - Parameters:
+  ///   - seconds: How long to wait for lines under way and for room in a pipe.
+  ///   - runEnd: The run's `run-end` record, if it writes one.
+  ///   - deliveringFallback: Ignored: this sink has no fallback.
+  public func finishAtProcessEnd(
+    within seconds: Double, runEnd: MisuseEvent?, deliveringFallback: Bool
+  ) {
     failures.ending.set()
     let deadline = RateLimiter.monotonicNanoseconds() + UInt64(max(0, seconds) * 1e9)
     while failures.writing.value > 0 && RateLimiter.monotonicNanoseconds() < deadline {
