@@ -52,8 +52,12 @@ public final class JournaldSink: DiagnosticsSink {
     let slowSaid = Latch()
     let fellBack = Counter()
     let sent = Counter()
-    /// Entries handed to the fallback since journald refused one; 0 while it takes them. Only
-    /// the deliverer (one at a time) changes it.
+    /// Set by the first entry journald refuses, unset by the first it takes again: an episode,
+    /// said once when it starts and once when it ends. Only the deliverer (one thread at a time,
+    /// handed over under the worker's lock) sets, reads and resets it, so the latch's ordering
+    /// is not what keeps it right; it is a latch, not a count, because it is a flag.
+    let refusing = Latch()
+    /// Entries handed to the fallback in the episode under way (changed by the deliverer only).
     let fellBackInEpisode = Counter()
     /// Entries dropped undelivered because the process was ending and their time was up.
     let abandoned = Counter()
@@ -89,8 +93,9 @@ public final class JournaldSink: DiagnosticsSink {
     /// Counts an entry journald took; the first after refusals says journald is back.
     private func accepted() {
       sent.increment()
+      guard refusing.isSet else { return }
+      refusing.reset()
       let meanwhile = fellBackInEpisode.value
-      guard meanwhile != 0 else { return }
       fellBackInEpisode.reset()
       var line = Array("binding-diagnostics: sink=journald fell_back=".utf8)
       line.appendDecimal(meanwhile)
@@ -100,7 +105,8 @@ public final class JournaldSink: DiagnosticsSink {
 
     /// Says the first refusal of an episode, and hands the event to the fallback sink.
     func refused(_ event: MisuseEvent, _ error: JournalError, deliverFallback: Bool) {
-      if fellBackInEpisode.increment() == 1 {
+      fellBackInEpisode.increment()
+      if refusing.set() {
         ConfigurationWarning.emit("journald send failed: \(error); writing to the fallback sink")
       }
       fellBack.increment()

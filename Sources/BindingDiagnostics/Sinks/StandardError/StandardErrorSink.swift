@@ -57,8 +57,11 @@ public struct StandardErrorSink: DiagnosticsSink {
     let count = Counter()
     /// Lines written.
     let written = Counter()
-    /// Lines being written now.
-    let writing = Counter()
+    /// Lines being written now. With `ending`, the exit handshake: a line enters, then reads
+    /// `ending`; the end sets `ending`, then waits for `writing` to empty. Both sequentially
+    /// consistent (``InFlightCount``, ``Latch``), so they cannot miss each other: the line is
+    /// refused, or the end waits for it.
+    let writing = InFlightCount()
     /// Set once the process has begun to end: lines are then refused (counted in `count`).
     let ending = Latch()
     /// Lines refused as the process ends.
@@ -139,11 +142,9 @@ public struct StandardErrorSink: DiagnosticsSink {
     if bytes.count > JSONLinesFileSink.maxRecordBytes { bytes = encode(event.cutToRecordLimit()) }
     // Counted as writing before `ending` is looked at, and the end of the process sets `ending`
     // before it looks at `writing`: it waits for this line, or this line sees it is ending.
-    // (`Counter`'s steps are read-modify-writes and `Latch` acquires and releases: full
-    // barriers on x86; on weaker memory models a line racing the very end may still be refused
-    // after it began, never cut: the ``WriteGate`` guards the write itself.)
-    failures.writing.increment()
-    defer { failures.writing.decrement() }
+    // Sequentially consistent on both sides (see `Failures.writing`), on every architecture.
+    failures.writing.enter()
+    defer { failures.writing.leave() }
     if failures.ending.isSet {
       failures.count.increment()
       failures.refused.increment()
@@ -199,7 +200,7 @@ extension StandardErrorSink {
   ) {
     failures.ending.set()
     let deadline = RateLimiter.monotonicNanoseconds() + UInt64(max(0, seconds) * 1e9)
-    while failures.writing.value > 0 && RateLimiter.monotonicNanoseconds() < deadline {
+    while !failures.writing.isEmpty && RateLimiter.monotonicNanoseconds() < deadline {
       usleep(100)
     }
     if let runEnd, format != .human {
