@@ -33,6 +33,12 @@ enum LibraryThread {
     return wait()
   }
 
+  /// The `pthread_atfork` handlers of the library's threads, registered once per process before
+  /// the first thread starts (the registration is inherited by children): before a fork, wait
+  /// until they are idle; in the child, which has none of them, count none busy.
+  private static let forkHandlersRegistered: Bool =
+    pthread_atfork({ LibraryThread.waitUntilIdle() }, nil, { LibraryThread.busy.reset() }) == 0
+
   /// Before `fork()`: waits until the library's threads are idle, or the bound has passed.
   static func waitUntilIdle() {
     var waited = 0
@@ -62,7 +68,7 @@ enum LibraryThread {
   static func start(name: String, _ body: @escaping @Sendable () -> Void) -> Result<
     Void, SystemError
   > {
-    ProcessFork.register()
+    _ = forkHandlersRegistered
     busy.enter()
     let start = Unmanaged.passRetained(Start(name: name, body: body)).toOpaque()
     #if canImport(Glibc)

@@ -199,8 +199,8 @@ extension StandardErrorSink {
     within seconds: Double, runEnd: MisuseEvent?, deliveringFallback: Bool
   ) {
     failures.ending.set()
-    let deadline = RateLimiter.monotonicNanoseconds() + UInt64(max(0, seconds) * 1e9)
-    while !failures.writing.isEmpty && RateLimiter.monotonicNanoseconds() < deadline {
+    let deadline = MonotonicClock.nanoseconds() + UInt64(max(0, seconds) * 1e9)
+    while !failures.writing.isEmpty && MonotonicClock.nanoseconds() < deadline {
       usleep(100)
     }
     if let runEnd, format != .human {
@@ -259,7 +259,7 @@ extension StandardErrorSink {
   /// Waits until the pipe or socket takes `count` bytes, or `deadline` passes.
   fileprivate func waitForRoom(for count: Int, until deadline: UInt64) -> Bool {
     while !hasRoom(for: count) {
-      guard RateLimiter.monotonicNanoseconds() < deadline else { return false }
+      guard MonotonicClock.nanoseconds() < deadline else { return false }
       usleep(1000)
     }
     return true
