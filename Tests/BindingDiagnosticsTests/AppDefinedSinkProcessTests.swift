@@ -52,7 +52,8 @@ import Testing
     let path = try temporaryDirectory() + "/fork.jsonl"
     // The parent misuses 300 times (buffered, unwritten), forks; the child misuses 200 times and
     // exits; then the parent misuses 200 more and exits.
-    let output = try runProduct("misuse-helper", ["300", "--app-sink", path, "--fork", "200"], timeout: 120)
+    let output = try runProduct(
+      "misuse-helper", ["300", "--app-sink", path, "--fork", "200"], timeout: 120)
     #expect(output.status == 0)
     let said = output.stdout.split(separator: "\n")
     #expect(said.count == 2)

@@ -43,8 +43,7 @@ private final class LifecycleSink: DiagnosticsSink, @unchecked Sendable {
       name + " renewed", destination: destination, fallbackDestination: fallbackDestination)
   }
 
-  func finishAtProcessEnd(within seconds: Double, runEnd: MisuseEvent?, deliveringFallback: Bool)
-  {
+  func finishAtProcessEnd(within seconds: Double, runEnd: MisuseEvent?, deliveringFallback: Bool) {
     calls.withLock {
       $0.append("finish within=\(seconds) runEnd=\(runEnd != nil) fallback=\(deliveringFallback)")
     }
@@ -66,7 +65,8 @@ private final class LifecycleSink: DiagnosticsSink, @unchecked Sendable {
   @Test func aFanOutRenewsEachOfItsSinksThroughTheProtocol() throws {
     let fanOut = MultiplexSink([LifecycleSink("a"), LifecycleSink("b")])
     let renewed = try #require(fanOut.renewedAfterFork() as? MultiplexSink)
-    #expect(renewed.sinks.compactMap { ($0 as? LifecycleSink)?.name } == ["a renewed", "b renewed"])
+    let names = renewed.sinks.compactMap { ($0 as? LifecycleSink)?.name }
+    #expect(names == ["a renewed", "b renewed"])
   }
 
   @Test func aFanOutFinishesEachSinkWithItsOwnFallbackDecision() {
