@@ -29,18 +29,6 @@ struct ConfigurationParser {
     "type", "path", "max_bytes", "keep", "queue_capacity", "fsync", "synchronous",
   ]
 
-  /// The sink names of `BINDING_DIAGNOSTICS` (and `jsonl:PATH`) this platform has.
-  #if canImport(os)
-    static let sinkNames = [
-      "stderr", "stderr:human", "stderr:logfmt", "stderr:json", "jsonl", "journald", "oslog",
-      "none",
-    ]
-  #else
-    static let sinkNames = [
-      "stderr", "stderr:human", "stderr:logfmt", "stderr:json", "jsonl", "journald", "none",
-    ]
-  #endif
-
   // MARK: The environment
 
   /// Applies every variable the library reads, and names once each that looks like one of them
@@ -177,33 +165,14 @@ struct ConfigurationParser {
     specification.sinks = unique.isEmpty ? [.standardError(nil)] : unique
   }
 
+  /// The sink `text` names (``SinkRegistry``), or standard error with one warning: an unknown
+  /// name, one this platform does not have, or a missing argument.
   mutating func sink(fromText text: String, source: String) -> SinkSpecification {
-    switch text {
-    case "stderr": return .standardError(nil)
-    case "stderr:human": return .standardError(.human)
-    case "stderr:logfmt": return .standardError(.logfmt)
-    case "stderr:json": return .standardError(.jsonLines)
-    case "journald": return .journald
-    case "oslog":
-      #if canImport(os)
-        return .osLog
-      #else
-        warnings.append(
-          "\(source): oslog: the unified log exists on Apple platforms only; using stderr")
-        return .standardError(nil)
-      #endif
-    case "none": return .none
-    default:
-      if text.hasPrefix("jsonl:") {
-        let path = String(text.dropFirst("jsonl:".count))
-        if !path.isEmpty { return .jsonLines(path: path, options: JSONLinesFileSink.Options()) }
-        warnings.append("\(source): jsonl needs a path (jsonl:PATH); using stderr")
-      } else {
-        let hint = NameSuggestion.hint(for: text, in: Self.sinkNames)
-        warnings.append(
-          "\(source): unknown sink \"\(text)\"\(hint) (expected stderr, stderr:human, stderr:logfmt, stderr:json, jsonl:PATH, journald, oslog or none); using stderr"
-        )
-      }
+    switch SinkRegistry.lookUp(text) {
+    case .found(let specification):
+      return specification
+    case .unavailable(let problem), .missingArgument(let problem), .unknown(let problem):
+      warnings.append("\(source): \(problem)")
       return .standardError(nil)
     }
   }

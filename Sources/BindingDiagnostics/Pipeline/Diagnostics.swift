@@ -221,17 +221,18 @@ public final class Diagnostics: Sendable {
   /// (once, and only for a run that made a record), and end its threads, so that no write is
   /// cut short when the process goes. Later misuses are dropped and counted.
   /// - Parameter seconds: How long to wait for the sink.
-  func finishAtProcessEnd(within seconds: Double) {
+  package func finishAtProcessEnd(within seconds: Double) {
     drainFoldedEvents()
     let runEnd =
       runRecords.end() && sequence.value > 0
       ? runRecords.record(.runEnd, sequence: sequence, identity: identity) : nil
-    sink.finishOrFlushAtProcessEnd(within: seconds, runEnd: acceptsEvents ? runEnd : nil)
+    sink.finishAtProcessEnd(
+      within: seconds, runEnd: acceptsEvents ? runEnd : nil, deliveringFallback: true)
   }
 
   /// Writes a `run-heartbeat` to the sink when one is due (the flushing thread's timer): once
   /// per heartbeat interval from the run's first misuse record until its end.
-  func writeHeartbeatIfDue() {
+  package func writeHeartbeatIfDue() {
     guard acceptsEvents, runRecords.takeDueHeartbeat() else { return }
     sink.receive(runRecords.record(.runHeartbeat, sequence: sequence, identity: identity))
   }

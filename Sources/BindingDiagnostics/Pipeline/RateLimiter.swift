@@ -62,7 +62,7 @@ final class RateLimiter: Sendable {
   /// Takes a token for `key`, or counts the event as pending. `template` runs only for the
   /// first event a bucket folds after a record.
   func admit(_ key: Key, template: () -> Pending) -> Decision {
-    let now = RateLimiter.monotonicNanoseconds()
+    let now = MonotonicClock.nanoseconds()
     let burst = Double(limit.burst)
     let perNanosecond = burst / (limit.interval * 1e9)
     return state.withLock { state in
@@ -100,11 +100,5 @@ final class RateLimiter: Sendable {
       }
       return drained
     }
-  }
-
-  static func monotonicNanoseconds() -> UInt64 {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
   }
 }

@@ -9,7 +9,7 @@
 /// scoped work writes none.
 final class RunRecords: Sendable {
   private struct Start {
-    /// ``RateLimiter/monotonicNanoseconds()`` of the first misuse record, 0 before.
+    /// ``MonotonicClock/nanoseconds()`` of the first misuse record, 0 before.
     var nanoseconds: UInt64 = 0
     /// The pipeline's set-up site: the bootstrap's, else the first misuse record's.
     var site: CallSite?
@@ -39,7 +39,7 @@ final class RunRecords: Sendable {
 
   /// Notes the run's first misuse record (`seq` 1), made at `site`.
   func started(at site: CallSite) {
-    let now = RateLimiter.monotonicNanoseconds()
+    let now = MonotonicClock.nanoseconds()
     start.withLock { start in
       if start.site == nil { start.site = site }
       start.nanoseconds = now
@@ -60,7 +60,7 @@ final class RunRecords: Sendable {
     let first = start.withLock { $0.nanoseconds }
     guard first != 0 else { return Self.milliseconds(interval) }
     let due = first &+ interval &* UInt64(heartbeats.value + 1)
-    let now = RateLimiter.monotonicNanoseconds()
+    let now = MonotonicClock.nanoseconds()
     return due > now ? Self.milliseconds(due - now) : 0
   }
 
@@ -71,7 +71,7 @@ final class RunRecords: Sendable {
     let first = start.withLock { $0.nanoseconds }
     guard first != 0 else { return false }
     let interval = UInt64(heartbeatInterval * 1e9)
-    let now = RateLimiter.monotonicNanoseconds()
+    let now = MonotonicClock.nanoseconds()
     let written = heartbeats.value
     guard now >= first &+ interval &* UInt64(written + 1) else { return false }
     // Missed intervals (a stopped process, a loaded machine) are skipped, not made up.

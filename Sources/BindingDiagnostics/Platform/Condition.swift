@@ -69,7 +69,7 @@ final class Condition<State>: @unchecked Sendable {
   /// - Parameters:
   ///   - ready: Checked under the lock, first at once, then each time the condition is
   ///     signalled.
-  ///   - deadline: ``RateLimiter/monotonicNanoseconds()`` after which the wait gives up; `nil`
+  ///   - deadline: ``MonotonicClock/nanoseconds()`` after which the wait gives up; `nil`
   ///     waits as long as it takes.
   ///   - waitingForWork: Whether the caller is a library thread waiting for work, counted idle
   ///     while it waits (``LibraryThread/waiting(_:)``), so that a `fork()` need not wait for it.
@@ -85,7 +85,7 @@ final class Condition<State>: @unchecked Sendable {
     while !ready(state) {
       waited = true
       if let deadline {
-        let now = RateLimiter.monotonicNanoseconds()
+        let now = MonotonicClock.nanoseconds()
         guard now < deadline, wait(nanoseconds: deadline - now) else {
           let outcome = Wait(ready: ready(state), waited: true)
           return body(&state, outcome)

@@ -14,8 +14,12 @@
 /// of a generic type takes one): the `pthread_atfork` prepare handler waits, for at most
 /// ``forkWaitMicroseconds``, until each is blocked waiting for work (``waiting(_:)``).
 enum LibraryThread {
-  /// The library's threads not blocked waiting for work.
-  static let busy = Counter()
+  /// The library's threads not blocked waiting for work: a thread leaves (releasing) once it
+  /// holds no lock and is about to block, and the `fork()` preparer's sequentially consistent
+  /// load of an empty count sees everything those threads did before (``InFlightCount``). A
+  /// relaxed count let the preparer see a thread idle before the release of the lock it had
+  /// just dropped was visible, on aarch64.
+  static let busy = InFlightCount()
   /// The longest a `fork()` waits for the library's threads to be idle.
   static let forkWaitMicroseconds = 100_000
 
@@ -24,15 +28,21 @@ enum LibraryThread {
   ///   Swift runtime (no first use of a generic type).
   /// - Returns: What `wait` returns.
   static func waiting<R>(_ wait: () -> R) -> R {
-    busy.decrement()
-    defer { busy.increment() }
+    busy.leave()
+    defer { busy.enter() }
     return wait()
   }
+
+  /// The `pthread_atfork` handlers of the library's threads, registered once per process before
+  /// the first thread starts (the registration is inherited by children): before a fork, wait
+  /// until they are idle; in the child, which has none of them, count none busy.
+  private static let forkHandlersRegistered: Bool =
+    pthread_atfork({ LibraryThread.waitUntilIdle() }, nil, { LibraryThread.busy.reset() }) == 0
 
   /// Before `fork()`: waits until the library's threads are idle, or the bound has passed.
   static func waitUntilIdle() {
     var waited = 0
-    while busy.value > 0 && waited < forkWaitMicroseconds {
+    while !busy.isEmpty && waited < forkWaitMicroseconds {
       usleep(500)
       waited += 500
     }
@@ -58,8 +68,8 @@ enum LibraryThread {
   static func start(name: String, _ body: @escaping @Sendable () -> Void) -> Result<
     Void, SystemError
   > {
-    ProcessFork.register()
-    busy.increment()
+    _ = forkHandlersRegistered
+    busy.enter()
     let start = Unmanaged.passRetained(Start(name: name, body: body)).toOpaque()
     #if canImport(Glibc)
       var thread = pthread_t()
@@ -79,7 +89,7 @@ enum LibraryThread {
         }, start)
     #endif
     guard result == 0 else {
-      busy.decrement()
+      busy.leave()
       Unmanaged<Start>.fromOpaque(start).release()
       return .failure(SystemError("pthread_create", code: result))
     }
@@ -111,6 +121,6 @@ enum LibraryThread {
       _ = pthread_setname_np(start.name)
     #endif
     start.body()
-    busy.decrement()
+    busy.leave()
   }
 }

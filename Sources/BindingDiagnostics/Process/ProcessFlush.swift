@@ -11,7 +11,7 @@ import Foundation
 /// and `kill` stop a process).
 ///
 /// The work happens on a thread of its own, blocked in `poll(2)` until asked (or until the
-/// run's next `run-heartbeat` is due, which it writes: ``Diagnostics/writeHeartbeatIfDue()``).
+/// run's next `run-heartbeat` is due, which it writes: ``ProcessEndClient/writeHeartbeatIfDue()``).
 /// A signal handler
 /// only writes one byte to wake it (async-signal-safe, never blocking) and returns at once, so
 /// the thread the signal interrupted (which may hold a lock the flush needs) runs on. The
@@ -21,7 +21,7 @@ import Foundation
 /// asks the same thread and waits the same bound, so an exit from any thread (an app's own
 /// handler calling `exit(0)` while another thread misuses included) never re-locks a lock its
 /// caller holds and never hangs. Either way the sinks then write what is queued, then the run's
-/// `run-end`, and end their threads (``Diagnostics/finishAtProcessEnd(within:)``). Records made
+/// `run-end`, and end their threads (``ProcessEndClient/finishAtProcessEnd(within:)``). Records made
 /// meanwhile by threads still running are dropped, counted and said in one line. Last, the
 /// ``WriteGate`` closes: a write still under way when the process goes would be cut short,
 /// tearing a record, so the end waits (bounded) for the writes under way and refuses later ones.
@@ -33,7 +33,7 @@ import Foundation
 /// `BINDING_DIAGNOSTICS_SIGNALS=off` leaves signals alone.
 package enum ProcessFlush {
   /// The stop signals handled.
-  static let signals: [Int32] = [SIGTERM, SIGINT, SIGHUP]
+  static let signals = StopSignals.all
   /// How long the end of the process waits for writes under way once the sinks are done (or
   /// out of time): a write the end would cut short tears a record.
   static let writesWaitMilliseconds = 500
@@ -128,11 +128,11 @@ package enum ProcessFlush {
     /// when they are due.
     /// - Parameter diagnostics: The pipeline to flush.
     /// - Returns: The failure of `read` (or `poll`) that ended the loop, `nil` at the pipe's end.
-    package func serve(_ diagnostics: Diagnostics) -> SystemError? {
-      let finishSeconds = ProcessFlush.finishSeconds(diagnostics.configuration.exitDeadline)
+    package func serve(_ diagnostics: any ProcessEndClient) -> SystemError? {
+      let finishSeconds = ProcessFlush.finishSeconds(diagnostics.exitDeadline)
       while true {
         var waiting = pollfd(fd: requestRead, events: Int16(POLLIN), revents: 0)
-        let timeout = diagnostics.runRecords.millisecondsUntilHeartbeat
+        let timeout = diagnostics.millisecondsUntilHeartbeat
         let ready = LibraryThread.waiting {
           FileDescriptorIO.poll(&waiting, milliseconds: timeout)
         }
@@ -198,7 +198,7 @@ package enum ProcessFlush {
   /// Starts the flushing thread for `diagnostics`, registers the exit hook and, unless
   /// `BINDING_DIAGNOSTICS_SIGNALS=off`, the signal handlers. Called once per process, and once
   /// more in a forked child for its own pipeline (the hooks, inherited, are not added again).
-  static func install(_ diagnostics: Diagnostics) {
+  static func install(_ diagnostics: any ProcessEndClient) {
     ProcessFork.register()
     // Made now, never for the first time in the exit hook or a signal handler.
     WriteGate.prepare()
@@ -210,7 +210,7 @@ package enum ProcessFlush {
       ConfigurationWarning.emit("no flush at exit or on signals: pipe: \(error)")
       return
     }
-    let deadline = diagnostics.configuration.exitDeadline
+    let deadline = diagnostics.exitDeadline
     let milliseconds = Int32(clamping: Int((max(0, deadline.isFinite ? deadline : 1) * 1000)))
     hookMilliseconds = milliseconds
     let line = Array(
@@ -222,7 +222,7 @@ package enum ProcessFlush {
     unfinishedLine = buffer
     channel = made
     LibraryThread.start(name: "bindiag.flush") {
-      blockStopSignals()
+      StopSignals.blockOnCallingThread()
       _ = made.serve(diagnostics)
     }
     guard !hooksInstalled else { return }
@@ -262,14 +262,6 @@ package enum ProcessFlush {
     WriteGate.reopenAfterFork()
   }
 
-  /// Blocks the stop signals on the calling thread: the library's own threads never take them.
-  static func blockStopSignals() {
-    var set = sigset_t()
-    sigemptyset(&set)
-    for signal in signals { sigaddset(&set, signal) }
-    pthread_sigmask(SIG_BLOCK, &set, nil)
-  }
-
   /// Asks the flushing thread (async-signal-safe: one non-blocking `write`).
   fileprivate static func request(_ byte: UInt8) -> Bool {
     guard case .success = channel.ask(byte) else { return false }
@@ -278,7 +270,9 @@ package enum ProcessFlush {
 
   /// Flushes for at most `seconds`, waits for writes under way, then ends the process by
   /// `signal` as if no handler had been there.
-  private static func flushThenEnd(by signal: Int32, _ diagnostics: Diagnostics, within seconds: Double) {
+  private static func flushThenEnd(
+    by signal: Int32, _ diagnostics: any ProcessEndClient, within seconds: Double
+  ) {
     // A thread of its own, not Dispatch: in a child forked from a process whose Dispatch pool
     // had threads, a block sent to that pool never runs.
     let finished = DispatchSemaphore(value: 0)

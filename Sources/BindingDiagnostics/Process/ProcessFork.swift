@@ -19,8 +19,7 @@ enum ProcessFork {
   /// the child's only thread; read by the threads the child starts afterwards.
   nonisolated(unsafe) static var generation = 0
 
-  private static let registered: Bool =
-    pthread_atfork(forkPrepareHandler, nil, forkChildHandler) == 0
+  private static let registered: Bool = pthread_atfork(nil, nil, forkChildHandler) == 0
 
   /// Registers the child handler (once per process; the registration is inherited by children).
   static func register() {
@@ -28,15 +27,8 @@ enum ProcessFork {
   }
 }
 
-/// Runs in the parent before every `fork()`: lets the library's threads reach their idle waits,
-/// so that none holds a lock (of the Swift runtime, say) the child would find held for ever.
-private func forkPrepareHandler() {
-  LibraryThread.waitUntilIdle()
-}
-
 /// Runs in the child of every `fork()`, before it returns there.
 private func forkChildHandler() {
-  LibraryThread.busy.reset()
   ProcessFork.generation &+= 1
   ProcessFlush.detachAfterFork()
 }

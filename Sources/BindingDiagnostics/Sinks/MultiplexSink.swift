@@ -1,36 +1,35 @@
 /// Sends every event to several sinks, in order.
 ///
-/// Each event reaches a given standard-error destination once: a sink that falls back to
-/// standard error (``JournaldSink`` without a journal) does not print what another sink of the
-/// fan-out already prints there, and two identical standard-error sinks print once.
+/// Each event reaches a given destination once (``DiagnosticsSink/destination``): of sinks with
+/// the same destination (two identical standard-error sinks) only the first receives events, and
+/// a sink whose fallback prints where another sink of the fan-out already prints
+/// (``DiagnosticsSink/fallbackDestination``: ``JournaldSink`` without a journal, beside
+/// ``StandardErrorSink``) is told not to print there again.
 public struct MultiplexSink: DiagnosticsSink {
   /// The sinks events fan out to.
   public let sinks: [any DiagnosticsSink]
   private let routes: [Route]
 
-  /// How one sink of the fan-out receives events.
-  private enum Route: Sendable {
-    case plain(any DiagnosticsSink)
-    case fallingBack(any FallbackSink, deliverFallback: Bool)
+  /// One sink of the fan-out that receives events, and whether its fallback prints them.
+  private struct Route: Sendable {
+    let sink: any DiagnosticsSink
+    let deliverFallback: Bool
   }
 
   /// A fan-out over `sinks`.
   /// - Parameter sinks: The sinks, each receiving every event.
   public init(_ sinks: [any DiagnosticsSink]) {
     self.sinks = sinks
-    var printed = Set<StandardErrorSink.Destination>()
-    for case let sink as StandardErrorSink in sinks { printed.insert(sink.destination) }
-    var direct = Set<StandardErrorSink.Destination>()
+    var printed = Set(sinks.compactMap(\.destination))
+    var direct = Set<SinkDestination>()
     var routes: [Route] = []
     for sink in sinks {
-      if let sink = sink as? StandardErrorSink {
-        if direct.insert(sink.destination).inserted { routes.append(.plain(sink)) }
-      } else if let sink = sink as? any FallbackSink {
-        let destination = sink.fallbackDestination
-        let covered = destination.map { !printed.insert($0).inserted } ?? false
-        routes.append(.fallingBack(sink, deliverFallback: !covered))
+      if let destination = sink.destination {
+        guard direct.insert(destination).inserted else { continue }
+        routes.append(Route(sink: sink, deliverFallback: true))
       } else {
-        routes.append(.plain(sink))
+        let covered = sink.fallbackDestination.map { !printed.insert($0).inserted } ?? false
+        routes.append(Route(sink: sink, deliverFallback: !covered))
       }
     }
     self.routes = routes
@@ -39,13 +38,8 @@ public struct MultiplexSink: DiagnosticsSink {
   /// Hands the event to each sink that accepts events.
   /// - Parameter event: The event.
   public func receive(_ event: MisuseEvent) {
-    for route in routes {
-      switch route {
-      case .plain(let sink):
-        if sink.acceptsEvents { sink.receive(event) }
-      case .fallingBack(let sink, let deliverFallback):
-        if sink.acceptsEvents { sink.receive(event, deliveringFallback: deliverFallback) }
-      }
+    for route in routes where route.sink.acceptsEvents {
+      route.sink.receive(event, deliveringFallback: route.deliverFallback)
     }
   }
 
@@ -56,39 +50,25 @@ public struct MultiplexSink: DiagnosticsSink {
 
   /// Whether any of the sinks accepts events.
   public var acceptsEvents: Bool { sinks.contains { $0.acceptsEvents } }
-}
 
-/// A sink that hands events to a fallback sink when its own destination fails, so that a
-/// fan-out can keep the fallback from printing what another of its sinks already prints.
-protocol FallbackSink: DiagnosticsSink {
-  /// The standard-error destination of the fallback, if it is one.
-  var fallbackDestination: StandardErrorSink.Destination? { get }
-
-  /// Delivers `event`; when the sink's own destination fails, hands it to the fallback only if
-  /// `deliveringFallback` (otherwise counts it as fallen back, already printed elsewhere).
-  func receive(_ event: MisuseEvent, deliveringFallback: Bool)
-
-  /// Ends the sink as the process ends (``ProcessBoundSink/finishAtProcessEnd(within:runEnd:)``),
-  /// handing `runEnd` to the fallback only if `deliveringFallback`.
-  func finishAtProcessEnd(within seconds: Double, runEnd: MisuseEvent?, deliveringFallback: Bool)
-}
-
-extension MultiplexSink: ProcessBoundSink {
-  func renewedAfterFork() -> any DiagnosticsSink {
-    MultiplexSink(sinks.map(DiagnosticsConfiguration.renewedAfterFork))
+  /// A fan-out over each sink's ``DiagnosticsSink/renewedAfterFork()``.
+  /// - Returns: The child's fan-out.
+  public func renewedAfterFork() -> any DiagnosticsSink {
+    MultiplexSink(sinks.map { $0.renewedAfterFork() })
   }
 
   /// Ends every sink, each writing `runEnd` with its own `run_dropped`; a fallback another
   /// sink of the fan-out already prints for gets no `run-end` of its own.
-  func finishAtProcessEnd(within seconds: Double, runEnd: MisuseEvent?) {
+  /// - Parameters:
+  ///   - seconds: How long each sink may take.
+  ///   - runEnd: The run's `run-end` record, if it writes one.
+  ///   - deliveringFallback: Ignored: the fan-out decides for each of its sinks.
+  public func finishAtProcessEnd(
+    within seconds: Double, runEnd: MisuseEvent?, deliveringFallback: Bool
+  ) {
     for route in routes {
-      switch route {
-      case .plain(let sink):
-        sink.finishOrFlushAtProcessEnd(within: seconds, runEnd: runEnd)
-      case .fallingBack(let sink, let deliverFallback):
-        sink.finishAtProcessEnd(
-          within: seconds, runEnd: runEnd, deliveringFallback: deliverFallback)
-      }
+      route.sink.finishAtProcessEnd(
+        within: seconds, runEnd: runEnd, deliveringFallback: route.deliverFallback)
     }
   }
 }

@@ -24,6 +24,9 @@
 //     --child-sleeps           see --fork
 //     --code-jsonl PATH        bootstrap with `.jsonLines(path: PATH)` made in code (rate limit
 //                              off) instead of configuring from the environment
+//     --app-sink PATH          bootstrap with the app-defined `BufferedFileSink(path: PATH)` of
+//                              BufferedFileSink.swift (rate limit off), the example of the
+//                              "Implementing a sink" article
 //     --hoard-fds              lower the descriptor limit to 64 and open /dev/null until none is
 //                              left, then misuse COUNT times; then close them, print "freed",
 //                              wait 1.5 s (past the sink's retry delays), misuse `--more` times
@@ -127,6 +130,10 @@ let writes = option("--writes")
 if let path = option("--code-jsonl") {
   DiagnosticsSystem.bootstrap(
     DiagnosticsConfiguration(sink: .jsonLines(path: path), rateLimit: nil))
+}
+if let path = option("--app-sink") {
+  DiagnosticsSystem.bootstrap(
+    DiagnosticsConfiguration(sink: BufferedFileSink(path: path), rateLimit: nil))
 }
 guard arguments.count >= 1, let count = Int(arguments[0]), count >= 0 else {
   print("usage: misuse-helper COUNT [LABEL] [options]")

@@ -1,6 +1,6 @@
 /// When a failing writer tries again: 100 ms after the first failure, then twice as long after
 /// each failure in a row, 5 s at the most; back to 100 ms once a try succeeds. Times are
-/// monotonic nanoseconds passed in by the caller (``RateLimiter/monotonicNanoseconds()``).
+/// monotonic nanoseconds passed in by the caller (``MonotonicClock/nanoseconds()``).
 package struct Backoff: Equatable, Sendable {
   /// The delay after the first failure of an episode.
   package static let firstDelay: UInt64 = 100_000_000

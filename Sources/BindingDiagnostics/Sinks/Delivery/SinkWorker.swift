@@ -187,10 +187,10 @@ final class SinkWorker<Delivery: SinkDelivery>: @unchecked Sendable {
         let wake = queue.batch.count == 0
         queue.batch.append(element)
         queue.accepted += 1
-        return (wake, queue.notice.accepted(now: RateLimiter.monotonicNanoseconds()))
+        return (wake, queue.notice.accepted(now: MonotonicClock.nanoseconds()))
       }
       queue.dropped += 1
-      return (false, queue.notice.dropped(now: RateLimiter.monotonicNanoseconds()))
+      return (false, queue.notice.dropped(now: MonotonicClock.nanoseconds()))
     }
     if wake {
       control.withLock { $0.pending = true }
@@ -360,7 +360,7 @@ final class SinkWorker<Delivery: SinkDelivery>: @unchecked Sendable {
   }
 
   private func deadline(_ seconds: Double) -> UInt64 {
-    RateLimiter.monotonicNanoseconds() &+ UInt64(max(0, seconds) * 1e9)
+    MonotonicClock.nanoseconds() &+ UInt64(max(0, seconds) * 1e9)
   }
 
   /// Swaps queue `index`'s batch with its spare. Only the worker calls it.
@@ -413,7 +413,7 @@ final class SinkWorker<Delivery: SinkDelivery>: @unchecked Sendable {
   }
 
   private func run() {
-    ProcessFlush.blockStopSignals()
+    StopSignals.blockOnCallingThread()
     let gather = configuration.gatherNanoseconds
     while true {
       let idled = control.withLock(when: \.hasWork, waitingForWork: true) { _, wait in
@@ -425,7 +425,7 @@ final class SinkWorker<Delivery: SinkDelivery>: @unchecked Sendable {
       if idled && gather > 0 && !anyQueueHolds(max(1, configuration.capacity / 2)) {
         control.withLock(
           when: { $0.flushRequested != $0.flushCompleted || $0.stopping },
-          before: RateLimiter.monotonicNanoseconds() &+ gather
+          before: MonotonicClock.nanoseconds() &+ gather
         ) { _, _ in }
       }
       let (ticket, stop, abandoning) = control.withLock { control in

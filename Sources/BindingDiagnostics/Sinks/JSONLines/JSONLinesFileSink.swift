@@ -216,12 +216,19 @@ public final class JSONLinesFileSink: DiagnosticsSink {
   }
 }
 
-extension JSONLinesFileSink: FallbackSink {
-  var fallbackDestination: StandardErrorSink.Destination? {
+extension JSONLinesFileSink {
+  /// Standard error's, when the path was refused and records go there; `nil` while the file is
+  /// written.
+  public var fallbackDestination: SinkDestination? {
     writer == nil ? fallback.destination : nil
   }
 
-  func receive(_ event: MisuseEvent, deliveringFallback: Bool) {
+  /// Enqueues or writes the event; when the path was refused, prints it on standard error only
+  /// if `deliveringFallback` (counted in ``Statistics/fellBack`` either way).
+  /// - Parameters:
+  ///   - event: The event.
+  ///   - deliveringFallback: Whether standard error, if used, prints the event.
+  public func receive(_ event: MisuseEvent, deliveringFallback: Bool) {
     if let writer {
       writer.submit(
         event.carriesRunCounts ? event.stampedUnlessSet(dropped: statistics.dropped) : event)
@@ -230,22 +237,23 @@ extension JSONLinesFileSink: FallbackSink {
       if deliveringFallback { fallback.receive(event) }
     }
   }
-}
 
-extension JSONLinesFileSink: ProcessBoundSink {
-  func renewedAfterFork() -> any DiagnosticsSink {
+  /// A sink for the same path and options, with a descriptor and writer thread of its own, for
+  /// a forked child.
+  /// - Returns: The child's sink.
+  public func renewedAfterFork() -> any DiagnosticsSink {
     JSONLinesFileSink(path: path, options: options)
   }
 
-  func finishAtProcessEnd(within seconds: Double, runEnd: MisuseEvent?) {
-    finishAtProcessEnd(within: seconds, runEnd: runEnd, deliveringFallback: true)
-  }
-}
-
-extension JSONLinesFileSink {
   /// Writes what is queued, then `runEnd` as the last record (with the records dropped so far,
-  /// those it refused included, as its `run_dropped`); says what was dropped.
-  func finishAtProcessEnd(within seconds: Double, runEnd: MisuseEvent?, deliveringFallback: Bool) {
+  /// those it refused included, as its `run_dropped`), within `seconds`; says what was dropped.
+  /// - Parameters:
+  ///   - seconds: How long to wait for the writer thread.
+  ///   - runEnd: The run's `run-end` record, if it writes one.
+  ///   - deliveringFallback: When the path was refused, whether standard error prints `runEnd`.
+  public func finishAtProcessEnd(
+    within seconds: Double, runEnd: MisuseEvent?, deliveringFallback: Bool
+  ) {
     guard let writer else {
       if let runEnd, deliveringFallback { fallback.receive(runEnd.stamped(dropped: 0)) }
       return fallback.flush()

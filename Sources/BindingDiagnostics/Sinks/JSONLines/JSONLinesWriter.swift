@@ -167,7 +167,7 @@ final class JSONLinesWriter: SinkDelivery, @unchecked Sendable {
   private func writeBatch(_ batch: Batch, worker: SinkWorker<JSONLinesWriter>) -> Statistics {
     var outcome = Statistics()
     guard batch.count > 0 else { return outcome }
-    let now = RateLimiter.monotonicNanoseconds()
+    let now = MonotonicClock.nanoseconds()
     if !backoff.allowsTry(now: now) {
       outcome.dropped = batch.count
       droppedWhileFailing += batch.count
@@ -278,7 +278,7 @@ final class JSONLinesWriter: SinkDelivery, @unchecked Sendable {
   /// Takes the exclusive `flock` on `current`, waiting at most ``lockWaitNanoseconds``.
   /// - Returns: Whether the lock is held (otherwise the writer goes on without it).
   private func lock(_ current: LogFile) -> Bool {
-    let start = RateLimiter.monotonicNanoseconds()
+    let start = MonotonicClock.nanoseconds()
     while true {
       switch FileDescriptorIO.lock(current.fd, LOCK_EX | LOCK_NB) {
       case .success:
@@ -289,7 +289,7 @@ final class JSONLinesWriter: SinkDelivery, @unchecked Sendable {
         return true
       case .failure(let error) where error.code == EWOULDBLOCK:
         if !lockingFailed,
-          RateLimiter.monotonicNanoseconds() &- start < JSONLinesWriter.lockWaitNanoseconds
+          MonotonicClock.nanoseconds() &- start < JSONLinesWriter.lockWaitNanoseconds
         {
           usleep(1000)
           continue
@@ -312,7 +312,7 @@ final class JSONLinesWriter: SinkDelivery, @unchecked Sendable {
   ///   - error: What failed.
   ///   - cut: Whether a record the failure cut short was cut back off the file.
   private func enterFailure(_ error: SystemError, cut: Bool = false) {
-    if backoff.failed(now: RateLimiter.monotonicNanoseconds()) {
+    if backoff.failed(now: MonotonicClock.nanoseconds()) {
       let action =
         cut
         ? "partial record cut off; dropping records and retrying" : "dropping records and retrying"

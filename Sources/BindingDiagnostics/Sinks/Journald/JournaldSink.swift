@@ -15,7 +15,7 @@
 /// then the run's `run-end`. When journald does not take them in time (stopped, stuck), the
 /// queued entries are lost: the sink says so in one line with what was sent and dropped, and
 /// writes the `run-end` to its fallback, so that a reader sees the run's last `seq` there.
-public final class JournaldSink: DiagnosticsSink, FallbackSink {
+public final class JournaldSink: DiagnosticsSink {
   /// Why the journal is not used, or `nil` when it is.
   public let unavailableReason: String?
   /// The sink events go to when journald cannot take them.
@@ -52,8 +52,12 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
     let slowSaid = Latch()
     let fellBack = Counter()
     let sent = Counter()
-    /// Entries handed to the fallback since journald refused one; 0 while it takes them. Only
-    /// the deliverer (one at a time) changes it.
+    /// Set by the first entry journald refuses, unset by the first it takes again: an episode,
+    /// said once when it starts and once when it ends. Only the deliverer (one thread at a time,
+    /// handed over under the worker's lock) sets, reads and resets it, so the latch's ordering
+    /// is not what keeps it right; it is a latch, not a count, because it is a flag.
+    let refusing = Latch()
+    /// Entries handed to the fallback in the episode under way (changed by the deliverer only).
     let fellBackInEpisode = Counter()
     /// Entries dropped undelivered because the process was ending and their time was up.
     let abandoned = Counter()
@@ -89,8 +93,9 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
     /// Counts an entry journald took; the first after refusals says journald is back.
     private func accepted() {
       sent.increment()
+      guard refusing.isSet else { return }
+      refusing.reset()
       let meanwhile = fellBackInEpisode.value
-      guard meanwhile != 0 else { return }
       fellBackInEpisode.reset()
       var line = Array("binding-diagnostics: sink=journald fell_back=".utf8)
       line.appendDecimal(meanwhile)
@@ -100,7 +105,8 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
 
     /// Says the first refusal of an episode, and hands the event to the fallback sink.
     func refused(_ event: MisuseEvent, _ error: JournalError, deliverFallback: Bool) {
-      if fellBackInEpisode.increment() == 1 {
+      fellBackInEpisode.increment()
+      if refusing.set() {
         ConfigurationWarning.emit("journald send failed: \(error); writing to the fallback sink")
       }
       fellBack.increment()
@@ -181,7 +187,13 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
     receive(event, deliveringFallback: true)
   }
 
-  func receive(_ event: MisuseEvent, deliveringFallback: Bool) {
+  /// Queues the event for journald; the event goes to the fallback sink (when journald is
+  /// unavailable, or refuses it) only if `deliveringFallback`, and is counted in ``fellBack``
+  /// either way.
+  /// - Parameters:
+  ///   - event: The event.
+  ///   - deliveringFallback: Whether the fallback sink, if used, receives the event.
+  public func receive(_ event: MisuseEvent, deliveringFallback: Bool) {
     let event = event.carriesRunCounts ? event.stampedUnlessSet(dropped: dropped) : event
     if let sender {
       sender.submit((event, deliveringFallback))
@@ -191,9 +203,9 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
     }
   }
 
-  var fallbackDestination: StandardErrorSink.Destination? {
-    (fallback as? StandardErrorSink)?.destination
-  }
+  /// The fallback sink's own ``DiagnosticsSink/destination``: journald may refuse entries at
+  /// any time.
+  public var fallbackDestination: SinkDestination? { fallback.destination }
 
   /// Waits until the events received before the call reached journald, for at most
   /// ``flushTimeout`` seconds (a journald that stopped reading is said once on standard
@@ -208,24 +220,29 @@ public final class JournaldSink: DiagnosticsSink, FallbackSink {
   }
 }
 
-extension JournaldSink: ProcessBoundSink {
-  func renewedAfterFork() -> any DiagnosticsSink {
+extension JournaldSink {
+  /// A sink with the same settings, its own sending thread and the fallback's own renewal, for
+  /// a forked child.
+  /// - Returns: The child's sink.
+  public func renewedAfterFork() -> any DiagnosticsSink {
     JournaldSink(
-      socketPath: socketPath, fallback: DiagnosticsConfiguration.renewedAfterFork(fallback),
+      socketPath: socketPath, fallback: fallback.renewedAfterFork(),
       queueCapacity: queueCapacity, flushTimeout: flushTimeout)
-  }
-
-  func finishAtProcessEnd(within seconds: Double, runEnd: MisuseEvent?) {
-    finishAtProcessEnd(within: seconds, runEnd: runEnd, deliveringFallback: true)
   }
 
   /// Gives journald half of `seconds` to take what is queued and `runEnd`; when it does not,
   /// says what was lost and writes `runEnd` to the fallback (when `deliveringFallback`: a
   /// fan-out whose own standard-error sink writes the run's `run-end` there does not).
-  func finishAtProcessEnd(within seconds: Double, runEnd: MisuseEvent?, deliveringFallback: Bool) {
+  /// - Parameters:
+  ///   - seconds: How long the sink may take: half for journald, half for the fallback.
+  ///   - runEnd: The run's `run-end` record, if it writes one.
+  ///   - deliveringFallback: Whether the fallback receives `runEnd` when journald cannot.
+  public func finishAtProcessEnd(
+    within seconds: Double, runEnd: MisuseEvent?, deliveringFallback: Bool
+  ) {
     guard let sender else {
       if deliveringFallback {
-        fallback.finishOrFlushAtProcessEnd(within: seconds, runEnd: runEnd)
+        fallback.finishAtProcessEnd(within: seconds, runEnd: runEnd, deliveringFallback: true)
       } else {
         fallback.flush()
       }
@@ -249,7 +266,7 @@ extension JournaldSink: ProcessBoundSink {
       line.append(contentsOf: " action=\"process ending; journald did not take the queue\"\n".utf8)
       ConfigurationWarning.write(line)
     }
-    fallback.finishOrFlushAtProcessEnd(within: seconds / 2)
+    fallback.finishAtProcessEnd(within: seconds / 2, runEnd: nil, deliveringFallback: true)
   }
 }
 

@@ -57,8 +57,11 @@ public struct StandardErrorSink: DiagnosticsSink {
     let count = Counter()
     /// Lines written.
     let written = Counter()
-    /// Lines being written now.
-    let writing = Counter()
+    /// Lines being written now. With `ending`, the exit handshake: a line enters, then reads
+    /// `ending`; the end sets `ending`, then waits for `writing` to empty. Both sequentially
+    /// consistent (``InFlightCount``, ``Latch``), so they cannot miss each other: the line is
+    /// refused, or the end waits for it.
+    let writing = InFlightCount()
     /// Set once the process has begun to end: lines are then refused (counted in `count`).
     let ending = Latch()
     /// Lines refused as the process ends.
@@ -103,14 +106,11 @@ public struct StandardErrorSink: DiagnosticsSink {
     self.colors = format == .human && terminal && !noColor && !term.isEmpty && term != "dumb"
   }
 
-  /// Where lines go: two sinks with the same destination print the same lines.
-  struct Destination: Hashable {
-    let fileDescriptor: Int32
-    let format: Format
+  /// The descriptor and the format: two sinks with the same destination print the same lines,
+  /// and a fan-out keeps one.
+  public var destination: SinkDestination? {
+    SinkDestination(fileDescriptor: fileDescriptor, format: format.rawValue)
   }
-
-  /// This sink's destination.
-  var destination: Destination { Destination(fileDescriptor: fileDescriptor, format: format) }
 
   /// Lines that could not be written (closed descriptor, vanished reader, full disk).
   public var failedWrites: Int { failures.count.value }
@@ -142,11 +142,9 @@ public struct StandardErrorSink: DiagnosticsSink {
     if bytes.count > JSONLinesFileSink.maxRecordBytes { bytes = encode(event.cutToRecordLimit()) }
     // Counted as writing before `ending` is looked at, and the end of the process sets `ending`
     // before it looks at `writing`: it waits for this line, or this line sees it is ending.
-    // (`Counter`'s steps are read-modify-writes and `Latch` acquires and releases: full
-    // barriers on x86; on weaker memory models a line racing the very end may still be refused
-    // after it began, never cut: the ``WriteGate`` guards the write itself.)
-    failures.writing.increment()
-    defer { failures.writing.decrement() }
+    // Sequentially consistent on both sides (see `Failures.writing`), on every architecture.
+    failures.writing.enter()
+    defer { failures.writing.leave() }
     if failures.ending.isSet {
       failures.count.increment()
       failures.refused.increment()
@@ -180,8 +178,10 @@ public struct StandardErrorSink: DiagnosticsSink {
   }
 }
 
-extension StandardErrorSink: ProcessBoundSink {
-  func renewedAfterFork() -> any DiagnosticsSink {
+extension StandardErrorSink {
+  /// A sink like this one, with counters of its own, for a forked child.
+  /// - Returns: The child's sink.
+  public func renewedAfterFork() -> any DiagnosticsSink {
     StandardErrorSink(format: format, fileDescriptor: fileDescriptor)
   }
 
@@ -191,10 +191,16 @@ extension StandardErrorSink: ProcessBoundSink {
   /// without room is waited for until `seconds` have passed. Drops are said in one line naming
   /// the lines written and dropped, after the last record: here, or by the first refusal after
   /// this.
-  func finishAtProcessEnd(within seconds: Double, runEnd: MisuseEvent?) {
+  /// - Parameters:
+  ///   - seconds: How long to wait for lines under way and for room in a pipe.
+  ///   - runEnd: The run's `run-end` record, if it writes one.
+  ///   - deliveringFallback: Ignored: this sink has no fallback.
+  public func finishAtProcessEnd(
+    within seconds: Double, runEnd: MisuseEvent?, deliveringFallback: Bool
+  ) {
     failures.ending.set()
-    let deadline = RateLimiter.monotonicNanoseconds() + UInt64(max(0, seconds) * 1e9)
-    while failures.writing.value > 0 && RateLimiter.monotonicNanoseconds() < deadline {
+    let deadline = MonotonicClock.nanoseconds() + UInt64(max(0, seconds) * 1e9)
+    while !failures.writing.isEmpty && MonotonicClock.nanoseconds() < deadline {
       usleep(100)
     }
     if let runEnd, format != .human {
@@ -253,7 +259,7 @@ extension StandardErrorSink {
   /// Waits until the pipe or socket takes `count` bytes, or `deadline` passes.
   fileprivate func waitForRoom(for count: Int, until deadline: UInt64) -> Bool {
     while !hasRoom(for: count) {
-      guard RateLimiter.monotonicNanoseconds() < deadline else { return false }
+      guard MonotonicClock.nanoseconds() < deadline else { return false }
       usleep(1000)
     }
     return true
