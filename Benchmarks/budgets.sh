@@ -7,7 +7,7 @@
 # one. The suite keeps the behaviour on small inputs; see "Budgets" in each row's comment.
 #   Benchmarks/budgets.sh                 every budget (about a minute after the release build)
 #   BUDGETS_ONLY=REGEX                    only the rows whose name matches (grep -E)
-#   BUDGETS_SCALE=F                       every threshold times F (0.5 shows each can fail)
+#   BUDGETS_SCALE=F                       every threshold times F (0.1 shows each can fail)
 #   BUDGETS_BINDIAG=PATH                  measure that binary instead of building one
 # Peak memory is GNU time's `%M` (`wait4`'s `ru_maxrss` of the child), a bound with a wide
 # margin, not a timing; bytes read are `rchar` of the shell that waited for `bindiag`.
@@ -27,14 +27,14 @@ trap 'rm -rf "$out"' EXIT
 failures=0
 
 echo "== bindiag budgets; $(nproc) cores; load:$(uptime | sed 's/.*load average://')"
-printf '%-58s %12s %14s  %s\n' "budget" "figure" "threshold" "verdict"
+printf '%-66s %12s %14s  %s\n' "budget" "figure" "threshold" "verdict"
 
 # A row: NAME FIGURE THRESHOLD UNIT; the figure must stay strictly below the (scaled) threshold.
 budget() {
   local name=$1 figure=$2 threshold unit=$4 verdict=met
   threshold=$(awk -v t="$3" -v s="$scale" 'BEGIN { printf "%d", t * s }')
   if [ "$figure" -ge "$threshold" ]; then verdict=EXCEEDED; failures=$((failures + 1)); fi
-  printf '%-58s %12s %14s  %s\n' "$name" "$figure $unit" "< $threshold $unit" "$verdict"
+  printf '%-66s %12s %14s  %s\n' "$name" "$figure $unit" "< $threshold $unit" "$verdict"
 }
 
 # An output check: NAME, then a command that must succeed.
