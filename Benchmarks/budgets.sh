@@ -6,7 +6,7 @@
 # and a child process, and a peak-memory figure means more of a release build than of a debug
 # one. The suite keeps the behaviour on small inputs; see "Budgets" in each row's comment.
 #   Benchmarks/budgets.sh                 every budget (about a minute after the release build)
-#   BUDGETS_ONLY=REGEX                    only the rows whose name matches (grep -E)
+#   BUDGETS_ONLY=REGEX                    only the rows whose name matches (an extended regex)
 #   BUDGETS_SCALE=F                       every threshold times F (0.1 shows each can fail)
 #   BUDGETS_BINDIAG=PATH                  measure that binary instead of building one
 # Peak memory is GNU time's `%M` (`wait4`'s `ru_maxrss` of the child), a bound with a wide
@@ -109,7 +109,7 @@ for name in x brace logfmt; do
   lines=$(wc -l <"$path")
   for threads in 1 2 4; do
     row="junk '$name' lines, 16 MiB, --threads $threads"
-    echo "$row" | grep -qE -- "$only" || continue
+    [[ $row =~ $only ]] || continue
     kib=$(peak summary --format json --threads "$threads" "$path")
     if [ "$name" = x ]; then
       expect "$row" has "$out/stdout" "\"malformed\":0,\"other\":$lines,"
@@ -123,7 +123,7 @@ done
 # Was BindiagReaderMemoryTests.distinctGroupsCostLittleEach: 200 000 sites cost well under
 # 1.5 KiB a group over 64 MiB (about 3 KiB with a 64-bucket histogram per group).
 row="200 000 sites, table, --threads 2"
-if echo "$row" | grep -qE -- "$only"; then
+if [[ $row =~ $only ]]; then
   kib=$(peak summary --format table --threads 2 "$out/sites.jsonl")
   expect "$row" starts "$out/stdout" "200,000 events in 200,000 records"
   budget "$row: peak" "$kib" $((64 * 1024 + 200000 * 1536 / 1024)) KiB
@@ -134,7 +134,7 @@ fi
 for case in "table site" "json site" "json label"; do
   set -- $case
   row="200 000 groups by $2, $1, --threads 2"
-  echo "$row" | grep -qE -- "$only" || continue
+  [[ $row =~ $only ]] || continue
   kib=$(peak summary --format "$1" --group-by "$2" --threads 2 "$out/groups-$2.jsonl")
   if [ "$1" = table ]; then
     expect "$row" starts "$out/stdout" "200,000 events in 200,000 records"
@@ -149,7 +149,7 @@ done
 # Was BindiagChunkedReadMemoryTests.distinctMessageIDsAreNotKept: message ids are checked,
 # never shown; 400 000 distinct ones are not kept once their chunk is aggregated.
 row="400 000 distinct message ids, json, --threads 1"
-if echo "$row" | grep -qE -- "$only"; then
+if [[ $row =~ $only ]]; then
   kib=$(peak summary --format json --threads 1 "$out/message-ids.jsonl")
   expect "$row" starts "$out/stdout" '{"schema":1,"events":400000,"records":400000,'
   budget "$row: peak" "$kib" $((40 * 1024)) KiB
@@ -158,7 +158,7 @@ fi
 # Was BindiagSummaryTests.aHugeSingleLineIsMalformedWithBoundedMemory: a 200 MiB line is one
 # malformed line, read with bounded memory.
 row="a 200 MiB line between two records"
-if echo "$row" | grep -qE -- "$only"; then
+if [[ $row =~ $only ]]; then
   kib=$(peak summary --format json "$out/huge.jsonl")
   expect "$row" starts "$out/stdout" '{"schema":1,"events":2,"records":2,"malformed":1,'
   expect "$row" has "$out/stderr" "$out/huge.jsonl:2: malformed: line longer than 1048576 bytes"
@@ -172,7 +172,7 @@ size=$((64 << 20))
 for case in "1 150" "2 150" "1 225 1073741824"; do
   set -- $case
   row="a 64 MiB line, --threads $1${3:+ --max-line-bytes $3}"
-  echo "$row" | grep -qE -- "$only" || continue
+  [[ $row =~ $only ]] || continue
   read_bytes=$(sh -c 'b="$1"; shift; "$b" summary "$@" >/dev/null 2>&1; grep rchar /proc/$$/io' \
     sh "$bin" --threads "$1" ${3:+--max-line-bytes "$3"} "$out/long-line" | sed 's/rchar: //')
   expect "$row: read at least the file" test "$read_bytes" -ge "$size"
