@@ -102,6 +102,11 @@ import Testing
     ]
   }
 
+  /// The pipe's read of `input` by each of `aggregators()`, made once for every argument of
+  /// the comparison below: it depends on the aggregator only.
+  static let pipedReads: [String: (summary: String, malformed: [String])] = Dictionary(
+    uniqueKeysWithValues: aggregators().map { ($0.0, readThroughPipe($0.1)) })
+
   /// Output budgets: the default, and one so small that every chunk stops early many times and
   /// the aggregating thread reads the rest.
   @Test(arguments: [1, 2, 5], [ChunkedReadTests.defaultBudget, 20_000])
@@ -109,7 +114,7 @@ import Testing
     let path = try temporaryDirectory() + "/mixed.jsonl"
     try Data(Self.input).write(to: URL(fileURLWithPath: path))
     for (name, aggregator) in Self.aggregators() {
-      let piped = Self.readThroughPipe(aggregator)
+      let piped = try #require(Self.pipedReads[name])
       let chunked = Self.read(aggregator) { reader, aggregator in
         var reader = reader
         reader.threads = threads

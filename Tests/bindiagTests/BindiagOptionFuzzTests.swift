@@ -2,13 +2,28 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import bindiag
+
 /// Every option value, hostile or out of range, is either accepted or a usage error: never a
-/// trap, an abort or a raw control character on the terminal.
+/// trap, an abort or a raw control character on the terminal. The parser meets the values in
+/// process (`OptionParserFuzzTests`); the built `bindiag` runs what reaches a command.
 @Suite struct BindiagOptionFuzzTests {
+  /// The usage lines each command prints after an error, asked of `bindiag` once per test
+  /// process (`--no-such-option`).
+  static let usages: [String: Result<String, any Error>] = Dictionary(
+    uniqueKeysWithValues: ["summary", "check", "follow"].map { command in
+      (
+        command,
+        Result {
+          // After the error's line.
+          String(try bindiag(command, "--no-such-option").stderr.drop { $0 != "\n" }.dropFirst())
+        }
+      )
+    })
+
   /// The usage lines `command` prints after an error.
   func usage(_ command: String) throws -> String {
-    let stderr = try bindiag(command, "--no-such-option").stderr
-    return String(stderr[stderr.index(after: try #require(stderr.firstIndex(of: "\n")))...])
+    try #require(Self.usages[command]).get()
   }
 
   @Test(arguments: [
@@ -160,15 +175,48 @@ import Testing
     }
   }
 
+  /// The arguments of `option` of `command` with every hostile value: `--option value` and
+  /// `--option=value` in turn (a short option always takes the next argument).
+  static func hostileArguments(command: String, option: String) -> [[String]] {
+    values.enumerated().map { index, value in
+      index % 2 == 0 || !option.hasPrefix("--")
+        ? [command, option, value] : [command, "\(option)=\(value)"]
+    }
+  }
+
+  /// Every hostile value of every option is parsed in process; the values the parser refuses
+  /// become the usage error `bindiag` writes, checked here as the binary's would be. The built
+  /// `bindiag` runs the values the parser accepts (they reach the command: a filter, a file
+  /// name, a directory), the first it refuses, and the first three it refuses with a control,
+  /// separator or bidirectional character in the message: their standard error must be exactly
+  /// the one made in process, escaped.
   @Test(arguments: options)
   func hostileValuesNeverCrash(command: String, option: String) throws {
-    for (index, value) in BindiagOptionFuzzTests.values.enumerated() {
-      // Both spellings: `--option value` and `--option=value`.
-      let arguments =
-        index % 2 == 0 || !option.hasPrefix("--")
-        ? [command, option, value] : [command, "\(option)=\(value)"]
-      let result = try bindiag(arguments: arguments)
+    let named = try #require(Command(rawValue: command))
+    var refusedRuns = (plain: 0, hostile: 0)
+    for arguments in Self.hostileArguments(command: command, option: option) {
       let shown = arguments.map { $0.debugDescription.prefix(60) }.joined(separator: " ")
+      let refusal = OptionParserFuzzTests.parse(named, Array(arguments.dropFirst()))
+      if let refusal {
+        // What `bindiag` writes for it: exit 64, this on standard error.
+        let stderr = OptionParserFuzzTests.usageErrorText(refusal)
+        #expect(stderr.hasPrefix("Error: "), "\(shown)")
+        #expect(stderr.contains("\nUsage: bindiag \(command) "), "\(shown)")
+        #expect(!OptionParserFuzzTests.containsHostileScalar(stderr), "\(shown)")
+        if OptionParserFuzzTests.containsHostileScalar(refusal.message) {
+          refusedRuns.hostile += 1
+          guard refusedRuns.hostile <= 3 else { continue }
+        } else {
+          refusedRuns.plain += 1
+          guard refusedRuns.plain <= 1 else { continue }
+        }
+        let result = try bindiag(arguments: arguments)
+        #expect(result.stdout == "", "\(shown)")
+        #expect(result.stderr == stderr, "\(shown)")
+        #expect(result.status == 64, "\(shown)")
+        continue
+      }
+      let result = try bindiag(arguments: arguments)
       #expect([0, 1, 3, 64, 65].contains(result.status), "\(shown): status \(result.status)")
       #expect(
         !result.stderr.contains("runtime failure") && !result.stderr.contains("Fatal error")
