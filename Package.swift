@@ -12,7 +12,15 @@ let package = Package(
     .executable(name: "bindiag", targets: ["bindiag"]),
   ],
   targets: [
-    .target(name: "BindingDiagnostics"),
+    .target(
+      name: "BindingDiagnostics",
+      swiftSettings: [
+        // The system-call seam's fault hook (`SystemCallFaults`), as swift-system's mocking:
+        // compiled into debug and test builds only, so a release build reads no task-local per
+        // system call and holds no fault-injection symbol (`Tests/release-symbols.sh`).
+        .define("BINDING_FAULT_INJECTION", .when(configuration: .debug))
+      ]
+    ),
     .target(name: "BindingDiagnosticsTesting", dependencies: ["BindingDiagnostics"]),
     .target(
       name: "BindingDiagnosticsXCTest",

@@ -87,27 +87,23 @@ enum Pager {
   private static func spawn(_ command: String, environment: [String: String]) -> Result<
     (pid: pid_t, input: Int32), SystemError
   > {
-    var ends: [Int32] = [0, 0]
-    guard pipe(&ends) == 0 else { return .failure(SystemError("pipe", code: errno)) }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, ends[0], 0)
-    posix_spawn_file_actions_addclose(&actions, ends[0])
-    posix_spawn_file_actions_addclose(&actions, ends[1])
-    let arguments = ["/bin/sh", "-c", command].map { $0.withCString { strdup($0) } } + [nil]
-    let variables = environment.map { "\($0.key)=\($0.value)".withCString { strdup($0) } } + [nil]
-    defer {
-      for pointer in arguments + variables { free(pointer) }
+    let ends: (read: Int32, write: Int32)
+    switch FileDescriptorIO.makePipe() {
+    case .success(let made): ends = made
+    case .failure(let error): return .failure(error)
     }
-    var pid = pid_t()
-    let result = posix_spawn(&pid, "/bin/sh", &actions, nil, arguments, variables)
-    close(ends[0])
-    guard result == 0 else {
-      close(ends[1])
-      return .failure(SystemError("posix_spawn", code: result))
+    let spawned = FileDescriptorIO.spawn(
+      "/bin/sh", arguments: ["/bin/sh", "-c", command], environment: environment,
+      input: ends.read, closing: [ends.read, ends.write])
+    FileDescriptorIO.closeFile(ends.read)
+    let pid: pid_t
+    switch spawned {
+    case .success(let started): pid = started
+    case .failure(let error):
+      FileDescriptorIO.closeFile(ends.write)
+      return .failure(error)
     }
-    return .success((pid, ends[1]))
+    return .success((pid, ends.write))
   }
 
   /// Waits for `pid` (`waitpid`) and returns its exit status, or -1 when it was killed by a

@@ -57,7 +57,9 @@ import Testing
   @Test func aReadFailingMidFileGivesTheReadErrorAndKeepsWhatCameBefore() throws {
     let path = try Self.file()
     let clean = Self.read(path: path)
-    let faults = SystemCallFaults([.read: [.asUsual, .error(EIO)]])
+    // The first `pread(2)` is the reader's look at the file's head (does it open a unified-log
+    // array?), the second the first chunk's: the third fails.
+    let faults = SystemCallFaults([.read: [.asUsual, .asUsual, .error(EIO)]])
     let faulted = SystemCallFaults.$current.withValue(faults) { Self.read(path: path) }
     #expect(throws: SystemError("read", code: EIO)) { try faulted.result.get() }
     // What bindiag says after `Error: cannot read 'FILE': `.

@@ -16,24 +16,32 @@ package enum FileDescriptorIO {
   /// below 0 is a failure of `operation` with `errno`. The one `EINTR` loop of the package.
   @inline(__always)
   private static func retrying<Value: BinaryInteger>(
-    _ operation: String, _ call: SystemCallFaults.Call, limit: Int = 0,
+    _ operation: String, _ call: SystemCall, limit: Int = 0,
     interrupted: Value? = nil, _ body: (_ limit: Int) -> Value
   ) -> Result<Value, SystemError> {
-    let faults = SystemCallFaults.current
+    #if BINDING_FAULT_INJECTION
+      let faults = SystemCallFaults.current
+    #endif
     while true {
       var most = limit
       var code: Int32
-      switch faults?.next(call) {
-      case .error(let injected)?:
-        code = injected
-      case .short(let bytes)?:
-        most = min(most, bytes)
-        fallthrough
-      case .asUsual?, nil:
+      #if BINDING_FAULT_INJECTION
+        switch faults?.next(call) {
+        case .error(let injected)?:
+          code = injected
+        case .short(let bytes)?:
+          most = min(most, bytes)
+          fallthrough
+        case .asUsual?, nil:
+          let result = body(most)
+          if result >= 0 { return .success(result) }
+          code = errno
+        }
+      #else
         let result = body(most)
         if result >= 0 { return .success(result) }
         code = errno
-      }
+      #endif
       guard code == EINTR else { return .failure(SystemError(operation, code: code)) }
       if let interrupted { return .success(interrupted) }
     }
@@ -165,17 +173,36 @@ package enum FileDescriptorIO {
   /// - Returns: The two ends, or the failure of `pipe`.
   package static func makePipe() -> Result<(read: Int32, write: Int32), SystemError> {
     var ends: [Int32] = [-1, -1]
-    guard pipe(&ends) == 0 else { return .failure(SystemError("pipe", code: errno)) }
+    if case .failure(let error) = retrying("pipe", .pipe, { _ in pipe(&ends) }) {
+      return .failure(error)
+    }
     let read = aboveStandardStreams(ends[0])
     let write = aboveStandardStreams(ends[1])
     for fd in [read, write] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
     return .success((read, write))
   }
 
-  /// Sets `O_NONBLOCK` on `fd` (`fcntl(2)`).
+  /// Sets `O_NONBLOCK` on `fd` (`fcntl(2)`), or clears it.
+  /// - Parameters:
+  ///   - fd: The descriptor.
+  ///   - nonBlocking: Whether reads and writes on `fd` return at once rather than wait.
+  package static func setNonBlocking(_ fd: Int32, _ nonBlocking: Bool = true) {
+    let flags = fcntl(fd, F_GETFL)
+    _ = fcntl(fd, F_SETFL, nonBlocking ? flags | O_NONBLOCK : flags & ~O_NONBLOCK)
+  }
+
+  /// Sets the status flags of `fd` to exactly `flags` (`fcntl(2)` `F_SETFL`).
+  /// - Parameters:
+  ///   - fd: The descriptor.
+  ///   - flags: `O_APPEND`, `O_NONBLOCK`, ….
+  package static func setStatusFlags(_ fd: Int32, _ flags: Int32) {
+    _ = fcntl(fd, F_SETFL, flags)
+  }
+
+  /// Sets close-on-exec on `fd` (`fcntl(2)` `F_SETFD`).
   /// - Parameter fd: The descriptor.
-  package static func setNonBlocking(_ fd: Int32) {
-    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+  package static func setCloseOnExec(_ fd: Int32) {
+    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
   }
 
   /// `fstat(2)`.
@@ -232,9 +259,12 @@ package enum FileDescriptorIO {
   }
 
   /// `rename(2)`.
-  static func renameFile(_ from: String, _ to: String) -> Result<Void, SystemError> {
-    guard rename(from, to) == 0 else { return .failure(SystemError("rename", code: errno)) }
-    return .success(())
+  /// - Parameters:
+  ///   - from: The file's path now.
+  ///   - to: Its new path (a file there is replaced).
+  /// - Returns: The failure of `rename`.
+  package static func renameFile(_ from: String, _ to: String) -> Result<Void, SystemError> {
+    retrying("rename", .rename) { _ in rename(from, to) }.map { _ in () }
   }
 
   /// `ftruncate(2)` to `size` bytes.
@@ -243,27 +273,81 @@ package enum FileDescriptorIO {
   }
 
   /// `unlink(2)`.
-  static func unlinkFile(_ path: String) -> Result<Void, SystemError> {
-    guard unlink(path) == 0 else { return .failure(SystemError("unlink", code: errno)) }
-    return .success(())
+  /// - Parameter path: The file.
+  /// - Returns: The failure of `unlink`.
+  package static func unlinkFile(_ path: String) -> Result<Void, SystemError> {
+    retrying("unlink", .unlink) { _ in unlink(path) }.map { _ in () }
   }
 
   /// The names in directory `path` (`opendir(3)`, `readdir(3)`), `.` and `..` left out.
   /// - Parameter path: The directory.
-  /// - Returns: The names, in the directory's order, or the failure of `opendir`.
+  /// - Returns: The names, in the directory's order, or the failure of `opendir` or `readdir`.
   package static func directoryEntries(_ path: String) -> Result<[String], SystemError> {
+    var names: [String] = []
+    return forEachDirectoryEntry(path) { name, _ in names.append(name) }.map { names }
+  }
+
+  /// Hands each entry of directory `path` but `.` and `..` to `body`, one at a time, with its
+  /// `d_type` (`DT_REG`, `DT_DIR`, `DT_LNK`, `DT_UNKNOWN`, …): `opendir(3)`, `readdir(3)`. A
+  /// directory of many thousand names is never held whole.
+  /// - Parameters:
+  ///   - path: The directory.
+  ///   - body: Called with each name and its type, in the directory's order.
+  /// - Returns: The failure of `opendir` (nothing handed over) or of `readdir` (the entries
+  ///   before it handed over).
+  package static func forEachDirectoryEntry(
+    _ path: String, _ body: (_ name: String, _ type: Int32) -> Void
+  ) -> Result<Void, SystemError> {
+    if let code = injectedError(.directory) { return .failure(SystemError("opendir", code: code)) }
     guard let directory = opendir(path) else {
       return .failure(SystemError("opendir", code: errno))
     }
     defer { closedir(directory) }
-    var names: [String] = []
-    while let entry = readdir(directory) {
+    while true {
+      errno = 0
+      guard let entry = readdir(directory) else {
+        return errno == 0 ? .success(()) : .failure(SystemError("readdir", code: errno))
+      }
       let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
         String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
       }
-      if name != "." && name != ".." { names.append(name) }
+      if name != "." && name != ".." { body(name, Int32(entry.pointee.d_type)) }
     }
-    return .success(names)
+  }
+
+  /// `posix_spawn(3)`: starts `path` with `arguments` (the first its own name) and the
+  /// variables `environment`, its standard input read from `input`; the descriptors `closing`
+  /// are closed in the child.
+  /// - Returns: The child's process id, or the failure of `posix_spawn`.
+  package static func spawn(
+    _ path: String, arguments: [String], environment: [String: String], input: Int32,
+    closing: [Int32]
+  ) -> Result<pid_t, SystemError> {
+    if let code = injectedError(.spawn) { return .failure(SystemError("posix_spawn", code: code)) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, input, 0)
+    for fd in closing { posix_spawn_file_actions_addclose(&actions, fd) }
+    let argv = arguments.map { $0.withCString { strdup($0) } } + [nil]
+    let variables = environment.map { "\($0.key)=\($0.value)".withCString { strdup($0) } } + [nil]
+    defer {
+      for pointer in argv + variables { free(pointer) }
+    }
+    var pid = pid_t()
+    let result = posix_spawn(&pid, path, &actions, nil, argv, variables)
+    guard result == 0 else { return .failure(SystemError("posix_spawn", code: result)) }
+    return .success(pid)
+  }
+
+  /// The errno a fault of the test hook injects into the next `call`, for a call the seam
+  /// does not retry; always `nil` in a release build, which has no hook.
+  @inline(__always)
+  private static func injectedError(_ call: SystemCall) -> Int32? {
+    #if BINDING_FAULT_INJECTION
+      if case .error(let code)? = SystemCallFaults.current?.next(call) { return code }
+    #endif
+    return nil
   }
 
   /// `close(2)`, never retried (on Linux the descriptor is gone even when it says `EINTR`);

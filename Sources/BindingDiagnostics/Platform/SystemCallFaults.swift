@@ -4,24 +4,13 @@
 ///
 /// Task-local, like ``DiagnosticsSystem``'s override: only calls made on the task (or thread)
 /// that set it see it; the library's own threads and a reader's worker threads never do.
+///
+/// Compiled into debug and test builds only (`BINDING_FAULT_INJECTION`, which the manifest
+/// defines for the debug configuration): a release build has no hook and no per-call read.
+#if BINDING_FAULT_INJECTION
 package final class SystemCallFaults: Sendable {
   /// The system calls faults can be injected into, one queue of faults each.
-  package enum Call: Sendable, Hashable, CaseIterable {
-    /// `open(2)`.
-    case open
-    /// `read(2)` and `pread(2)`.
-    case read
-    /// `write(2)`.
-    case write
-    /// `poll(2)`.
-    case poll
-    /// `waitpid(2)`.
-    case wait
-    /// `fstat(2)`, `stat(2)` and `lstat(2)`.
-    case status
-    /// `fsync(2)`, `ftruncate(2)` and `flock(2)`.
-    case sync
-  }
+  package typealias Call = SystemCall
 
   /// What one call does instead of its work.
   package enum Fault: Sendable, Equatable {
@@ -67,3 +56,4 @@ package final class SystemCallFaults: Sendable {
   /// The faults in force for the current task.
   @TaskLocal package static var current: SystemCallFaults?
 }
+#endif

@@ -68,9 +68,12 @@ package enum ProcessFlush {
     /// New pipes (`pipe(2)`), all ends but the flushing thread's request end non-blocking.
     /// - Returns: The channel, or the failure of `pipe`.
     package static func make() -> Result<Channel, SystemError> {
-      // The test hook's task-local and the seam's types are made here, never for the first
-      // time in a signal handler or in the flushing thread's idle wait (``LibraryThread``).
-      _ = FileDescriptorIO.read(-1, into: UnsafeMutableRawBufferPointer(start: nil, count: 0))
+      #if BINDING_FAULT_INJECTION
+        // Debug and test builds: the fault hook's task-local is read here first, never for
+        // the first time in a signal handler or in the flushing thread's idle wait
+        // (``LibraryThread``). A release build has no hook, so nothing to warm.
+        _ = FileDescriptorIO.read(-1, into: UnsafeMutableRawBufferPointer(start: nil, count: 0))
+      #endif
       let request: (read: Int32, write: Int32)
       switch FileDescriptorIO.makePipe() {
       case .success(let ends): request = ends

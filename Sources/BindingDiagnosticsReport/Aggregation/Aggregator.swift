@@ -9,7 +9,7 @@ package import BindingDiagnostics
 /// through the same path: an event's strings are interned, a chunk of ``InternedRecord``s is
 /// moved to this table's ids once per distinct string.
 package struct Aggregator {
-  private struct RunState {
+  struct RunState {
     var seqs = SeqTracker()
     /// The smallest process name among the run's records (one, unless the input is odd), so
     /// the name shown does not depend on the input's order.
@@ -86,30 +86,30 @@ package struct Aggregator {
   package let filter: EventFilter
   private let bySite: Bool
   /// Whether the filter can refuse anything (most runs have none).
-  private let filters: Bool
-  private var strings = StringTable()
-  private var groups: GroupTable
+  let filters: Bool
+  var strings = StringTable()
+  var groups: GroupTable
   /// Per string id, the index of the run it names, or -1.
   private var runOf: [Int32] = []
-  private var runs: [RunState] = []
-  private var runIDs: [UInt32] = []
+  var runs: [RunState] = []
+  var runIDs: [UInt32] = []
   /// The filter's values as ids (`none` when not set).
-  private let filterRun: UInt32
-  private let filterHost: UInt32
-  private let filterProcess: UInt32
-  private let filterKinds: Set<UInt32>
+  let filterRun: UInt32
+  let filterHost: UInt32
+  let filterProcess: UInt32
+  let filterKinds: Set<UInt32>
   /// Per string id, whether a file passes the filter's substring: 0 unknown, 1 yes, 2 no.
-  private var fileVerdicts: [UInt8] = []
+  var fileVerdicts: [UInt8] = []
   /// With a kind filter, per string id, whether a record of that kind was seen (filtered or
   /// not), so a kind asked for and never seen can be told apart from a typo.
-  private var kindSeen: [Bool] = []
+  var kindSeen: [Bool] = []
   /// Whether the value filters (`host`, `process`, `run`, `file`) matched any record.
-  private var coverage: FilterCoverage
+  var coverage: FilterCoverage
   /// The ids of the run records' kinds.
   private let heartbeatKind: UInt32
   private let endKind: UInt32
   /// The newest record's time (µs), any record read.
-  private var newest = Int64.min
+  var newest = Int64.min
   /// The time stale runs are judged against (`now` for the live journal), or `nil` for the
   /// input's newest record.
   package var staleReference: Timestamp?
@@ -261,7 +261,7 @@ package struct Aggregator {
   }
 
   /// `event` with its strings interned.
-  private mutating func record(of event: MisuseEvent) -> InternedRecord {
+  mutating func record(of event: MisuseEvent) -> InternedRecord {
     InternedRecord(
       timestamp: event.timestamp.microsecondsSinceEpoch, line: event.line, seq: event.seq,
       suppressed: event.suppressed, kind: strings.intern(event.kind.code),
@@ -318,31 +318,6 @@ package struct Aggregator {
     groups.add(record, to: group, strings: strings)
   }
 
-  /// Notes which value filters `record` matches (see ``FilterCoverage``).
-  private mutating func cover(_ record: InternedRecord) {
-    coverage.see(.host, id: record.host, matches: record.host == filterHost)
-    coverage.see(.process, id: record.process, matches: record.process == filterProcess)
-    coverage.see(.run, id: record.run, matches: record.run == filterRun)
-    if filter.fileSubstring != nil {
-      coverage.see(.file, id: record.file, matches: fileMatches(record.file))
-    }
-  }
-
-  /// The value filters that matched no record read, each with its value and the values seen
-  /// instead (at most ``FilterCoverage/maxValues``), sorted.
-  package var unmatchedFilters: [(field: FilterCoverage.Field, value: String, seen: [String])] {
-    coverage.unmatched().map { field, ids in
-      let value: String? =
-        switch field {
-        case .host: filter.host
-        case .process: filter.process
-        case .run: filter.run
-        case .file: filter.fileSubstring
-        }
-      return (field, value ?? "", ids.map { strings.string($0) }.sorted())
-    }
-  }
-
   /// Marks `run` as begun by a user other than root and the reader (its first journal entry's
   /// trusted `_UID`): anyone may log, so such a run's losses are counted apart
   /// (``Summary/otherUsersLost``) and never decide the reader's gate. A run not seen is ignored.
@@ -350,14 +325,6 @@ package struct Aggregator {
     let id = strings.intern(run)
     guard Int(id) < runOf.count, runOf[Int(id)] >= 0 else { return }
     runs[Int(runOf[Int(id)])].otherUser = true
-  }
-
-  /// Whether `time` (µs) is inside the filter's window.
-  @inline(__always)
-  private func inWindow(_ time: Int64) -> Bool {
-    if let since = filter.since, time < since.microsecondsSinceEpoch { return false }
-    if let until = filter.until, until.microsecondsSinceEpoch < time { return false }
-    return true
   }
 
   /// Notes what a new record of run `index` says about the run; `true` when it is a run
@@ -371,71 +338,9 @@ package struct Aggregator {
     return isRunRecord
   }
 
-  /// A run's heartbeat interval (µs), as its records show it: the mean gap between its
-  /// heartbeats when two or more were read (a lost one lengthens it, never shortens it);
-  /// with one, the time from its `seq` 1 to it (the first heartbeat comes one interval after
-  /// the first misuse) when that is longer than the default; else the sinks' default, 60 s.
-  private static func interval(of run: RunState) -> Int64 {
-    if run.heartbeats >= 2, run.lastHeartbeat > run.firstHeartbeat {
-      return (run.lastHeartbeat - run.firstHeartbeat) / Int64(run.heartbeats - 1)
-    }
-    if run.heartbeats == 1, let start = run.start, run.firstHeartbeat > start {
-      return max(defaultHeartbeatInterval, run.firstHeartbeat - start)
-    }
-    return defaultHeartbeatInterval
-  }
-
-  /// Where run `state` stands against `reference` (µs).
-  private static func state(of run: RunState, reference: Int64) -> Summary.RunState {
-    if run.ended { return .ended }
-    let (limit, overflow) = interval(of: run).multipliedReportingOverflow(by: 2)
-    if overflow { return .running }
-    let (silence, past) = reference.subtractingReportingOverflow(run.last)
-    return !past && silence > limit ? .stale : .running
-  }
-
-  private mutating func see(kind: UInt32) {
-    if kindSeen.count <= Int(kind) {
-      kindSeen.append(contentsOf: repeatElement(false, count: Int(kind) + 1 - kindSeen.count))
-    }
-    kindSeen[Int(kind)] = true
-  }
-
-  /// With a kind filter, the kinds of the records seen in the runs selected, whether the
-  /// filter kept them or not, sorted; empty without a kind filter.
-  package var kindsSeen: [String] {
-    kindSeen.indices.filter { kindSeen[$0] }.map { strings.string(UInt32($0)) }.sorted()
-  }
-
-  /// ``EventFilter/accepts(_:)`` on ids.
-  private mutating func accepts(_ record: InternedRecord) -> Bool {
-    if let since = filter.since, record.timestamp < since.microsecondsSinceEpoch { return false }
-    if let until = filter.until, until.microsecondsSinceEpoch < record.timestamp { return false }
-    if !filterKinds.isEmpty, !filterKinds.contains(record.kind) { return false }
-    if filter.fileSubstring != nil, !fileMatches(record.file) { return false }
-    if filterProcess != InternedRecord.none, record.process != filterProcess { return false }
-    if filterHost != InternedRecord.none, record.host != filterHost { return false }
-    if let minimumLevel = filter.minimumLevel, record.level < minimumLevel { return false }
-    if filterRun != InternedRecord.none, record.run != filterRun { return false }
-    return true
-  }
-
-  /// Whether the file `id` names contains the filter's substring (remembered per id).
-  private mutating func fileMatches(_ file: UInt32) -> Bool {
-    guard let substring = filter.fileSubstring else { return true }
-    let id = Int(file)
-    if fileVerdicts.count <= id {
-      fileVerdicts.append(contentsOf: repeatElement(0, count: id + 1 - fileVerdicts.count))
-    }
-    if fileVerdicts[id] == 0 {
-      fileVerdicts[id] = strings.string(file).contains(substring) ? 1 : 2
-    }
-    return fileVerdicts[id] == 1
-  }
-
   /// The index of `record`'s run, creating it when new.
   @inline(__always)
-  private mutating func run(of record: InternedRecord) -> Int {
+  mutating func run(of record: InternedRecord) -> Int {
     let id = Int(record.run)
     if id < runOf.count, runOf[id] >= 0 { return Int(runOf[id]) }
     if runOf.count <= id {
@@ -449,7 +354,7 @@ package struct Aggregator {
 
   /// The index of `record`'s group, creating it when new.
   @inline(__always)
-  private mutating func group(of record: InternedRecord) -> Int {
+  mutating func group(of record: InternedRecord) -> Int {
     var key = SIMD8<Int64>.zero
     if bySite {
       key[0] = Int64(record.kind)
@@ -479,102 +384,4 @@ package struct Aggregator {
     }
   }
 
-  /// The summary of everything added so far.
-  ///
-  /// A run counts when a record of it is inside the window and it has the filter's host and
-  /// process. Its lost records are the `seq`s never read from its first record inside the
-  /// window (from 1 without `--since`) to its last, or to the `run_records` of its last run
-  /// record inside the window when that is higher: a window never blames a run for what lies
-  /// outside it.
-  package func summary() -> Summary {
-    var first: Int64?
-    var last: Int64?
-    for state in groups.states where state.records > 0 {
-      first = min(first ?? state.first, state.first)
-      last = max(last ?? state.last, state.last)
-    }
-    let reference = staleReference?.microsecondsSinceEpoch ?? newest
-    let runLevel = !groupBy.isEmpty && groupBy.allSatisfy { $0 == .host || $0 == .process }
-    var groupLost: [SIMD8<Int64>: Int] = [:]
-    var runFields = groupBy.filter { $0 == .host || $0 == .process }
-    if !runFields.contains(.host) { runFields.append(.host) }
-    var runGroups: [[UInt32]: Summary.RunGroup] = [:]
-    var lostRuns: [Summary.LostRun] = []
-    var staleRuns: [Summary.StaleRun] = []
-    var states = Summary.RunStates()
-    var lost = 0
-    var otherUsersLost = 0
-    var dropped = 0
-    var selectedRuns = 0
-    func adding(_ total: Int, _ more: Int) -> Int {
-      // Each run's count is below 2^53; only a hostile input of many runs could overflow a
-      // sum, which then stays at the largest value.
-      let (sum, overflow) = total.addingReportingOverflow(more)
-      return overflow ? Int.max : sum
-    }
-    for (index, run) in runs.enumerated() where run.selected && run.inWindow {
-      selectedRuns += 1
-      let low = filter.since == nil ? 1 : run.windowLow
-      let high = max(run.windowHigh, run.declared)
-      let missing = run.seqs.missing(in: low...high)
-      let afterMisuse = max(run.misuseHigh + 1, low)
-      let tail = afterMisuse <= high ? run.seqs.missing(in: afterMisuse...high) : 0
-      let state = Aggregator.state(of: run, reference: reference)
-      states[state] += 1
-      if run.otherUser {
-        // Another local user's run: its losses are shown apart and never decide the gate.
-        otherUsersLost = adding(otherUsersLost, missing)
-        continue
-      }
-      lost = adding(lost, missing)
-      dropped = adding(dropped, run.dropped)
-      if missing > 0 {
-        lostRuns.append(
-          Summary.LostRun(
-            run: strings.string(runIDs[index]), process: strings.string(run.process),
-            lost: missing, head: low == 1 ? min(run.seqs.head, missing) : 0,
-            host: strings.string(run.host), tail: tail, dropped: run.dropped))
-      }
-      if state == .stale {
-        staleRuns.append(
-          Summary.StaleRun(
-            run: strings.string(runIDs[index]), process: strings.string(run.process),
-            host: strings.string(run.host), last: Timestamp(microsecondsSinceEpoch: run.last)))
-      }
-      let ids = runFields.map { $0 == .host ? run.host : run.process }
-      var group = runGroups[ids] ?? Summary.RunGroup(key: ids.map(strings.string))
-      group.lost = adding(group.lost, missing)
-      group.dropped = adding(group.dropped, run.dropped)
-      group.states[state] += 1
-      let time = Timestamp(microsecondsSinceEpoch: run.last)
-      group.last = max(group.last ?? time, time)
-      runGroups[ids] = group
-      if runLevel {
-        var lanes = SIMD8<Int64>.zero
-        for (position, field) in groupBy.enumerated() {
-          lanes[position] = Int64(field == .host ? run.host : run.process)
-        }
-        groupLost[lanes] = adding(groupLost[lanes] ?? 0, missing)
-      }
-    }
-    let built = Summary.Groups(
-      table: groups, strings: strings, fields: groupBy, start: first ?? 0, end: last ?? 0,
-      lost: runLevel ? groupLost : nil)
-    lostRuns.sort { $0.lost != $1.lost ? $0.lost > $1.lost : $0.run < $1.run }
-    staleRuns.sort { $0.last != $1.last ? $0.last > $1.last : $0.run < $1.run }
-    var summary = Summary(
-      groupBy: groupBy, events: events, records: records, malformed: malformed, other: other,
-      lost: lost, duplicates: duplicates,
-      first: first.map { Timestamp(microsecondsSinceEpoch: $0) },
-      last: last.map { Timestamp(microsecondsSinceEpoch: $0) }, groups: built,
-      lostRuns: lostRuns, runs: selectedRuns, forged: forged, otherUsersLost: otherUsersLost)
-    summary.runStates = states
-    summary.staleRuns = staleRuns
-    summary.runDropped = dropped
-    summary.runFields = runFields
-    summary.runGroups = runGroups.values.sorted { $0.key.lexicographicallyPrecedes($1.key) }
-    summary.newest =
-      staleReference ?? (newest == Int64.min ? nil : Timestamp(microsecondsSinceEpoch: newest))
-    return summary
-  }
 }

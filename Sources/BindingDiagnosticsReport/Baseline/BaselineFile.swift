@@ -81,12 +81,11 @@ package enum BaselineFile {
     let written = FileDescriptorIO.writeAll(fd, Array(baseline.text.utf8))
     FileDescriptorIO.closeFile(fd)
     if case .failure(let error) = written {
-      unlink(temporary)
+      _ = FileDescriptorIO.unlinkFile(temporary)
       return .failure(error)
     }
-    guard rename(temporary, path) == 0 else {
-      let error = SystemError("rename", code: errno)
-      unlink(temporary)
+    if case .failure(let error) = FileDescriptorIO.renameFile(temporary, path) {
+      _ = FileDescriptorIO.unlinkFile(temporary)
       return .failure(error)
     }
     return .success(())

@@ -30,7 +30,7 @@ enum FollowIO {
     case .success(let opened): fd = opened
     case .failure(let error): return .failure(error)
     }
-    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+    FileDescriptorIO.setNonBlocking(fd, false)
     let info: stat
     switch status(fd) {
     case .success(let got): info = got
@@ -64,14 +64,7 @@ enum FollowIO {
   /// `readdir(3)`), one at a time: a directory of many thousand names is never held whole.
   /// Nothing is handed over when it cannot be opened.
   static func forEachName(in path: String, _ body: (String) -> Void) {
-    guard let directory = opendir(path) else { return }
-    defer { closedir(directory) }
-    while let entry = readdir(directory) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-      }
-      if name != "." && name != ".." { body(name) }
-    }
+    _ = FileDescriptorIO.forEachDirectoryEntry(path) { name, _ in body(name) }
   }
 
   /// `pread(2)`: up to `count` bytes at `offset`; 0 at the end of the file.
@@ -129,15 +122,12 @@ enum FollowIO {
     }
   }
 
-  /// `pipe(2)`, both ends then made close-on-exec and non-blocking (`fcntl`).
+  /// `pipe(2)`, both ends close-on-exec and then made non-blocking (`fcntl`).
   static func makePipe() -> Result<(read: Int32, write: Int32), SystemError> {
-    var ends: [Int32] = [-1, -1]
-    guard pipe(&ends) == 0 else { return .failure(SystemError("pipe", code: errno)) }
-    for end in ends {
-      _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-      _ = fcntl(end, F_SETFL, O_NONBLOCK)
+    FileDescriptorIO.makePipe().map { ends in
+      for end in [ends.read, ends.write] { FileDescriptorIO.setStatusFlags(end, O_NONBLOCK) }
+      return ends
     }
-    return .success((ends[0], ends[1]))
   }
 
   /// `pthread_sigmask(SIG_UNBLOCK)` for `signals` on the calling thread (and the threads it

@@ -88,33 +88,23 @@ extension JournalReader {
     /// The entries of `path` but `.` and `..`; a symbolic link or an unknown type is resolved
     /// with `stat` (a link to nothing is neither a file nor a directory).
     static func list(_ path: String) -> Result<[DirectoryEntry], SystemError> {
-      guard let stream = opendir(path) else { return .failure(SystemError("opendir", code: errno)) }
-      defer { closedir(stream) }
       var entries: [DirectoryEntry] = []
-      while true {
-        errno = 0
-        guard let entry = readdir(stream) else {
-          if errno != 0 { return .failure(SystemError("readdir", code: errno)) }
-          return .success(entries)
-        }
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-          String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-        }
-        if name == "." || name == ".." { continue }
-        var type = Int(entry.pointee.d_type)
+      return FileDescriptorIO.forEachDirectoryEntry(path) { name, found in
+        var type = Int(found)
         if type == Int(DT_LNK) || type == Int(DT_UNKNOWN) {
           type = fileType(path.hasSuffix("/") ? path + name : path + "/" + name)
         }
         entries.append(
           DirectoryEntry(
             name: name, isRegular: type == Int(DT_REG), isDirectory: type == Int(DT_DIR)))
-      }
+      }.map { entries }
     }
 
     /// `DT_REG`, `DT_DIR` or `DT_UNKNOWN` for what `path` leads to (`stat` follows links).
     private static func fileType(_ path: String) -> Int {
-      var info = stat()
-      guard stat(path, &info) == 0 else { return Int(DT_UNKNOWN) }
+      guard case .success(let info) = FileDescriptorIO.pathStatus(path) else {
+        return Int(DT_UNKNOWN)
+      }
       switch info.st_mode & S_IFMT {
       case S_IFDIR: return Int(DT_DIR)
       case S_IFREG: return Int(DT_REG)

@@ -34,8 +34,10 @@ extension InputReader {
       switch JournalReader.journalFiles(in: directory) {
       case .success(let files):
         for file in files {
-          var info = stat()
-          let identity = stat(file, &info) == 0 ? [UInt64(info.st_dev), UInt64(info.st_ino)] : []
+          let identity =
+            (try? FileDescriptorIO.pathStatus(file).get()).map {
+              [UInt64($0.st_dev), UInt64($0.st_ino)]
+            } ?? []
           if !identity.isEmpty, !seen.insert(identity).inserted { continue }
           sources.append((file, file, .files([file])))
         }
