@@ -1,34 +1,3 @@
-/// Records waiting in a ``SinkWorker``'s queue, in the form its delivery wants them (encoded
-/// bytes, events).
-protocol SinkBatch {
-  /// What a caller appends.
-  associatedtype Element
-  init()
-  /// Records held.
-  var count: Int { get }
-  /// Appends one record.
-  mutating func append(_ element: Element)
-  /// Empties the batch, keeping its memory.
-  mutating func removeAll()
-}
-
-/// What a ``SinkWorker`` hands its batches to: the file, or journald.
-protocol SinkDelivery: AnyObject, Sendable {
-  associatedtype Batch: SinkBatch
-  /// Delivers `batch`. Called on the worker thread with no lock held, or, for a synchronous
-  /// worker (and a flush after the thread ended), on the caller's thread under the worker's
-  /// lock: one call at a time, never two at once.
-  /// - Parameters:
-  ///   - batch: The records, in the order they were appended.
-  ///   - shard: The queue they came from (``SinkWorker/delivered(_:fromShard:)``).
-  ///   - worker: The worker, for ``SinkWorker/unlessHalted(_:)``.
-  func deliver(_ batch: Batch, fromShard shard: Int, worker: SinkWorker<Self>)
-  /// After the batches a ``SinkWorker/flush(within:)`` waits for were delivered.
-  func flushed()
-  /// Once the worker thread ended (under the worker's lock): nothing is delivered any more.
-  func stopped()
-}
-
 /// A bounded queue and the library thread that empties it, shared by the JSON Lines and
 /// journald sinks.
 ///

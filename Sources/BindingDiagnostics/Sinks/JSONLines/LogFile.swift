@@ -70,7 +70,7 @@ struct LogFile {
       FileDescriptorIO.closeFile(fd)
       return .failure(SystemError("open (not a regular file)", code: EINVAL))
     }
-    _ = fcntl(fd, F_SETFL, O_APPEND)
+    FileDescriptorIO.setStatusFlags(fd, O_APPEND)
     var exposure: String?
     if info.st_mode & S_IWOTH != 0 {
       exposure = "writable by every user: anyone can forge or delete its records"

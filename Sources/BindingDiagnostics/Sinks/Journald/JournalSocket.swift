@@ -17,7 +17,7 @@ enum JournalSocket {
     #else
       // Darwin has no SOCK_CLOEXEC: the flag is set right after.
       let fd = socket(AF_UNIX, SOCK_DGRAM, 0)
-      if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+      if fd >= 0 { FileDescriptorIO.setCloseOnExec(fd) }
     #endif
     guard fd >= 0 else { return .failure(SystemError("socket", code: errno)) }
     defer { FileDescriptorIO.closeFile(fd) }
