@@ -68,12 +68,18 @@ package enum ProcessFlush {
     /// New pipes (`pipe(2)`), all ends but the flushing thread's request end non-blocking.
     /// - Returns: The channel, or the failure of `pipe`.
     package static func make() -> Result<Channel, SystemError> {
-      #if BINDING_FAULT_INJECTION
-        // Debug and test builds: the fault hook's task-local is read here first, never for
-        // the first time in a signal handler or in the flushing thread's idle wait
-        // (``LibraryThread``). A release build has no hook, so nothing to warm.
-        _ = FileDescriptorIO.read(-1, into: UnsafeMutableRawBufferPointer(start: nil, count: 0))
-      #endif
+      // What the hooks use is made here, never for the first time in a hook: a build whose
+      // generics are not specialised (debug) instantiates the metadata of their results
+      // (`Result<Void, SystemError>`, `Result<Int, SystemError>`) on first use, which
+      // allocates, and a hook in a handler that interrupted `malloc` would wait for ever on the
+      // allocator's lock (`anExitFromAHandlerThatInterruptedMallocNeverHangs`). In debug and
+      // test builds this also reads the fault hook's task-local first. Every call fails at
+      // once on descriptor -1 (`EBADF`; `poll` ignores a negative descriptor).
+      _ = Channel().askToFlushAndWait(milliseconds: 0)
+      _ = withUnsafeBytes(of: UInt8(0)) { FileDescriptorIO.writeAll(-1, $0) }
+      var none = pollfd(fd: -1, events: 0, revents: 0)
+      _ = FileDescriptorIO.poll(&none, milliseconds: 0)
+      _ = FileDescriptorIO.read(-1, into: UnsafeMutableRawBufferPointer(start: nil, count: 0))
       let request: (read: Int32, write: Int32)
       switch FileDescriptorIO.makePipe() {
       case .success(let ends): request = ends
