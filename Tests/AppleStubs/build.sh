@@ -63,7 +63,10 @@ build() {
       [ $ready = 1 ] || continue
       local symbols=""
       if [ "$name" = BindingDiagnostics ]; then
-        symbols="-emit-symbol-graph -emit-symbol-graph-dir $dir/symbols -emit-extension-block-symbols"
+        # As the manifest's debug configuration, which the test targets are built against:
+        # the system-call seam's fault hook is compiled in.
+        symbols="-D BINDING_FAULT_INJECTION"
+        symbols="$symbols -emit-symbol-graph -emit-symbol-graph-dir $dir/symbols -emit-extension-block-symbols"
         mkdir -p "$dir/symbols"
       fi
       # shellcheck disable=SC2086
