@@ -67,7 +67,7 @@ final class MisuseIssueRecorder: DiagnosticsSink {
       return (true, true)
     }
     // The process's standard error in a test process leaves out what the test shows.
-    MisusePolicy.$recordShownAsTestIssue.withValue(shown) {
+    TestProcess.$recordShownAsTestIssue.withValue(shown) {
       relay?.relay(event, test: testName)
     }
     if recordNow { site.record(count: nil, severity: .error, near: test.sourceLocation) }

@@ -42,6 +42,22 @@ package struct MisuseSite: Sendable {
       valueType: event.valueType, message: event.message, writer: event.writer)
   }
 
+  /// The site of `misuse`, made by `writer` when known.
+  /// - Parameters:
+  ///   - misuse: A misuse the pipeline reports.
+  ///   - writer: Where the misusing read or write was made, when known.
+  package init(_ misuse: Misuse, writer: String?) {
+    self.init(
+      kind: misuse.kind, fileID: misuse.site.fileID, line: misuse.site.line,
+      label: misuse.label, valueType: misuse.valueType, message: misuse.message, writer: writer)
+  }
+
+  /// The key of `misuse`'s site.
+  /// - Parameter misuse: A misuse the pipeline reports.
+  package static func key(of misuse: Misuse) -> Key {
+    Key(kind: misuse.kind.code, fileID: misuse.site.fileID, line: misuse.site.line)
+  }
+
   /// A site from its parts.
   /// - Parameters:
   ///   - kind: What went wrong.

@@ -30,13 +30,11 @@ final class PolicyFailureReporter: NSObject, TestFailureReporter {
   /// failure, or a warning for a level below `warning` unless `failsBelowWarning`. Returns
   /// whether there was a test.
   func failCurrentTest(
-    kind: MisuseKind, level: MisuseLevel, message: String, label: String?, valueType: String,
-    site: CallSite, writer: () -> WriterSite?, failsBelowWarning: Bool
+    _ misuse: Misuse, writer: () -> WriterSite?, failsBelowWarning: Bool
   ) -> Bool {
     guard let test = Test.current else { return false }
     let key = Seen(
-      test: test.nameWithArguments(Test.Case.current),
-      site: MisuseSite.Key(kind: kind.code, fileID: site.fileID, line: site.line))
+      test: test.nameWithArguments(Test.Case.current), site: MisuseSite.key(of: misuse))
     let first = seen.withLock { seen -> Bool in
       let count = seen[key, default: 0]
       seen[key] = count + 1
@@ -44,10 +42,8 @@ final class PolicyFailureReporter: NSObject, TestFailureReporter {
     }
     guard first else { return true }
     let writer = writer()
-    let site = MisuseSite(
-      kind: kind, fileID: site.fileID, line: site.line, label: label, valueType: valueType,
-      message: message, writer: writer?.text)
-    let severity: Issue.Severity = failsBelowWarning || level >= .warning ? .error : .warning
+    let site = MisuseSite(misuse, writer: writer?.text)
+    let severity: Issue.Severity = failsBelowWarning || misuse.level >= .warning ? .error : .warning
     site.record(count: nil, severity: severity, near: test.sourceLocation, writerPath: writer?.path)
     return true
   }

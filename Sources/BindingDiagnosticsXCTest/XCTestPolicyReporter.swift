@@ -78,13 +78,12 @@ final class XCTestPolicyReporter: NSObject, TestFailureReporter, XCTestObservati
   /// below `warning` (unless `failsBelowWarning`) prints a warning line instead. Returns whether
   /// a test was running.
   func failCurrentTest(
-    kind: MisuseKind, level: MisuseLevel, message: String, label: String?, valueType: String,
-    site: CallSite, writer: () -> WriterSite?, failsBelowWarning: Bool
+    _ misuse: Misuse, writer: () -> WriterSite?, failsBelowWarning: Bool
   ) -> Bool {
     guard XCTestPolicyReporter.mayBelongToTheRunningTest else { return false }
-    let fails = failsBelowWarning || level >= .warning
+    let fails = failsBelowWarning || misuse.level >= .warning
     var running: XCTestCase?
-    let key = MisuseSite.Key(kind: kind.code, fileID: site.fileID, line: site.line)
+    let key = MisuseSite.key(of: misuse)
     let (listening, first) = state.withLock { state -> (Bool, Bool) in
       running = state.running
       guard state.running != nil else { return (state.sawTestEvent, true) }
@@ -94,22 +93,20 @@ final class XCTestPolicyReporter: NSObject, TestFailureReporter, XCTestObservati
     }
     guard first else { return true }
     let writer = writer()
-    let misuse = MisuseSite(
-      kind: kind, fileID: site.fileID, line: site.line, label: label, valueType: valueType,
-      message: message, writer: writer?.text)
-    let text = misuse.describe(count: nil)
-    let path = writer?.path ?? site.fileID
-    let line = max(writer?.line ?? site.line, 0)
+    let site = MisuseSite(misuse, writer: writer?.text)
+    let text = site.describe(count: nil)
+    let path = writer?.path ?? misuse.site.fileID
+    let line = max(writer?.line ?? misuse.site.line, 0)
     guard let test = running else {
       // Before the first test event the reporter has seen, the running test (if any) is unknown:
       // XCTFail finds it (its callback tells this reporter), and records nothing outside a test.
       guard !listening, fails else { return false }
       XCTFail(text, file: InternedStaticString.of(path), line: UInt(line))
       guard currentTestName() != nil else { return false }
-      count(Counted(site: misuse, path: path, line: line, count: 1), key: key)
+      count(Counted(site: site, path: path, line: line, count: 1), key: key)
       return true
     }
-    count(Counted(site: misuse, path: path, line: line, count: 1), key: key)
+    count(Counted(site: site, path: path, line: line, count: 1), key: key)
     if fails {
       record(text, in: test, path: path, line: line)
     } else {
@@ -138,7 +135,7 @@ final class XCTestPolicyReporter: NSObject, TestFailureReporter, XCTestObservati
 
   /// The running XCTest test's name (`Class.testMethod` on Linux, `-[Class testMethod]` on
   /// Apple platforms), or `nil` outside a test or for a misuse that may come from an earlier
-  /// test (see ``failCurrentTest(kind:level:message:label:valueType:site:writer:failsBelowWarning:)``).
+  /// test (see ``failCurrentTest(_:writer:failsBelowWarning:)``).
   func currentTestName() -> String? {
     guard XCTestPolicyReporter.mayBelongToTheRunningTest else { return nil }
     return state.withLock { $0.running?.name }

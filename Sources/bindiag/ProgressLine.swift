@@ -28,7 +28,7 @@ final class ProgressLine: Sendable {
   private let state = Lock(State())
   private let sources: Int
   private let width: Int
-  private let started = ProgressLine.monotonicSeconds()
+  private let started = MonotonicClock.seconds()
   private let stopped = DispatchSemaphore(value: 0)
   private let wake = DispatchSemaphore(value: 0)
 
@@ -94,13 +94,6 @@ final class ProgressLine: Sendable {
     ProgressText.line(
       progress, source: (state.sourceIndex + 1, sources),
       events: state.eventsBefore + progress.events,
-      seconds: ProgressLine.monotonicSeconds() - started, width: width - 1)
-  }
-
-  /// `clock_gettime(CLOCK_MONOTONIC)` in seconds.
-  private static func monotonicSeconds() -> Double {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+      seconds: MonotonicClock.seconds() - started, width: width - 1)
   }
 }

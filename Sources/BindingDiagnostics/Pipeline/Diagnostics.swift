@@ -38,6 +38,9 @@ public final class Diagnostics: Sendable {
     self.privacy = configuration.privacy
     self.minimumLevel = configuration.minimumLevel
     self.policy = configuration.policy
+    // The test libraries' reporters are made with the pipeline (XCTest's starts observing the
+    // test run then), not at its first misuse.
+    if TestProcess.isTestProcess { _ = MisusePolicy.testFailureReporters }
   }
 
   /// The 16-hex-digit run id every record of this pipeline carries.
@@ -67,28 +70,12 @@ public final class Diagnostics: Sendable {
     label: String? = nil, site: CallSite
   ) {
     let level = level ?? kind.defaultLevel
-    var writer = WriterSlot()
-    let failsTestFirst = policy.failsTests
-    var shown = false
-    if failsTestFirst {
-      shown = applyPolicy(
-        kind, level: level, message: message, label: label, valueType: valueType(), site: site,
-        writer: { writer.site })
-    }
-    if acceptsEvents, level >= minimumLevel {
-      MisusePolicy.$recordShownAsTestIssue.withValue(shown) {
-        deliver(
-          kind, level: level, message: message, site: site, valueType: valueType(),
-          valuePresent: valuePresent, value: value(), label: label,
-          test: MisusePolicy.testName(for: self), writer: { writer.site?.text },
-          thread: ThreadOrdinal.current())
-      }
-    }
-    if !failsTestFirst {
-      applyPolicy(
-        kind, level: level, message: message, label: label, valueType: valueType(), site: site,
-        writer: { writer.site })
-    }
+    let wanted = acceptsEvents && level >= minimumLevel
+    guard wanted || policy.actsOnMisuse else { return }
+    let misuse = Misuse(
+      kind: kind, level: level, message: message, label: label, valueType: valueType(),
+      valuePresent: valuePresent, site: site)
+    handle(misuse, wanted: wanted, value: value, thread: ThreadOrdinal.current())
   }
 
   /// The report path of the mappings and of ``DiagnosticsSystem/report(_:message:valueType:valuePresent:value:level:label:fileID:line:function:)``.
@@ -108,6 +95,19 @@ public final class Diagnostics: Sendable {
     let thread = ThreadOrdinal.current()
     let entry = SiteTable.entry(
       fileID: fileID, line: line, function: function, valueType: valueType, thread: thread)
+    let misuse = Misuse(
+      kind: kind, level: level, message: message, label: label, valueType: entry.valueType,
+      valuePresent: valuePresent, site: entry.site)
+    handle(misuse, wanted: wanted, value: value, thread: thread)
+  }
+
+  /// The policy's step and the record, in the order the policy needs.
+  /// - Parameters:
+  ///   - misuse: What went wrong, where.
+  ///   - wanted: Whether a record is written (a sink takes events at this level).
+  ///   - value: The wrapped value, asked for only when a record is written.
+  ///   - thread: The reporting thread's ordinal.
+  private func handle(_ misuse: Misuse, wanted: Bool, value: () -> Any?, thread: Int) {
     // The writer's stack is walked only for what names it: a record written (not one folded
     // away), a test issue recorded.
     var writer = WriterSlot()
@@ -116,62 +116,43 @@ public final class Diagnostics: Sendable {
     let failsTestFirst = policy.failsTests
     var shown = false
     if failsTestFirst {
-      shown = applyPolicy(
-        kind, level: level, message: message, label: label, valueType: entry.valueType,
-        site: entry.site, writer: { writer.site })
+      shown = applyPolicy(misuse, writer: { writer.site })
     }
     if wanted {
       let test = MisusePolicy.testName(for: self)
       if shown {
-        MisusePolicy.$recordShownAsTestIssue.withValue(true) {
-          deliver(
-            kind, level: level, message: message, site: entry.site, valueType: entry.valueType,
-            valuePresent: valuePresent, value: value(), label: label, test: test,
-            writer: { writer.site?.text }, thread: thread)
+        TestProcess.$recordShownAsTestIssue.withValue(true) {
+          deliver(misuse, value: value(), test: test, writer: { writer.site?.text }, thread: thread)
         }
       } else {
-        deliver(
-          kind, level: level, message: message, site: entry.site, valueType: entry.valueType,
-          valuePresent: valuePresent, value: value(), label: label, test: test,
-          writer: { writer.site?.text }, thread: thread)
+        deliver(misuse, value: value(), test: test, writer: { writer.site?.text }, thread: thread)
       }
     }
     if !failsTestFirst {
-      applyPolicy(
-        kind, level: level, message: message, label: label, valueType: entry.valueType,
-        site: entry.site, writer: { writer.site })
+      applyPolicy(misuse, writer: { writer.site })
     }
   }
 
   /// After the report: a runtime warning, then what the policy says (see
-  /// ``MisusePolicy/respond(to:level:message:label:valueType:site:writer:pipeline:flush:)``).
+  /// ``MisusePolicy/respond(to:writer:pipeline:flush:)``).
   /// Returns whether a test framework took the misuse.
   @discardableResult
-  private func applyPolicy(
-    _ kind: MisuseKind, level: MisuseLevel, message: String, label: String?,
-    valueType: @autoclosure () -> String,
-    site: @autoclosure () -> CallSite, writer: () -> WriterSite?
-  ) -> Bool {
+  private func applyPolicy(_ misuse: Misuse, writer: () -> WriterSite?) -> Bool {
     guard policy.actsOnMisuse else { return false }
-    return policy.respond(
-      to: kind, level: level, message: message, label: label, valueType: valueType(),
-      site: site(), writer: writer,
-      pipeline: self, flush: { sink.flush() })
+    return policy.respond(to: misuse, writer: writer, pipeline: self, flush: { sink.flush() })
   }
 
   /// Rate limiting, the value under the privacy setting, then the record.
   private func deliver(
-    _ kind: MisuseKind, level: MisuseLevel, message: String, site: CallSite,
-    valueType: @autoclosure () -> String, valuePresent: Bool, value: @autoclosure () -> Any?,
-    label: String?, test: String?, writer: () -> String?, thread: Int
+    _ misuse: Misuse, value: @autoclosure () -> Any?, test: String?, writer: () -> String?,
+    thread: Int
   ) {
     var suppressed = 0
     if let limiter {
-      let key = RateLimiter.Key(kind: kind.code, file: site.fileID, line: site.line, test: test)
+      let key = RateLimiter.Key(
+        kind: misuse.kind.code, file: misuse.site.fileID, line: misuse.site.line, test: test)
       let decision = limiter.admit(key) {
-        RateLimiter.Pending(
-          kind: kind, level: level, message: message, site: site, valueType: valueType(),
-          valuePresent: valuePresent, label: label, test: test, writer: writer())
+        RateLimiter.Pending(misuse: misuse, test: test, writer: writer())
       }
       switch decision {
       case .suppress(let scheduleDrain):
@@ -187,9 +168,8 @@ public final class Diagnostics: Sendable {
       rendered = value().map { privacy.render($0) }
     }
     emit(
-      kind: kind, level: level, message: message, site: site, valueType: valueType(),
-      valuePresent: valuePresent, value: rendered, label: label, test: test, writer: writer(),
-      suppressed: suppressed, identity: identities[thread])
+      misuse, value: rendered, test: test, writer: writer(), suppressed: suppressed,
+      identity: identities[thread])
   }
 
   /// Writes a record for every rate-limited event still pending, then flushes the sink.
@@ -210,10 +190,8 @@ public final class Diagnostics: Sendable {
   package func relay(_ event: MisuseEvent, test: String?) {
     guard acceptsEvents, event.level >= minimumLevel else { return }
     deliver(
-      event.kind, level: event.level, message: event.message,
-      site: CallSite(file: event.file, line: event.line, function: event.function),
-      valueType: event.valueType, valuePresent: event.valuePresent, value: event.value,
-      label: event.label, test: test, writer: { event.writer }, thread: ThreadOrdinal.current())
+      Misuse(of: event), value: event.value, test: test, writer: { event.writer },
+      thread: ThreadOrdinal.current())
   }
 
   /// As the process ends (`exit`, a stop signal): writes a record for every rate-limited event
@@ -242,10 +220,8 @@ public final class Diagnostics: Sendable {
     guard let limiter else { return }
     for (pending, count) in limiter.drain() {
       emit(
-        kind: pending.kind, level: pending.level, message: pending.message, site: pending.site,
-        valueType: pending.valueType, valuePresent: pending.valuePresent, value: nil,
-        label: pending.label, test: pending.test, writer: pending.writer, suppressed: count - 1,
-        identity: identity)
+        pending.misuse, value: nil, test: pending.test, writer: pending.writer,
+        suppressed: count - 1, identity: identity)
     }
   }
 
@@ -259,20 +235,20 @@ public final class Diagnostics: Sendable {
   }
 
   private func emit(
-    kind: MisuseKind, level: MisuseLevel, message: String, site: CallSite, valueType: String,
-    valuePresent: Bool, value: String?, label: String?, test: String?, writer: String?,
-    suppressed: Int, identity: ProcessIdentity
+    _ misuse: Misuse, value: String?, test: String?, writer: String?, suppressed: Int,
+    identity: ProcessIdentity
   ) {
     let seq = sequence.increment()
+    let site = misuse.site
     // Once per pipeline: a late bootstrap names the site of the process pipeline's first record.
     if seq == 1 { DiagnosticsSystem.noteFirstRecord(of: self, at: site) }
     if suppressed > 0 { runRecords.folded(suppressed) }
     sink.receive(
       MisuseEvent(
-        timestamp: .now(), level: level, kind: kind, message: message, file: site.fileID,
-        line: site.line, function: site.function, valueType: valueType,
-        valuePresent: valuePresent, value: value, label: label, test: test, writer: writer,
-        process: identity.process,
+        timestamp: .now(), level: misuse.level, kind: misuse.kind, message: misuse.message,
+        file: site.fileID, line: site.line, function: site.function,
+        valueType: misuse.valueType, valuePresent: misuse.valuePresent, value: value,
+        label: misuse.label, test: test, writer: writer, process: identity.process,
         pid: identity.pid, host: identity.host, run: identity.run, seq: seq,
         suppressed: suppressed))
     // After the record's `ts`: heartbeats are due an interval after this, never before.

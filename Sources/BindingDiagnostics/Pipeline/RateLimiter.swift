@@ -18,13 +18,9 @@ final class RateLimiter: Sendable {
 
   /// What a suppressed event leaves behind, so a record can stand for it at flush.
   struct Pending: Sendable {
-    let kind: MisuseKind
-    let level: MisuseLevel
-    let message: String
-    let site: CallSite
-    let valueType: String
-    let valuePresent: Bool
-    let label: String?
+    /// The first folded misuse.
+    let misuse: Misuse
+    /// The test running at the misuse.
     let test: String?
     /// The record's `writer`: the first folded misuse's.
     let writer: String?

@@ -37,7 +37,7 @@ package enum RuntimeWarning {
     ///   - clock: Seconds on a monotonic clock; the system's by default.
     ///   - send: Shows one warning.
     package init(
-      clock: @escaping @Sendable () -> Double = RuntimeWarning.monotonicSeconds,
+      clock: @escaping @Sendable () -> Double = { MonotonicClock.seconds() },
       send: @escaping @Sendable (_ text: String, _ site: CallSite) -> Void
     ) {
       self.clock = clock
@@ -87,32 +87,18 @@ package enum RuntimeWarning {
   }
 
   /// Raises the warning for one misuse, at most once per site per `interval` seconds.
-  static func raise(
-    kind: MisuseKind, message: String, label: String?, valueType: String, site: CallSite,
-    interval: Double
-  ) {
-    current?.raise(
-      text(kind: kind, message: message, label: label, valueType: valueType, site: site),
-      kind: kind, site: site, interval: interval)
+  static func raise(_ misuse: Misuse, interval: Double) {
+    current?.raise(text(misuse), kind: misuse.kind, site: misuse.site, interval: interval)
   }
 
   /// The warning's text: the site, the kind, the label and a short type, then the sentence.
   ///
   /// `Inbox/InboxView.swift:31: mapped-bool-set-true, label "save-alert", String?: A
   /// Binding<Bool> mapped from an optional was set to true; the write had no effect.`
-  package static func text(
-    kind: MisuseKind, message: String, label: String?, valueType: String, site: CallSite
-  ) -> String {
-    var text = "\(site.fileID):\(site.line): \(kind.code)"
-    text += label.map { ", label \"\($0)\"" } ?? ""
-    return text + ", \(ShortTypeName.of(valueType)): \(message)"
-  }
-
-  /// Seconds on the monotonic clock.
-  package static let monotonicSeconds: @Sendable () -> Double = {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+  package static func text(_ misuse: Misuse) -> String {
+    var text = "\(misuse.site.fileID):\(misuse.site.line): \(misuse.kind.code)"
+    text += misuse.label.map { ", label \"\($0)\"" } ?? ""
+    return text + ", \(ShortTypeName.of(misuse.valueType)): \(misuse.message)"
   }
 
   #if canImport(os) && DEBUG

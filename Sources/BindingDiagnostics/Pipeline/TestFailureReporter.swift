@@ -14,21 +14,15 @@ package protocol TestFailureReporter: AnyObject, Sendable {
   /// Returns whether this reporter's framework had a test to record the misuse in, so the next
   /// reporter is asked only when it had none.
   /// - Parameters:
-  ///   - kind: What went wrong.
-  ///   - level: The report's level: below ``MisuseLevel/warning``, a test warning, unless
+  ///   - misuse: What went wrong, where; below ``MisuseLevel/warning``, a test warning, unless
   ///     `failsBelowWarning`.
-  ///   - message: The report's sentence.
-  ///   - label: The mapping's label.
-  ///   - valueType: The optional's type.
-  ///   - site: Where the mapping was created.
   ///   - writer: Where the misusing read or write was made; walks the stack the first time only,
   ///     so call it only for an issue being recorded.
   ///   - failsBelowWarning: Whether every level fails the test.
   /// - Returns: Whether a test of this reporter's framework recorded it.
   @discardableResult
   func failCurrentTest(
-    kind: MisuseKind, level: MisuseLevel, message: String, label: String?, valueType: String,
-    site: CallSite, writer: () -> WriterSite?, failsBelowWarning: Bool
+    _ misuse: Misuse, writer: () -> WriterSite?, failsBelowWarning: Bool
   ) -> Bool
 
   /// The name of the test running on the current task, or `nil` outside a test.

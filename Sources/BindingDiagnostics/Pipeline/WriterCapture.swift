@@ -45,7 +45,7 @@ package enum WriterCapture {
   static var isEnabled: Bool {
     switch enabledSetting {
     case .some(let on): on
-    case .none: MisusePolicy.isTestProcess
+    case .none: TestProcess.isTestProcess
     }
   }
 

@@ -92,7 +92,7 @@ public struct StandardErrorSink: DiagnosticsSink {
     let terminal = Self.isTerminal(fileDescriptor)
     // A test process's own standard error (what `swift test` shows, no terminal) gets the short
     // lines too, without those its tests already show as issues.
-    let testOutput = format == nil && fileDescriptor == 2 && MisusePolicy.isTestProcess
+    let testOutput = format == nil && fileDescriptor == 2 && TestProcess.isTestProcess
     let format = format ?? (terminal || testOutput ? .human : .logfmt)
     self.quietForTestIssues = testOutput
     self.format = format
@@ -119,7 +119,7 @@ public struct StandardErrorSink: DiagnosticsSink {
   /// - Parameter event: The event.
   public func receive(_ event: MisuseEvent) {
     if quietForTestIssues, event.suppressed == 0, !event.carriesRunCounts,
-      MisusePolicy.recordShownAsTestIssue
+      TestProcess.recordShownAsTestIssue
     { return }
     if event.carriesRunCounts {
       guard format != .human else { return }
