@@ -13,10 +13,11 @@ enum DemoCommand {
   static func run(_ options: DemoOptions) -> Int32 {
     let directory: String
     if let chosen = options.directory {
-      guard mkdir(chosen, 0o750) == 0 || errno == EEXIST else {
+      if case .failure(let error) = FileDescriptorIO.makeDirectory(chosen, 0o750),
+        error.code != EEXIST
+      {
         Output.err(
-          "Error: cannot create '\(DisplayText.escapingControls(chosen))': "
-            + "\(String(cString: strerror(errno)))\n")
+          "Error: cannot create '\(DisplayText.escapingControls(chosen))': \(error.message)\n")
         return ExitCode.failure
       }
       directory = chosen

@@ -1,3 +1,5 @@
+import BindingDiagnostics
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -15,8 +17,9 @@ enum Terminal {
   /// The size of the terminal on `fd` (`ioctl(TIOCGWINSZ)`), or `nil` when `fd` is not a
   /// terminal or reports no size.
   static func size(_ fd: Int32) -> (columns: Int, rows: Int)? {
-    var size = winsize()
-    guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+    guard case .success(let size) = FileDescriptorIO.windowSize(fd), size.ws_col > 0 else {
+      return nil
+    }
     return (Int(size.ws_col), Int(size.ws_row))
   }
 

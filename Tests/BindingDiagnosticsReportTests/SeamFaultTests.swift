@@ -9,8 +9,9 @@ import Testing
 #endif
 
 /// The calls the system-call seam took over from the report's own code (`rename`, `unlink`,
-/// directory reads, `open` and `fstat` of an input), each failed once through the seam's test
-/// hook (``SystemCallFaults``): the failure comes back as a clear error and nothing is lost.
+/// directory reads, `open` and `fstat` of an input, `follow`'s inotify), each failed once
+/// through the seam's test hook (``SystemCallFaults``): the failure comes back as a clear error
+/// and nothing is lost.
 @Suite struct SeamFaultTests {
   /// A baseline file at `path` holding one site, and that baseline.
   static func baseline(at path: String, events: Int) throws -> Baseline {
@@ -113,4 +114,49 @@ import Testing
     #expect(spawnFaults.remaining == [])
     #expect(Self.error(spawned) == SystemError("posix_spawn", code: EAGAIN))
   }
+
+  #if canImport(Glibc)
+    @Test func anInterruptedInotifyIsMadeAgainAndFollowWatches() throws {
+      let directory = try temporaryDirectory()
+      let faults = SystemCallFaults([.inotifyInit: [.error(EINTR)], .inotifyWatch: [.error(EINTR)]])
+      let watcher = SystemCallFaults.$current.withValue(faults) {
+        ChangeWatcher(directories: [directory], polling: false)
+      }
+      #expect(faults.remaining == [])
+      #expect(watcher.mode == .inotify)
+    }
+
+    /// Without inotify (`EMFILE`: the per-user limit of instances; `ENOSPC`: of watches),
+    /// `follow` polls.
+    @Test(arguments: [(SystemCall.inotifyInit, EMFILE), (SystemCall.inotifyWatch, ENOSPC)])
+    func aRefusedInotifyMakesFollowPoll(call: SystemCall, code: Int32) throws {
+      let directory = try temporaryDirectory()
+      let faults = SystemCallFaults([call: [.error(code)]])
+      let watcher = SystemCallFaults.$current.withValue(faults) {
+        ChangeWatcher(directories: [directory], polling: false)
+      }
+      #expect(faults.remaining == [])
+      #expect(watcher.mode == .polling)
+      #expect(ChangeWatcher(directories: [directory], polling: false).mode == .inotify)
+    }
+
+    @Test func aFailedInotifyCallIsItsError() throws {
+      let directory = try temporaryDirectory()
+      let flags = Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC)
+      let initFaults = SystemCallFaults([.inotifyInit: [.error(EMFILE)]])
+      let made = SystemCallFaults.$current.withValue(initFaults) {
+        FileDescriptorIO.makeInotify(flags)
+      }
+      #expect(initFaults.remaining == [])
+      #expect(Self.error(made) == SystemError("inotify_init1", code: EMFILE))
+      let fd = try FileDescriptorIO.makeInotify(flags).get()
+      defer { FileDescriptorIO.closeFile(fd) }
+      let watchFaults = SystemCallFaults([.inotifyWatch: [.error(ENOSPC)]])
+      let watched = SystemCallFaults.$current.withValue(watchFaults) {
+        FileDescriptorIO.addInotifyWatch(fd, directory, mask: UInt32(IN_CREATE))
+      }
+      #expect(watchFaults.remaining == [])
+      #expect(Self.error(watched) == SystemError("inotify_add_watch", code: ENOSPC))
+    }
+  #endif
 }

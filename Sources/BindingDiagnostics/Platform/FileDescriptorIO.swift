@@ -5,17 +5,20 @@
   package import Darwin
 #endif
 
-/// The system-call seam: the POSIX calls a signal can interrupt, each wrapped once here for every
-/// target. `EINTR` is retried in one place (``retrying(_:_:limit:interrupted:_:)``), partial
-/// writes are looped on, and failures come back as ``SystemError`` values; the test hook
-/// ``SystemCallFaults`` injects errno values and short transfers into the calls of its task.
+/// The system-call seam: the POSIX calls a signal can interrupt, each wrapped once here or in
+/// an extension file beside it (`FileDescriptorIO+Sockets.swift`, `+Inotify`, `+Directories`,
+/// `+Terminal`) for every target. `EINTR` is retried in one place
+/// (``retrying(_:_:limit:interrupted:_:)``), partial writes are looped on, and failures come
+/// back as ``SystemError`` values; the test hook ``SystemCallFaults`` injects errno values and
+/// short transfers into the calls of its task.
 package enum FileDescriptorIO {
   /// Calls `body`, one system call given the most bytes it may transfer (`limit`, or fewer
   /// under a ``SystemCallFaults/Fault/short(_:)`` fault), again while a signal interrupts it
   /// (`EINTR`), unless `interrupted` is given: then an interruption returns that. A result
-  /// below 0 is a failure of `operation` with `errno`. The one `EINTR` loop of the package.
+  /// below 0 is a failure of `operation` with `errno`. The one `EINTR` loop of the package;
+  /// internal so that the seam's extension files (`FileDescriptorIO+Sockets.swift`, …) use it.
   @inline(__always)
-  private static func retrying<Value: BinaryInteger>(
+  static func retrying<Value: BinaryInteger>(
     _ operation: String, _ call: SystemCall, limit: Int = 0,
     interrupted: Value? = nil, _ body: (_ limit: Int) -> Value
   ) -> Result<Value, SystemError> {
@@ -403,7 +406,8 @@ extension FileDescriptorIO {
   /// The bytes waiting in the pipe or socket `fd` (`ioctl(2)` `FIONREAD`), or `nil`.
   static func bytesWaiting(_ fd: Int32) -> Int? {
     var waiting: Int32 = 0
-    guard ioctl(fd, UInt(FIONREAD), &waiting) == 0 else { return nil }
+    guard case .success = retrying("ioctl", .ioctl, { _ in ioctl(fd, UInt(FIONREAD), &waiting) })
+    else { return nil }
     return Int(waiting)
   }
 

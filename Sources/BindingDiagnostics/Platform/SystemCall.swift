@@ -26,4 +26,17 @@ package enum SystemCall: Sendable, Hashable, CaseIterable {
   case pipe
   /// `posix_spawn(3)`.
   case spawn
+  /// `socket(2)`.
+  case socket
+  /// `connect(2)`.
+  case connect
+  /// `inotify_init1(2)` (Linux only).
+  case inotifyInit
+  /// `inotify_add_watch(2)` (Linux only).
+  case inotifyWatch
+  /// `mkdir(2)`.
+  case makeDirectory
+  /// `ioctl(2)`: a terminal's window size (`TIOCGWINSZ`) and the bytes waiting in a pipe or
+  /// socket (`FIONREAD`).
+  case ioctl
 }

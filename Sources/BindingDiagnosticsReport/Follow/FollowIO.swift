@@ -78,11 +78,9 @@ enum FollowIO {
   /// `inotify_init1(IN_NONBLOCK | IN_CLOEXEC)`; `ENOSYS` where there is no inotify.
   static func inotifyDescriptor() -> Result<Int32, SystemError> {
     #if canImport(Glibc)
-      let fd = inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC))
-      guard fd >= 0 else { return .failure(SystemError("inotify_init1", code: errno)) }
-      return .success(fd)
+      FileDescriptorIO.makeInotify(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC))
     #else
-      return .failure(SystemError("inotify_init1", code: ENOSYS))
+      .failure(SystemError("inotify_init1", code: ENOSYS))
     #endif
   }
 
@@ -93,10 +91,7 @@ enum FollowIO {
       let mask =
         UInt32(IN_MODIFY) | UInt32(IN_ATTRIB) | UInt32(IN_CLOSE_WRITE) | UInt32(IN_CREATE)
         | UInt32(IN_DELETE) | UInt32(IN_MOVED_FROM) | UInt32(IN_MOVED_TO) | UInt32(IN_ONLYDIR)
-      guard inotify_add_watch(fd, path, mask) >= 0 else {
-        return .failure(SystemError("inotify_add_watch", code: errno))
-      }
-      return .success(())
+      return FileDescriptorIO.addInotifyWatch(fd, path, mask: mask).map { _ in () }
     #else
       return .failure(SystemError("inotify_add_watch", code: ENOSYS))
     #endif
