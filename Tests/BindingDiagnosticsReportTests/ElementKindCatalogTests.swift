@@ -22,18 +22,7 @@ import Testing
           ? "A binding to a collection element was read after the element was removed"
           : "A binding to a collection element was written after the element was removed"))
 
-    var event = sampleEvent()
-    event.kind = kind
-    event.level = kind.defaultLevel
-    var aggregator = Aggregator()
-    aggregator.add(event)
-    let log = try #require(
-      try JSONSerialization.jsonObject(
-        with: Data(SARIFRenderer(toolVersion: "1").render(aggregator.summary()).utf8))
-        as? [String: Any])
-    let run = try #require((log["runs"] as? [[String: Any]])?.first)
-    let driver = try #require((run["tool"] as? [String: Any])?["driver"] as? [String: Any])
-    let rule = try #require((driver["rules"] as? [[String: Any]])?.first)
+    let rule = try #require(try sarifRules(of: [(kind: kind, level: kind.defaultLevel)]).first)
     #expect(rule["id"] as? String == kind.code)
     #expect(
       (rule["defaultConfiguration"] as? [String: String]) == ["level": sarifLevel])

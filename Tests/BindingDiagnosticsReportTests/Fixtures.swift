@@ -1,5 +1,7 @@
 import BindingDiagnostics
 import BindingDiagnosticsReport
+import Foundation
+import Testing
 
 /// A small deterministic random generator (SplitMix64), so generated inputs are reproducible.
 struct SeededGenerator: RandomNumberGenerator {
@@ -68,4 +70,23 @@ func line(_ event: MisuseEvent) -> String {
   var text = String(decoding: JSONLinesEncoder().encode(event), as: UTF8.self)
   text.removeLast()
   return text
+}
+
+/// The `rules` of the SARIF log `bindiag` writes for `kinds`: one event of each, at its level.
+func sarifRules(of kinds: [(kind: MisuseKind, level: MisuseLevel)]) throws -> [[String: Any]] {
+  var aggregator = Aggregator()
+  for (index, entry) in kinds.enumerated() {
+    var event = sampleEvent()
+    event.kind = entry.kind
+    event.level = entry.level
+    event.seq = index + 1
+    aggregator.add(event)
+  }
+  let log = try #require(
+    try JSONSerialization.jsonObject(
+      with: Data(SARIFRenderer(toolVersion: "1").render(aggregator.summary()).utf8))
+      as? [String: Any])
+  let run = try #require((log["runs"] as? [[String: Any]])?.first)
+  let driver = try #require((run["tool"] as? [String: Any])?["driver"] as? [String: Any])
+  return try #require(driver["rules"] as? [[String: Any]])
 }

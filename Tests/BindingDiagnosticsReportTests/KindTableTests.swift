@@ -201,21 +201,8 @@ import Testing
   }
 
   @Test func theSARIFRulesDescribeEveryKind() throws {
-    var aggregator = Aggregator()
-    for (index, row) in Self.misuseRows.enumerated() {
-      var event = sampleEvent()
-      event.kind = MisuseKind(row: row)
-      event.level = row.defaultLevel
-      event.seq = index + 1
-      aggregator.add(event)
-    }
-    let log = try #require(
-      try JSONSerialization.jsonObject(
-        with: Data(SARIFRenderer(toolVersion: "1").render(aggregator.summary()).utf8))
-        as? [String: Any])
-    let run = try #require((log["runs"] as? [[String: Any]])?.first)
-    let driver = try #require((run["tool"] as? [String: Any])?["driver"] as? [String: Any])
-    let rules = try #require(driver["rules"] as? [[String: Any]])
+    let rules = try sarifRules(
+      of: Self.misuseRows.map { (kind: MisuseKind(row: $0), level: $0.defaultLevel) })
     let sarifLevels: [MisuseLevel: String] = [
       .trace: "note", .debug: "note", .info: "note", .notice: "note", .warning: "warning",
       .error: "error", .critical: "error",

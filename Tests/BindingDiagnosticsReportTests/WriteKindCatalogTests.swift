@@ -29,18 +29,7 @@ import Testing
     #expect(entry.paragraphs.joined(separator: " ").contains(phrase))
     #expect(entry.headline == headline)
 
-    var event = sampleEvent()
-    event.kind = kind
-    event.level = kind.defaultLevel
-    var aggregator = Aggregator()
-    aggregator.add(event)
-    let log = try #require(
-      try JSONSerialization.jsonObject(
-        with: Data(SARIFRenderer(toolVersion: "1").render(aggregator.summary()).utf8))
-        as? [String: Any])
-    let run = try #require((log["runs"] as? [[String: Any]])?.first)
-    let driver = try #require((run["tool"] as? [String: Any])?["driver"] as? [String: Any])
-    let rule = try #require((driver["rules"] as? [[String: Any]])?.first)
+    let rule = try #require(try sarifRules(of: [(kind: kind, level: kind.defaultLevel)]).first)
     #expect(rule["id"] as? String == kind.code)
     #expect((rule["defaultConfiguration"] as? [String: String]) == ["level": "warning"])
     #expect((rule["properties"] as? [String: String]) == ["messageId": kind.messageID])

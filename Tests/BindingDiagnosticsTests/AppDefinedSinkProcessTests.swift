@@ -15,11 +15,9 @@ import Testing
     )
   }
 
-  @Test func recordsBufferedAtExitReachTheFileWithTheRunEndLast() throws {
-    let path = try temporaryDirectory() + "/exit.jsonl"
-    let helper = try RunningHelper(["500", "--app-sink", path], environment: [:])
-    #expect(helper.waitForExit())
-    #expect(helper.process.terminationStatus == 0)
+  /// The file at `path` holds the helper's 500 misuse records, `seq` contiguous, and one
+  /// `run-end`, last.
+  private func expectAllRecordsThenTheRunEnd(_ path: String) throws {
     let records = try parseRecords(try lines(ofFile: path))
     let (misuses, runEnds) = try read(path)
     #expect(misuses.count == 500)
@@ -27,6 +25,14 @@ import Testing
     #expect(contiguous)
     #expect(runEnds.count == 1)
     #expect(records.last?["kind"] as? String == "run-end")
+  }
+
+  @Test func recordsBufferedAtExitReachTheFileWithTheRunEndLast() throws {
+    let path = try temporaryDirectory() + "/exit.jsonl"
+    let helper = try RunningHelper(["500", "--app-sink", path], environment: [:])
+    #expect(helper.waitForExit())
+    #expect(helper.process.terminationStatus == 0)
+    try expectAllRecordsThenTheRunEnd(path)
   }
 
   @Test func sigtermWritesTheBufferedRecordsAndStillEndsTheProcessBySigterm() throws {
@@ -39,13 +45,7 @@ import Testing
     #expect(helper.waitForExit())
     #expect(helper.process.terminationReason == .uncaughtSignal)
     #expect(helper.process.terminationStatus == SIGTERM)
-    let records = try parseRecords(try lines(ofFile: path))
-    let (misuses, runEnds) = try read(path)
-    #expect(misuses.count == 500)
-    let contiguous = seqIsContiguousPerRun(misuses)
-    #expect(contiguous)
-    #expect(runEnds.count == 1)
-    #expect(records.last?["kind"] as? String == "run-end")
+    try expectAllRecordsThenTheRunEnd(path)
   }
 
   @Test func aForkedChildWritesItsOwnRecordsNeverTheParentsBufferedOnes() throws {

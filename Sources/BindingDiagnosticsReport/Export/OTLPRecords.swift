@@ -91,6 +91,10 @@ package struct OTLPRecords {
           bound += 640 + resourceBound(records[0]) * 6 + ByteWriter.jsonBound(version)
           bound += records.count
         }
+        // A line's record: its fields' bytes, each copied once (at most the line), plus keys,
+        // punctuation and numbers, which the longest record (every optional attribute and run
+        // count, an out-of-range `binding.ts`) keeps under 1 600 bytes; twice the line covers
+        // the kind written twice (`binding.kind` and `eventName`).
         for record in order[start..<end] {
           bound += record >= 0 ? 1600 + lines[record].bytes.count * 2 : OTLPEncoder.bound(events[~record])
         }
@@ -281,26 +285,10 @@ package struct OTLPRecords {
       fields.valuePresent
         ? #""}},{"key":"binding.value_present","value":{"boolValue":true}}"#
         : #""}},{"key":"binding.value_present","value":{"boolValue":false}}"#)
-    if let value = fields.value {
-      out.literal(#",{"key":"binding.value","value":{"stringValue":""#)
-      out.bytes(value.bytes(in: line))
-      out.literal(#""}}"#)
-    }
-    if let label = fields.label {
-      out.literal(#",{"key":"binding.label","value":{"stringValue":""#)
-      out.bytes(label.bytes(in: line))
-      out.literal(#""}}"#)
-    }
-    if let test = fields.test {
-      out.literal(#",{"key":"binding.test","value":{"stringValue":""#)
-      out.bytes(test.bytes(in: line))
-      out.literal(#""}}"#)
-    }
-    if let writer = fields.writer {
-      out.literal(#",{"key":"binding.writer","value":{"stringValue":""#)
-      out.bytes(writer.bytes(in: line))
-      out.literal(#""}}"#)
-    }
+    text(#",{"key":"binding.value","value":{"stringValue":""#, fields.value, in: line, &out)
+    text(#",{"key":"binding.label","value":{"stringValue":""#, fields.label, in: line, &out)
+    text(#",{"key":"binding.test","value":{"stringValue":""#, fields.test, in: line, &out)
+    text(#",{"key":"binding.writer","value":{"stringValue":""#, fields.writer, in: line, &out)
     if isRunRecord(fields.kind.bytes(in: line)) {
       OTLPEncoder.attribute("binding.run_record", bool: true, &out)
     }
@@ -320,6 +308,19 @@ package struct OTLPRecords {
     out.literal(#"],"eventName":"binding."#)
     out.bytes(fields.kind.bytes(in: line))
     out.literal(#""}"#)
+  }
+
+  /// An optional text attribute: `opening` (its key, up to the value's quote), the text as the
+  /// line holds it (escaped for JSON already), and the attribute's end; nothing when absent.
+  @inline(__always)
+  private static func text(
+    _ opening: StaticString, _ text: ContractFastParser.Text?, in line: UnsafeBufferPointer<UInt8>,
+    _ out: inout ByteWriter
+  ) {
+    guard let text else { return }
+    out.literal(opening)
+    out.bytes(text.bytes(in: line))
+    out.literal(#""}}"#)
   }
 
   /// Whether a kind's code is a run record's.
