@@ -96,8 +96,9 @@ public final class JSONLinesFileSink: DiagnosticsSink {
     public var fellBack = 0
   }
 
-  /// The largest record written, in bytes, newline included: 64 KiB.
-  public static let maxRecordBytes = 65_536
+  /// The largest record written, in bytes, newline included: 64 KiB
+  /// (``MisuseEvent/maxRecordBytes``, every sink's limit).
+  public static let maxRecordBytes = MisuseEvent.maxRecordBytes
 
   /// The most JSON Lines file sinks open in the process at once: half the soft limit on
   /// descriptors (`RLIMIT_NOFILE`, read when a sink opens), 512 at the most, 8 at the least.

@@ -41,7 +41,7 @@ final class JSONLinesWriter: SinkDelivery, @unchecked Sendable {
     func append(_ event: MisuseEvent) {
       let encoder = JSONLinesEncoder()
       var written = encoder.write(event, to: room(JSONLinesEncoder.bound(event)))
-      if written > JSONLinesFileSink.maxRecordBytes {
+      if written > MisuseEvent.maxRecordBytes {
         let cut = event.cutToRecordLimit()
         written = encoder.write(cut, to: room(JSONLinesEncoder.bound(cut)))
       }

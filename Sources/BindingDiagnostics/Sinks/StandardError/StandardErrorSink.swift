@@ -139,7 +139,7 @@ public struct StandardErrorSink: DiagnosticsSink {
   /// - Returns: Whether the line was written.
   private func write(_ event: MisuseEvent, reserving reserve: Int) -> Bool {
     var bytes = encode(event)
-    if bytes.count > JSONLinesFileSink.maxRecordBytes { bytes = encode(event.cutToRecordLimit()) }
+    if bytes.count > MisuseEvent.maxRecordBytes { bytes = encode(event.cutToRecordLimit()) }
     // Counted as writing before `ending` is looked at, and the end of the process sets `ending`
     // before it looks at `writing`: it waits for this line, or this line sees it is ending.
     // Sequentially consistent on both sides (see `Failures.writing`), on every architecture.
