@@ -14,7 +14,7 @@ import Testing
     ("bindiag/DemoApp.swift", "Sources/bindiag/DemoApp.swift"),
     (
       "BindingDiagnostics/MisusePolicy.swift",
-      "Sources/BindingDiagnostics/Pipeline/MisusePolicy.swift"
+      "Sources/BindingDiagnostics/Configuration/MisusePolicy.swift"
     ),
   ])
   func findsAFileOfThePackage(fileID: String, relative: String) {
