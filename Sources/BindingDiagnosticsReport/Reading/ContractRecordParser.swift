@@ -64,10 +64,32 @@ struct ContractRecordParser: Sendable {
       runRecords: event.runRecords ?? -1, runDropped: event.runDropped ?? -1)
   }
 
-  /// The record on `line`, or `nil` to defer to the exact parser.
+  /// The record on `line`, or `nil` to defer to the exact parser. Plain ASCII lines take the
+  /// structural scan (``ContractStructuralScanner``), any other the byte-by-byte one; both give
+  /// the same fields.
   mutating func record(_ line: UnsafeBufferPointer<UInt8>) -> InternedRecord? {
-    guard let fields = ContractFastParser.scan(line, day: &day),
-      fields.message.ascii || ContractRecordParser.isUTF8(fields.message.bytes(in: line)),
+    if let fields = ContractStructuralScanner.scan(line, day: &day) {
+      return record(fields, in: line)
+    }
+    return scannedByteByByte(line)
+  }
+
+  /// ``record(_:)`` for lines the structural scan left.
+  @inline(never)
+  private mutating func scannedByteByByte(_ line: UnsafeBufferPointer<UInt8>) -> InternedRecord? {
+    guard let fields = ContractFastParser.scan(line, day: &day) else { return nil }
+    return record(fields, in: line)
+  }
+
+  /// The record of a line's scanned `fields`, or `nil` when a text field is not valid UTF-8 or
+  /// lacks its format.
+  @inline(__always)
+  private mutating func record(
+    _ fields: ContractFastParser.Fields, in line: UnsafeBufferPointer<UInt8>
+  )
+    -> InternedRecord?
+  {
+    guard fields.message.ascii || ContractRecordParser.isUTF8(fields.message.bytes(in: line)),
       fields.value.map({ $0.ascii || ContractRecordParser.isUTF8($0.bytes(in: line)) }) ?? true,
       fields.test.map({ $0.ascii || ContractRecordParser.isUTF8($0.bytes(in: line)) }) ?? true,
       fields.writer.map({ $0.ascii || ContractRecordParser.isUTF8($0.bytes(in: line)) }) ?? true,
