@@ -63,21 +63,32 @@ struct StringTable: Sendable {
   ) {
     var slot = Int(truncatingIfNeeded: hash) & mask
     let tag = hash & StringTable.tagMask
-    while true {
-      let held = slots[slot]
-      if held == 0 { break }
-      let index = Int(truncatingIfNeeded: held & ~StringTable.tagMask) &- 1
-      if held & StringTable.tagMask == tag, case let entry = entries[index], entry.hash == hash,
-        entry.count == bytes.count,
-        bytes.count == 0
-          || arena.withUnsafeBufferPointer({
-            StringTable.same($0.baseAddress! + entry.start, bytes.baseAddress!, count: bytes.count)
-          })
-      {
-        return (UInt32(index), false)
+    let mask = self.mask
+    // The probe reads the three arrays through their buffers: no bounds check, no reference
+    // count per access.
+    let found = slots.withUnsafeBufferPointer { slots in
+      entries.withUnsafeBufferPointer { entries in
+        arena.withUnsafeBufferPointer { arena -> Int in
+          while true {
+            let held = slots[slot]
+            if held == 0 { return -1 }
+            if held & StringTable.tagMask == tag {
+              let index = Int(truncatingIfNeeded: held & ~StringTable.tagMask) &- 1
+              let entry = entries[index]
+              if entry.hash == hash, entry.count == bytes.count,
+                bytes.count == 0
+                  || StringTable.same(
+                    arena.baseAddress! + entry.start, bytes.baseAddress!, count: bytes.count)
+              {
+                return index
+              }
+            }
+            slot = (slot &+ 1) & mask
+          }
+        }
       }
-      slot = (slot + 1) & mask
     }
+    if found >= 0 { return (UInt32(truncatingIfNeeded: found), false) }
     let id = UInt32(entries.count)
     entries.append(Entry(start: arena.count, count: bytes.count, hash: hash))
     arena.append(contentsOf: bytes)

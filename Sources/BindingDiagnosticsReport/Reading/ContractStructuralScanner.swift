@@ -6,23 +6,38 @@ import BindingDiagnostics
 /// (a backslash, a control character, a non-ASCII byte). A line with none holds only plain ASCII strings, so each string ends at the next quote
 /// bit, an integer's width is found from one 8-byte load, and the fields are taken in contract
 /// key order with no loop over their bytes. Anything else, and lines over ``maxBytes``, is left
-/// (`nil`) to ``ContractFastParser/scan(_:day:)``. Whatever this scan returns equals what that
-/// one returns for the same line (fuzzed), plus each interned field's ``StringTable`` hash.
+/// to ``ContractFastParser/scan(_:day:)``. The fields this scan gives equal what that one
+/// returns for the same line (fuzzed), plus each interned field's ``StringTable`` hash.
 enum ContractStructuralScanner {
   /// The longest line scanned here; longer ones go to the byte-by-byte scan.
   static let maxBytes = 1024  // 16 words of quote bits, on the stack
 
-  /// The fields of `line`, or `nil` to leave it to ``ContractFastParser/scan(_:day:)``.
+  /// Writes the fields of `line` into `fields` and returns `true`, or returns `false` (having
+  /// written any of them) to leave the line to ``ContractFastParser/scan(_:day:)``. The fields
+  /// are written in place: they are a few hundred bytes, and a returned value was copied several
+  /// times per line.
   @inline(__always)
-  static func scan(_ line: UnsafeBufferPointer<UInt8>, day: inout ContractDay)
-    -> ContractFastParser.Fields?
-  {
-    guard line.count >= 16, line.count <= maxBytes else { return nil }
+  static func scan(
+    _ line: UnsafeBufferPointer<UInt8>, day: inout ContractDay,
+    into fields: inout ContractFastParser.Fields
+  ) -> Bool {
+    guard line.count >= 16, line.count <= maxBytes else { return false }
     return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 16) { quotes in
-      guard structure(line, quotes: quotes) else { return nil }
+      guard structure(line, quotes: quotes) else { return false }
       var walk = Walk(line: line, quotes: UnsafePointer(quotes.baseAddress!))
-      return walk.fields(&day)
+      return walk.fields(&day, into: &fields)
     }
+  }
+
+  /// Fields to write over (``scan(_:day:into:)``).
+  static var blank: ContractFastParser.Fields {
+    let none = ContractFastParser.Text(start: 0, end: 0, ascii: true, hash: nil)
+    return ContractFastParser.Fields(
+      timestamp: Timestamp(microsecondsSinceEpoch: 0), level: .error, kind: none,
+      messageID: none, message: none, file: none, line: 0, function: none, valueType: none,
+      valuePresent: false, value: nil, label: nil, test: nil, writer: nil, process: none, pid: 0,
+      host: none, run: none, seq: 0, suppressed: 0, runRecords: nil, runEvents: nil,
+      runDropped: nil)
   }
 
   /// Sets bit `i` of `quotes[w]` when byte `64 w + i` of `line` (at least 16 bytes) is a quote;
@@ -109,7 +124,9 @@ enum ContractStructuralScanner {
 
     /// The checks and order of ``ContractFastParser/scan(_:day:)``.
     @inline(__always)
-    mutating func fields(_ day: inout ContractDay) -> ContractFastParser.Fields? {
+    mutating func fields(_ day: inout ContractDay, into out: inout ContractFastParser.Fields)
+      -> Bool
+    {
       var value: ContractFastParser.Text?
       var label: ContractFastParser.Text?
       var test: ContractFastParser.Text?
@@ -124,21 +141,21 @@ enum ContractStructuralScanner {
         literal(#","function":"#), let function = text(hashed: true),
         literal(#","value_type":"#), let valueType = text(hashed: true),
         literal(#","value_present":"#), let valuePresent = boolean()
-      else { return nil }
+      else { return false }
       if literal(#","value":"#) {
-        guard let text = text(hashed: false) else { return nil }
+        guard let text = text(hashed: false) else { return false }
         value = text
       }
       if literal(#","label":"#) {
-        guard let text = text(hashed: true) else { return nil }
+        guard let text = text(hashed: true) else { return false }
         label = text
       }
       if literal(#","test":"#) {
-        guard let text = text(hashed: true) else { return nil }
+        guard let text = text(hashed: true) else { return false }
         test = text
       }
       if literal(#","writer":"#) {
-        guard let text = text(hashed: true) else { return nil }
+        guard let text = text(hashed: true) else { return false }
         writer = text
       }
       guard literal(#","process":"#), let process = text(hashed: true),
@@ -147,33 +164,51 @@ enum ContractStructuralScanner {
         literal(#","run":"#), let run = text(hashed: true),
         literal(#","seq":"#), let seq = integer(),
         literal(#","suppressed":"#), let suppressed = integer()
-      else { return nil }
+      else { return false }
       var runRecords: Int?
       var runEvents: Int?
       var runDropped: Int?
       if literal(#","run_records":"#) {
-        guard let count = runCount() else { return nil }
+        guard let count = runCount() else { return false }
         runRecords = count
       }
       if literal(#","run_events":"#) {
-        guard let count = runCount() else { return nil }
+        guard let count = runCount() else { return false }
         runEvents = count
       }
       if literal(#","run_dropped":"#) {
-        guard let count = runCount() else { return nil }
+        guard let count = runCount() else { return false }
         runDropped = count
       }
       guard literal("}"), atEndAfterBlanks(), schema == 1,
         (0...EventDecoder.maxInteger).contains(lineNumber),
         (1...EventDecoder.maxInteger).contains(seq),
         (0...EventDecoder.maxSuppressed).contains(suppressed)
-      else { return nil }
-      return ContractFastParser.Fields(
-        timestamp: timestamp, level: level, kind: kind, messageID: messageID, message: message,
-        file: file, line: lineNumber, function: function, valueType: valueType,
-        valuePresent: valuePresent, value: value, label: label, test: test, writer: writer,
-        process: process, pid: pid, host: host, run: run, seq: seq, suppressed: suppressed,
-        runRecords: runRecords, runEvents: runEvents, runDropped: runDropped)
+      else { return false }
+      out.timestamp = timestamp
+      out.level = level
+      out.kind = kind
+      out.messageID = messageID
+      out.message = message
+      out.file = file
+      out.line = lineNumber
+      out.function = function
+      out.valueType = valueType
+      out.valuePresent = valuePresent
+      out.value = value
+      out.label = label
+      out.test = test
+      out.writer = writer
+      out.process = process
+      out.pid = pid
+      out.host = host
+      out.run = run
+      out.seq = seq
+      out.suppressed = suppressed
+      out.runRecords = runRecords
+      out.runEvents = runEvents
+      out.runDropped = runDropped
+      return true
     }
 
     /// The first quote at or after `position`, or `nil`.
