@@ -20,7 +20,7 @@ import Testing
       event.pid = Self.number(&random, atLeast: 0)
       if Bool.random(using: &random) {
         // Plain ASCII text, so that the structural scan takes most of these lines.
-        event.message = String(repeating: "m", count: Int.random(in: 0..<900, using: &random))
+        event.message = String(repeating: "m", count: Int.random(in: 0..<700, using: &random))
         event.file = "App/" + String(repeating: "f", count: Int.random(in: 0..<40, using: &random))
         event.function = "body"
         event.value = Bool.random(using: &random) ? nil : "<private>"
@@ -59,13 +59,15 @@ import Testing
     }
     #expect(disagreements == [])
     // Both paths must be exercised, or the comparison proves little.
-    #expect(taken > 3000)
-    #expect(left > 1000)
+    #expect(taken > 2000)
+    #expect(left > 400)
   }
 
-  /// A number of one to eighteen digits, `minimum` or more.
+  /// A number, `minimum` or more: mostly of one to seven digits (read from one load), one in
+  /// four of one to eighteen (read byte by byte, some out of the contract's range).
   static func number(_ random: inout SeededGenerator, atLeast minimum: Int) -> Int {
-    let digits = Int.random(in: 1...18, using: &random)
+    let digits = Int.random(
+      in: 1...(Int.random(in: 0..<4, using: &random) == 0 ? 18 : 7), using: &random)
     var limit = 1
     for _ in 0..<digits { limit *= 10 }
     return max(minimum, Int.random(in: (limit / 10)..<limit, using: &random))

@@ -41,8 +41,8 @@ enum ContractStructuralScanner {
   }
 
   /// Sets bit `i` of `quotes[w]` when byte `64 w + i` of `line` (at least 16 bytes) is a quote;
-  /// `true` when the line has no backslash, no control character and no non-ASCII byte. The
-  /// last bytes are read by a load ending at the line's end, their lanes already seen dropped.
+  /// `true` when the line has no backslash, no control character and no non-ASCII byte. A word
+  /// of quote bits per 64 bytes, from four vectors.
   @inline(__always)
   static func structure(
     _ line: UnsafeBufferPointer<UInt8>, quotes: UnsafeMutableBufferPointer<UInt64>
@@ -50,24 +50,32 @@ enum ContractStructuralScanner {
     let base = UnsafeRawPointer(line.baseAddress!)
     let count = line.count
     var bytes = Bytes()
-    var word: UInt64 = 0
     var offset = 0
-    while offset &+ 16 <= count {
-      word |=
-        bytes.vector(base.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self))
-        &<< UInt64(offset & 63)
-      offset &+= 16
-      if offset & 63 == 0 {
-        quotes[(offset &>> 6) &- 1] = word
-        word = 0
-      }
+    while offset &+ 64 <= count {
+      let pointer = base + offset
+      quotes[offset &>> 6] =
+        bytes.vector(pointer.loadUnaligned(as: SIMD16<UInt8>.self))
+        | bytes.vector(pointer.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self)) &<< 16
+        | bytes.vector(pointer.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt8>.self)) &<< 32
+        | bytes.vector(pointer.loadUnaligned(fromByteOffset: 48, as: SIMD16<UInt8>.self)) &<< 48
+      offset &+= 64
     }
     if offset < count {
-      let last = bytes.vector(
-        base.loadUnaligned(fromByteOffset: count &- 16, as: SIMD16<UInt8>.self))
-      word |= (last &>> UInt64(16 &- (count &- offset))) &<< UInt64(offset & 63)
-      quotes[offset &>> 6] = word
-    } else if offset & 63 != 0 {
+      // The last 1 to 63 bytes: 16 at a time, then a load ending at the line's end with the
+      // lanes already seen dropped.
+      var word: UInt64 = 0
+      var at = offset
+      while at &+ 16 <= count {
+        word |=
+          bytes.vector(base.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self))
+          &<< UInt64(at & 63)
+        at &+= 16
+      }
+      if at < count {
+        let last = bytes.vector(
+          base.loadUnaligned(fromByteOffset: count &- 16, as: SIMD16<UInt8>.self))
+        word |= (last &>> UInt64(16 &- (count &- at))) &<< UInt64(at & 63)
+      }
       quotes[offset &>> 6] = word
     }
     return bytes.plain
