@@ -3,14 +3,16 @@ import BindingDiagnostics
 /// The summary path's first stage for contract lines, as simdjson's: one pass over the line, 16
 /// bytes at a time (`SIMD16<UInt8>`, what every x86-64 and ARM64 CPU has; wider generic vectors
 /// compile to loops), sets a bit per quote in 64-bit words and notes whether any byte needs care
-/// (a backslash, a control character, a non-ASCII byte). A line with none holds only plain ASCII strings, so each string ends at the next quote
-/// bit, an integer's width is found from one 8-byte load, and the fields are taken in contract
-/// key order with no loop over their bytes. Anything else, and lines over ``maxBytes``, is left
-/// to ``ContractFastParser/scan(_:day:)``. The fields this scan gives equal what that one
-/// returns for the same line (fuzzed), plus each interned field's ``StringTable`` hash.
+/// (a backslash, a control character, a non-ASCII byte). A line with none holds only plain
+/// ASCII strings, so each string ends at the next quote bit, an integer's width is found from one
+/// 8-byte load, and the fields are taken in contract key order with no loop over their bytes.
+/// Anything else, and lines over ``maxBytes``, is left to ``ContractFastParser/scan(_:day:)``.
+/// The fields this scan gives equal what that one returns for the same line (fuzzed), plus each
+/// interned field's ``StringTable`` hash.
 enum ContractStructuralScanner {
-  /// The longest line scanned here; longer ones go to the byte-by-byte scan.
-  static let maxBytes = 1024  // 16 words of quote bits, on the stack
+  /// The longest line scanned here (its quote bits are 16 words on the stack); longer ones go to
+  /// the byte-by-byte scan.
+  static let maxBytes = 1024
 
   /// Writes the fields of `line` into `fields` and returns `true`, or returns `false` (having
   /// written any of them) to leave the line to ``ContractFastParser/scan(_:day:)``. The fields
