@@ -61,7 +61,9 @@ import Testing
   }
 
   /// The pipe's read: line by line, as events.
-  static func readThroughPipe(_ aggregator: Aggregator) -> (summary: String, malformed: [String]) {
+  static func readThroughPipe(_ aggregator: Aggregator, input: [UInt8] = input) -> (
+    summary: String, malformed: [String]
+  ) {
     var pair: [Int32] = [0, 0]
     _ = pipe(&pair)
     let ends = pair
@@ -131,6 +133,53 @@ import Testing
       #expect(piped.malformed.contains { $0.hasSuffix("line longer than 1500 bytes") }, "\(name)")
       #expect(!piped.summary.contains(#""events":0,"#), "\(name)")
       #expect(!piped.summary.contains(#""duplicates":0,"#), "\(name)")
+    }
+  }
+
+  /// A chunk boundary at every byte offset of a record: a first line whose length moves the
+  /// boundaries of 256-byte chunks one byte at a time through the records after it (plain
+  /// ASCII ones the structural scan takes, one with non-ASCII text it leaves to the byte-by-byte
+  /// scan, one it leaves to the exact parser, the last without its newline); every read, on one
+  /// thread and on two, equals the pipe's line-by-line read.
+  @Test func aChunkBoundaryAtEveryOffsetOfARecordReadsAsThePipe() throws {
+    var random = SeededGenerator(seed: 15)
+    var plain = randomEvent(&random, seq: 1)
+    plain.message = "plain"
+    plain.file = "App/A.swift"
+    plain.function = "body"
+    plain.value = "<private>"
+    plain.label = "save"
+    plain.test = nil
+    var unicode = plain
+    unicode.seq = 2
+    unicode.message = "ünïcode 😀"
+    var escaped = plain
+    escaped.seq = 3
+    escaped.file = "App/\"B\".swift"
+    var wide = plain
+    wide.seq = 5
+    wide.line = 12_345_678
+    wide.suppressed = 3
+    let records = [plain, unicode, escaped, wide].map { line($0) }
+    let first = records[0].utf8.count + 1
+    #expect(first < 512)
+    let body = Array(records.joined(separator: "\n").utf8)
+    let path = try temporaryDirectory() + "/boundaries.jsonl"
+    for shift in 0..<256 {
+      let bytes = Array(repeating: UInt8(ascii: "x"), count: shift) + [0x0a] + body
+      try Data(bytes).write(to: URL(fileURLWithPath: path))
+      let piped = Self.readThroughPipe(Aggregator(), input: bytes)
+      #expect(piped.summary.contains(#""events":"#) && !piped.summary.contains(#""events":0,"#))
+      for threads in [1, 2] {
+        let chunked = Self.read(Aggregator()) { reader, aggregator in
+          var reader = reader
+          reader.threads = threads
+          reader.chunkBytes = 256
+          _ = reader.read(path: path, into: &aggregator)
+        }
+        #expect(chunked.summary == piped.summary, "shift \(shift), \(threads) threads")
+        #expect(chunked.malformed == piped.malformed, "shift \(shift), \(threads) threads")
+      }
     }
   }
 }

@@ -16,6 +16,41 @@ import Testing
     }
   }
 
+  /// One classifier over a stream of lines whose timestamps share days and minutes (its cache
+  /// of the last minute is hit), with seconds and fractions edited into other digits, other
+  /// bytes and out-of-range values: every line reads as the exact parser reads it alone.
+  @Test func timestampsOfOneMinuteReadAsTheExactParserReadsThem() {
+    var random = SeededGenerator(seed: 5)
+    var classifier = LineClassifier()
+    var micros: Int64 = 1_796_000_000_000_000
+    var disagreements = 0
+    var events = 0
+    var malformed = 0
+    for _ in 0..<20_000 {
+      micros += Int64.random(in: 0..<3_000_000, using: &random)
+      var event = randomEvent(&random)
+      event.timestamp = Timestamp(microsecondsSinceEpoch: micros)
+      event.message = "plain"
+      var bytes = Array(line(event).utf8)
+      if Int.random(in: 0..<4, using: &random) == 0 {
+        // `{"v":1,"ts":"` is 13 bytes; then the seconds at 17 and 18, the fraction at 20 to 25.
+        let at = 13 + [17, 18, 20, 21, 22, 23, 24, 25].randomElement(using: &random)!
+        bytes[at] = Array("0123456789:a/ ".utf8).randomElement(using: &random)!
+      }
+      let fast = bytes.withUnsafeBufferPointer { classifier.classify($0) }
+      let exact = bytes.withUnsafeBufferPointer { LineClassifier.classifyExactly($0) }
+      if fast != exact { disagreements += 1 }
+      switch exact {
+      case .event: events += 1
+      case .malformed: malformed += 1
+      default: break
+      }
+    }
+    #expect(disagreements == 0)
+    #expect(events > 15_000)
+    #expect(malformed > 500)
+  }
+
   @Test func logfmtLinesRoundTrip() {
     var random = SeededGenerator(seed: 2)
     for _ in 0..<2000 {

@@ -63,27 +63,70 @@ struct StringTable: Sendable {
   ) {
     var slot = Int(truncatingIfNeeded: hash) & mask
     let tag = hash & StringTable.tagMask
-    while true {
-      let held = slots[slot]
-      if held == 0 { break }
-      let index = Int(truncatingIfNeeded: held & ~StringTable.tagMask) &- 1
-      if held & StringTable.tagMask == tag, case let entry = entries[index], entry.hash == hash,
-        entry.count == bytes.count,
-        bytes.count == 0
-          || arena.withUnsafeBufferPointer({
-            memcmp($0.baseAddress! + entry.start, bytes.baseAddress!, bytes.count) == 0
-          })
-      {
-        return (UInt32(index), false)
+    let mask = self.mask
+    // The probe reads the three arrays through their buffers: no bounds check, no reference
+    // count per access.
+    let found = slots.withUnsafeBufferPointer { slots in
+      entries.withUnsafeBufferPointer { entries in
+        arena.withUnsafeBufferPointer { arena -> Int in
+          while true {
+            let held = slots[slot]
+            if held == 0 { return -1 }
+            if held & StringTable.tagMask == tag {
+              let index = Int(truncatingIfNeeded: held & ~StringTable.tagMask) &- 1
+              let entry = entries[index]
+              if entry.hash == hash, entry.count == bytes.count,
+                bytes.count == 0
+                  || StringTable.same(
+                    arena.baseAddress! + entry.start, bytes.baseAddress!, count: bytes.count)
+              {
+                return index
+              }
+            }
+            slot = (slot &+ 1) & mask
+          }
+        }
       }
-      slot = (slot + 1) & mask
     }
+    if found >= 0 { return (UInt32(truncatingIfNeeded: found), false) }
     let id = UInt32(entries.count)
     entries.append(Entry(start: arena.count, count: bytes.count, hash: hash))
     arena.append(contentsOf: bytes)
     slots[slot] = tag | UInt64(id + 1)
     if entries.count * 2 > slots.count { grow() }
     return (id, true)
+  }
+
+  /// Whether `count` (at least 1) bytes at `a` and `b` are equal: a word at a time, the last
+  /// word overlapping the one before, with no call (the strings are short).
+  @inline(__always)
+  private static func same(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool
+  {
+    let a = UnsafeRawPointer(a)
+    let b = UnsafeRawPointer(b)
+    func word(_ pointer: UnsafeRawPointer, _ offset: Int) -> UInt64 {
+      pointer.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+    }
+    guard count >= 8 else {
+      if count >= 4 {
+        return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
+          && a.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+            == b.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+      }
+      for offset in 0..<count
+      where a.load(fromByteOffset: offset, as: UInt8.self)
+        != b.load(fromByteOffset: offset, as: UInt8.self)
+      {
+        return false
+      }
+      return true
+    }
+    var offset = 0
+    while offset &+ 8 < count {
+      if word(a, offset) != word(b, offset) { return false }
+      offset &+= 8
+    }
+    return word(a, count &- 8) == word(b, count &- 8)
   }
 
   /// The ids in this table of every string of `other`, in `other`'s id order, interning the

@@ -15,6 +15,8 @@ struct ContractRecordParser: Sendable {
   private var messageIDs = StringTable()
   private var messageIDFormats: [UInt8] = []
   private var day = ContractDay()
+  /// The fields of the line being read, written over line by line.
+  private var fields = ContractStructuralScanner.blank
 
   /// A format a text field must have: its bit in `formats` once checked, and once valid.
   private enum Format: UInt8 {
@@ -64,10 +66,29 @@ struct ContractRecordParser: Sendable {
       runRecords: event.runRecords ?? -1, runDropped: event.runDropped ?? -1)
   }
 
-  /// The record on `line`, or `nil` to defer to the exact parser.
+  /// The record on `line`, or `nil` to defer to the exact parser. Plain ASCII lines take the
+  /// structural scan (``ContractStructuralScanner``), any other the byte-by-byte one; both give
+  /// the same fields.
   mutating func record(_ line: UnsafeBufferPointer<UInt8>) -> InternedRecord? {
-    guard let fields = ContractFastParser.scan(line, day: &day),
-      fields.message.ascii || ContractRecordParser.isUTF8(fields.message.bytes(in: line)),
+    if ContractStructuralScanner.scan(line, day: &day, into: &fields) {
+      return recordOfFields(in: line)
+    }
+    return scannedByteByByte(line)
+  }
+
+  /// ``record(_:)`` for lines the structural scan left.
+  @inline(never)
+  private mutating func scannedByteByByte(_ line: UnsafeBufferPointer<UInt8>) -> InternedRecord? {
+    guard let scanned = ContractFastParser.scan(line, day: &day) else { return nil }
+    fields = scanned
+    return recordOfFields(in: line)
+  }
+
+  /// The record of ``fields``, scanned from `line`, or `nil` when a text field is not valid
+  /// UTF-8 or lacks its format.
+  @inline(__always)
+  private mutating func recordOfFields(in line: UnsafeBufferPointer<UInt8>) -> InternedRecord? {
+    guard fields.message.ascii || ContractRecordParser.isUTF8(fields.message.bytes(in: line)),
       fields.value.map({ $0.ascii || ContractRecordParser.isUTF8($0.bytes(in: line)) }) ?? true,
       fields.test.map({ $0.ascii || ContractRecordParser.isUTF8($0.bytes(in: line)) }) ?? true,
       fields.writer.map({ $0.ascii || ContractRecordParser.isUTF8($0.bytes(in: line)) }) ?? true,

@@ -27,6 +27,25 @@ extension Timestamp {
     }
     let raw = UnsafeRawPointer(b.baseAddress!)
     let date = raw.loadUnaligned(as: UInt64.self)
+    let minuteBytes = raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+    if day.minuteKnown, date == day.date, minuteBytes == day.minute {
+      // The same minute as the last timestamp: only `SS` and `ffffff` are new. The fraction is
+      // bytes 1 to 6 of the word at 19 (`.ffffffZ`), its digits checked and converted at once.
+      let second = digit(17) * 10 + digit(18)
+      let digits = raw.loadUnaligned(fromByteOffset: 19, as: UInt64.self) ^ 0x3030_3030_3030_3030
+      let notDigit =
+        (digits & 0xf0f0_f0f0_f0f0_f0f0)
+        | (((digits & 0x0f0f_0f0f_0f0f_0f0f) &+ 0x0606_0606_0606_0606) & 0x1010_1010_1010_1010)
+      guard bad == 0, notDigit & 0x00ff_ffff_ffff_ff00 == 0, second < 61 else { return nil }
+      var fraction = (digits &<< 8) & 0xffff_ffff_ffff_0000
+      fraction = ((fraction &* 10) &+ (fraction &>> 8)) & 0x00ff_00ff_00ff_00ff
+      fraction = ((fraction &* 100) &+ (fraction &>> 16)) & 0x0000_ffff_0000_ffff
+      fraction = ((fraction &* 10000) &+ (fraction &>> 32)) & 0xffff_ffff
+      self.init(
+        microsecondsSinceEpoch: (day.minuteSeconds + min(second, 59)) * 1_000_000
+          + Int64(fraction))
+      return
+    }
     let tail = raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self)
     let days: Int64
     if day.known, date == day.date, tail == day.tail {
@@ -48,7 +67,10 @@ extension Timestamp {
     var fraction: Int64 = 0
     for offset in 20..<26 { fraction = fraction * 10 + digit(offset) }
     guard bad == 0, hour < 24, minute < 60, second < 61 else { return nil }
-    let seconds = days * 86_400 + hour * 3600 + minute * 60 + min(second, 59)
+    day.minute = minuteBytes
+    day.minuteSeconds = days * 86_400 + hour * 3600 + minute * 60
+    day.minuteKnown = true
+    let seconds = day.minuteSeconds + min(second, 59)
     self.init(microsecondsSinceEpoch: seconds * 1_000_000 + fraction)
   }
 }

@@ -1,0 +1,399 @@
+import BindingDiagnostics
+
+/// The summary path's first stage for contract lines, as simdjson's: one pass over the line, 16
+/// bytes at a time (`SIMD16<UInt8>`, what every x86-64 and ARM64 CPU has; wider generic vectors
+/// compile to loops), sets a bit per quote in 64-bit words and notes whether any byte needs care
+/// (a backslash, a control character, a non-ASCII byte). A line with none holds only plain
+/// ASCII strings, so each string ends at the next quote bit, an integer's width is found from one
+/// 8-byte load, and the fields are taken in contract key order with no loop over their bytes.
+/// Anything else, and lines over ``maxBytes``, is left to ``ContractFastParser/scan(_:day:)``.
+/// The fields this scan gives equal what that one returns for the same line (fuzzed), plus each
+/// interned field's ``StringTable`` hash.
+enum ContractStructuralScanner {
+  /// The longest line scanned here (its quote bits are 16 words on the stack); longer ones go to
+  /// the byte-by-byte scan.
+  static let maxBytes = 1024
+
+  /// Writes the fields of `line` into `fields` and returns `true`, or returns `false` (having
+  /// written any of them) to leave the line to ``ContractFastParser/scan(_:day:)``. The fields
+  /// are written in place: they are a few hundred bytes, and a returned value was copied several
+  /// times per line.
+  @inline(__always)
+  static func scan(
+    _ line: UnsafeBufferPointer<UInt8>, day: inout ContractDay,
+    into fields: inout ContractFastParser.Fields
+  ) -> Bool {
+    guard line.count >= 16, line.count <= maxBytes else { return false }
+    return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 16) { quotes in
+      guard structure(line, quotes: quotes) else { return false }
+      var walk = Walk(line: line, quotes: UnsafePointer(quotes.baseAddress!))
+      return walk.fields(&day, into: &fields)
+    }
+  }
+
+  /// Fields to write over (``scan(_:day:into:)``).
+  static var blank: ContractFastParser.Fields {
+    let none = ContractFastParser.Text(start: 0, end: 0, ascii: true, hash: nil)
+    return ContractFastParser.Fields(
+      timestamp: Timestamp(microsecondsSinceEpoch: 0), level: .error, kind: none,
+      messageID: none, message: none, file: none, line: 0, function: none, valueType: none,
+      valuePresent: false, value: nil, label: nil, test: nil, writer: nil, process: none, pid: 0,
+      host: none, run: none, seq: 0, suppressed: 0, runRecords: nil, runEvents: nil,
+      runDropped: nil)
+  }
+
+  /// Sets bit `i` of `quotes[w]` when byte `64 w + i` of `line` (at least 16 bytes) is a quote;
+  /// `true` when the line has no backslash, no control character and no non-ASCII byte. A word
+  /// of quote bits per 64 bytes, from four vectors.
+  @inline(__always)
+  static func structure(
+    _ line: UnsafeBufferPointer<UInt8>, quotes: UnsafeMutableBufferPointer<UInt64>
+  ) -> Bool {
+    let base = UnsafeRawPointer(line.baseAddress!)
+    let count = line.count
+    var bytes = Bytes()
+    var offset = 0
+    while offset &+ 64 <= count {
+      let pointer = base + offset
+      quotes[offset &>> 6] =
+        bytes.vector(pointer.loadUnaligned(as: SIMD16<UInt8>.self))
+        | bytes.vector(pointer.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self)) &<< 16
+        | bytes.vector(pointer.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt8>.self)) &<< 32
+        | bytes.vector(pointer.loadUnaligned(fromByteOffset: 48, as: SIMD16<UInt8>.self)) &<< 48
+      offset &+= 64
+    }
+    if offset < count {
+      // The last 1 to 63 bytes: 16 at a time, then a load ending at the line's end with the
+      // lanes already seen dropped.
+      var word: UInt64 = 0
+      var at = offset
+      while at &+ 16 <= count {
+        word |=
+          bytes.vector(base.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self))
+          &<< UInt64(at & 63)
+        at &+= 16
+      }
+      if at < count {
+        let last = bytes.vector(
+          base.loadUnaligned(fromByteOffset: count &- 16, as: SIMD16<UInt8>.self))
+        word |= (last &>> UInt64(16 &- (count &- at))) &<< UInt64(at & 63)
+      }
+      quotes[offset &>> 6] = word
+    }
+    return bytes.plain
+  }
+
+  /// What the vectors of a line have shown so far about the bytes that need care. Comparisons
+  /// are those of the concrete `SIMD16<UInt8>` (one instruction each); their masks are read as
+  /// bytes (0xff or 0), never through the generic mask operations, which compile to loops.
+  private struct Bytes {
+    /// 0xff in a lane where a backslash, a control character or a non-ASCII byte was.
+    var care = SIMD16<UInt8>()
+
+    /// The quote bits of 16 bytes: each quote lane's 0x80 gathered into one byte per 8 lanes
+    /// by a multiplication.
+    @inline(__always)
+    mutating func vector(_ bytes: SIMD16<UInt8>) -> UInt64 {
+      care |=
+        Bytes.lanes(bytes .== SIMD16(repeating: 0x5c))
+        | Bytes.lanes(bytes .< SIMD16(repeating: 0x20))
+        | Bytes.lanes(bytes .>= SIMD16(repeating: 0x80))
+      let marks = Bytes.lanes(bytes .== SIMD16(repeating: 0x22)) & SIMD16(repeating: 0x80)
+      let words = unsafeBitCast(marks, to: SIMD2<UInt64>.self)
+      let gather: UInt64 = 0x0002_0408_1020_4081
+      return (words[0] &* gather) &>> 56 | ((words[1] &* gather) &>> 56) &<< 8
+    }
+
+    /// A mask as bytes: 0xff where it holds, else 0.
+    @inline(__always)
+    private static func lanes(_ mask: SIMDMask<SIMD16<Int8>>) -> SIMD16<UInt8> {
+      unsafeBitCast(mask, to: SIMD16<UInt8>.self)
+    }
+
+    /// Whether no byte seen needs care.
+    var plain: Bool {
+      let words = unsafeBitCast(care, to: SIMD2<UInt64>.self)
+      return words[0] | words[1] == 0
+    }
+  }
+
+  /// The fields of a line whose quotes are known, in contract key order.
+  private struct Walk {
+    let base: UnsafePointer<UInt8>
+    let count: Int
+    let quotes: UnsafePointer<UInt64>
+    let words: Int
+    var index = 0
+
+    init(line: UnsafeBufferPointer<UInt8>, quotes: UnsafePointer<UInt64>) {
+      base = line.baseAddress!
+      count = line.count
+      self.quotes = quotes
+      words = (line.count &+ 63) &>> 6
+    }
+
+    /// The checks and order of ``ContractFastParser/scan(_:day:)``.
+    @inline(__always)
+    mutating func fields(_ day: inout ContractDay, into out: inout ContractFastParser.Fields)
+      -> Bool
+    {
+      var value: ContractFastParser.Text?
+      var label: ContractFastParser.Text?
+      var test: ContractFastParser.Text?
+      var writer: ContractFastParser.Text?
+      guard literal(#"{"v":"#), let schema = integer(), literal(#","ts":""#),
+        let timestamp = timestamp(&day), literal(#"","level":""#), let level = level(),
+        literal(#"","kind":"#), let kind = text(hashed: true),
+        literal(#","message_id":"#), let messageID = text(hashed: true),
+        literal(#","msg":"#), let message = text(hashed: false),
+        literal(#","file":"#), let file = text(hashed: true),
+        literal(#","line":"#), let lineNumber = integer(),
+        literal(#","function":"#), let function = text(hashed: true),
+        literal(#","value_type":"#), let valueType = text(hashed: true),
+        literal(#","value_present":"#), let valuePresent = boolean()
+      else { return false }
+      if literal(#","value":"#) {
+        guard let text = text(hashed: false) else { return false }
+        value = text
+      }
+      if literal(#","label":"#) {
+        guard let text = text(hashed: true) else { return false }
+        label = text
+      }
+      if literal(#","test":"#) {
+        guard let text = text(hashed: true) else { return false }
+        test = text
+      }
+      if literal(#","writer":"#) {
+        guard let text = text(hashed: true) else { return false }
+        writer = text
+      }
+      guard literal(#","process":"#), let process = text(hashed: true),
+        literal(#","pid":"#), let pid = integer(),
+        literal(#","host":"#), let host = text(hashed: true),
+        literal(#","run":"#), let run = text(hashed: true),
+        literal(#","seq":"#), let seq = integer(),
+        literal(#","suppressed":"#), let suppressed = integer()
+      else { return false }
+      var runRecords: Int?
+      var runEvents: Int?
+      var runDropped: Int?
+      if literal(#","run_records":"#) {
+        guard let count = runCount() else { return false }
+        runRecords = count
+      }
+      if literal(#","run_events":"#) {
+        guard let count = runCount() else { return false }
+        runEvents = count
+      }
+      if literal(#","run_dropped":"#) {
+        guard let count = runCount() else { return false }
+        runDropped = count
+      }
+      guard literal("}"), atEndAfterBlanks(), schema == 1,
+        (0...EventDecoder.maxInteger).contains(lineNumber),
+        (1...EventDecoder.maxInteger).contains(seq),
+        (0...EventDecoder.maxSuppressed).contains(suppressed)
+      else { return false }
+      out.timestamp = timestamp
+      out.level = level
+      out.kind = kind
+      out.messageID = messageID
+      out.message = message
+      out.file = file
+      out.line = lineNumber
+      out.function = function
+      out.valueType = valueType
+      out.valuePresent = valuePresent
+      out.value = value
+      out.label = label
+      out.test = test
+      out.writer = writer
+      out.process = process
+      out.pid = pid
+      out.host = host
+      out.run = run
+      out.seq = seq
+      out.suppressed = suppressed
+      out.runRecords = runRecords
+      out.runEvents = runEvents
+      out.runDropped = runDropped
+      return true
+    }
+
+    /// The first quote at or after `position`, or `nil`.
+    @inline(__always)
+    func quote(from position: Int) -> Int? {
+      var word = position &>> 6
+      guard word < words else { return nil }
+      var bits = quotes[word] & (~0 &<< UInt64(position & 63))
+      while bits == 0 {
+        word &+= 1
+        guard word < words else { return nil }
+        bits = quotes[word]
+      }
+      return word &<< 6 | bits.trailingZeroBitCount
+    }
+
+    @inline(__always)
+    func load(_ offset: Int) -> UInt64 {
+      UnsafeRawPointer(base).loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+    }
+
+    /// Matches `text` at the index with overlapping word loads (no `memcmp`).
+    @inline(__always)
+    mutating func literal(_ text: StaticString) -> Bool {
+      let length = text.utf8CodeUnitCount
+      guard index &+ length <= count else { return false }
+      let here = UnsafeRawPointer(base + index)
+      let want = UnsafeRawPointer(text.utf8Start)
+      func same<Word: FixedWidthInteger>(_ type: Word.Type, _ offset: Int) -> Bool {
+        here.loadUnaligned(fromByteOffset: offset, as: type)
+          == want.loadUnaligned(fromByteOffset: offset, as: type)
+      }
+      let matches: Bool
+      switch length {
+      case 1: matches = here.load(as: UInt8.self) == want.load(as: UInt8.self)
+      case 4...7: matches = same(UInt32.self, 0) && same(UInt32.self, length &- 4)
+      case 8...16: matches = same(UInt64.self, 0) && same(UInt64.self, length &- 8)
+      case 17...24:
+        matches = same(UInt64.self, 0) && same(UInt64.self, 8) && same(UInt64.self, length &- 8)
+      default:
+        matches = (0..<length).allSatisfy {
+          here.load(fromByteOffset: $0, as: UInt8.self)
+            == want.load(fromByteOffset: $0, as: UInt8.self)
+        }
+      }
+      guard matches else { return false }
+      index &+= length
+      return true
+    }
+
+    /// A string whose opening quote is at the index: it ends at the next quote.
+    @inline(__always)
+    mutating func text(hashed: Bool) -> ContractFastParser.Text? {
+      guard index < count, base[index] == UInt8(ascii: "\""), let end = quote(from: index &+ 1)
+      else { return nil }
+      let start = index &+ 1
+      index = end &+ 1
+      return ContractFastParser.Text(
+        start: start, end: end, ascii: true, hash: hashed ? hash(start, end) : nil)
+    }
+
+    /// ``StringTable/hash(_:)`` of the bytes `start..<end`, the last partial word taken from
+    /// one load ending at `end` (a string starts well past the line's eighth byte).
+    @inline(__always)
+    func hash(_ start: Int, _ end: Int) -> UInt64 {
+      var hasher = StringTable.Hasher()
+      var offset = start
+      while offset &+ 8 <= end {
+        hasher.combine(load(offset))
+        offset &+= 8
+      }
+      let rest = end &- offset
+      if rest > 0 { hasher.combinePartial(load(end &- 8) &>> UInt64(64 &- 8 &* rest), count: rest) }
+      return hasher.finish(count: end &- start)
+    }
+
+    /// A plain JSON integer as ``ContractFastParser``'s cursor reads it; up to seven digits
+    /// from one 8-byte load (the digits' count from the first byte that is not one, the value
+    /// by three multiplications), anything longer, signed or near the line's end byte by byte.
+    @inline(__always)
+    mutating func integer() -> Int? {
+      if index &+ 8 <= count {
+        let digits = load(index) ^ 0x3030_3030_3030_3030
+        let notDigit =
+          (digits & 0xf0f0_f0f0_f0f0_f0f0)
+          | (((digits & 0x0f0f_0f0f_0f0f_0f0f) &+ 0x0606_0606_0606_0606) & 0x1010_1010_1010_1010)
+        let width = notDigit.trailingZeroBitCount &>> 3
+        if width > 0, width < 8 {
+          let after = base[index &+ width]
+          guard !(width > 1 && base[index] == UInt8(ascii: "0")), after != UInt8(ascii: "."),
+            after != UInt8(ascii: "e"), after != UInt8(ascii: "E")
+          else { return nil }
+          var value = digits &<< UInt64(8 &* (8 &- width))
+          value = ((value &* 10) &+ (value &>> 8)) & 0x00ff_00ff_00ff_00ff
+          value = ((value &* 100) &+ (value &>> 16)) & 0x0000_ffff_0000_ffff
+          value = (value &* 10000) &+ (value &>> 32)
+          index &+= width
+          return Int(truncatingIfNeeded: value & 0xffff_ffff)
+        }
+      }
+      return slowInteger()
+    }
+
+    /// ``integer()`` byte by byte.
+    mutating func slowInteger() -> Int? {
+      var negative = false
+      if index < count, base[index] == UInt8(ascii: "-") {
+        negative = true
+        index &+= 1
+      }
+      let start = index
+      var value = 0
+      while index < count, base[index] &- UInt8(ascii: "0") < 10 {
+        value = value &* 10 &+ Int(base[index] &- UInt8(ascii: "0"))
+        index &+= 1
+      }
+      let digits = index &- start
+      guard digits > 0, digits <= 18, !(digits > 1 && base[start] == UInt8(ascii: "0")) else {
+        return nil
+      }
+      if index < count,
+        base[index] == UInt8(ascii: ".") || base[index] == UInt8(ascii: "e")
+          || base[index] == UInt8(ascii: "E")
+      {
+        return nil
+      }
+      return negative ? -value : value
+    }
+
+    /// A non-negative integer no larger than ``EventDecoder/maxInteger``.
+    mutating func runCount() -> Int? {
+      guard let value = integer(), (0...EventDecoder.maxInteger).contains(value) else { return nil }
+      return value
+    }
+
+    mutating func boolean() -> Bool? {
+      if literal("true") { return true }
+      if literal("false") { return false }
+      return nil
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS.ffffffZ` exactly; the closing quote is left for the caller.
+    @inline(__always)
+    mutating func timestamp(_ day: inout ContractDay) -> Timestamp? {
+      guard index &+ 27 <= count, base[index &+ 26] == UInt8(ascii: "Z"),
+        let timestamp = Timestamp(
+          contractBytes: UnsafeBufferPointer(start: base + index, count: 27), day: &day)
+      else { return nil }
+      index &+= 27
+      return timestamp
+    }
+
+    /// A level name up to the next quote (left for the caller), as one masked word.
+    @inline(__always)
+    mutating func level() -> MisuseLevel? {
+      guard index &+ 8 <= count, let end = quote(from: index) else { return nil }
+      let length = end &- index
+      guard length >= 4, length <= 8 else { return nil }
+      let word = load(index) & (length == 8 ? ~0 : (1 &<< UInt64(8 &* length)) &- 1)
+      index = end
+      switch word {
+      case 0x72_6f72_7265: return .error
+      case 0x67_6e69_6e72_6177: return .warning
+      case 0x6f66_6e69: return .info
+      case 0x6563_6974_6f6e: return .notice
+      case 0x6c61_6369_7469_7263: return .critical
+      case 0x65_6361_7274: return .trace
+      case 0x67_7562_6564: return .debug
+      default: return nil
+      }
+    }
+
+    mutating func atEndAfterBlanks() -> Bool {
+      while index < count, base[index] == 0x20 { index &+= 1 }
+      return index == count
+    }
+  }
+}
