@@ -1,5 +1,11 @@
 import BindingDiagnostics
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Turns journal entries into line classes straight from the journal's bytes: numbers and the
 /// time are parsed in place, and a text field's `String` is built only when its bytes differ
 /// from recent entries (most fields repeat from entry to entry).
@@ -8,6 +14,10 @@ struct JournalEntryDecoder {
     repeating: StringCache(), count: EventDecoder.journalFields.count)
   /// The current entry's text fields; kept between entries so no array is made per entry.
   private var texts = [String?](repeating: nil, count: EventDecoder.journalFields.count)
+  /// The events of recent entries, by the fields that do not change from record to record.
+  private let memo = JournalEventMemo()
+  /// The boot id last read, handed out again while entries keep to it (no array per entry).
+  private var lastBoot: [UInt8]?
 
   /// Whether ``EventDecoder/journalFields`` holds a number at `index` (the contract's integers,
   /// and the trusted uid; the boot id is read apart, as bytes; `_EXE` and `_COMM` are text).
@@ -53,11 +63,19 @@ struct JournalEntryDecoder {
   struct RunOwners {
     private var owners: [String: Identity] = [:]
 
+    /// The run and identity last found to agree: entries of one run follow each other.
+    private var lastAgreed: (run: String, identity: Identity)?
+
     /// `nil` when `identity` is that of `run`'s first entry (making it the run's when it is the
     /// first), or else the identity the run belongs to: the entry is forged.
     mutating func owner(ofRun run: String, claimedBy identity: Identity) -> Identity? {
-      if let owner = owners[run] { return owner == identity ? nil : owner }
-      owners[run] = identity
+      if let last = lastAgreed, last.run == run, last.identity == identity { return nil }
+      if let owner = owners[run] {
+        if owner != identity { return owner }
+      } else {
+        owners[run] = identity
+      }
+      lastAgreed = (run, identity)
       return nil
     }
 
@@ -68,6 +86,7 @@ struct JournalEntryDecoder {
     /// starts after a run's first entry looks it up first).
     mutating func setOwner(ofRun run: String, to identity: Identity) {
       owners[run] = identity
+      lastAgreed = nil
     }
   }
 
@@ -121,6 +140,26 @@ struct JournalEntryDecoder {
       pid: values[pidIndex].flatMap(integer),
       boot: values[EventDecoder.bootIndex].map { Array($0.assumingMemoryBound(to: UInt8.self)) })
   }
+  /// The trusted identity of `entry`, as ``identity(of:)`` gives it, its boot id the array of
+  /// the previous entry when the bytes are the same.
+  mutating func trustedIdentity(of entry: JournalReader.Entry) -> Identity {
+    let values = entry.values
+    var boot: [UInt8]?
+    if let bytes = values[EventDecoder.bootIndex] {
+      if let last = lastBoot, last.count == bytes.count,
+        last.withUnsafeBytes({ bytes.count == 0 || memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 })
+      {
+        boot = last
+      } else {
+        boot = Array(bytes.assumingMemoryBound(to: UInt8.self))
+        lastBoot = boot
+      }
+    }
+    return Identity(
+      uid: values[EventDecoder.uidIndex].flatMap(JournalEntryDecoder.integer),
+      pid: values[JournalEntryDecoder.pidIndex].flatMap(JournalEntryDecoder.integer), boot: boot)
+  }
+
   /// kind, message_id and run: their formats are checked once per distinct value.
   private static let formatFields = [ContractField.ID.kind, .messageID, .run].map(
     ContractField.index(of:))
@@ -129,6 +168,7 @@ struct JournalEntryDecoder {
   /// malformed, as the same bytes do in a JSON or logfmt line (the journal stores bytes).
   mutating func classify(_ entry: JournalReader.Entry) -> LineClass {
     let values = entry.values
+    if let event = memo.event(values) { return .event(event) }
     for index in texts.indices { texts[index] = nil }
     for (index, bytes) in values.enumerated()
     where !JournalEntryDecoder.isInteger[index] {
@@ -172,6 +212,7 @@ struct JournalEntryDecoder {
       event.process = shownName(
         claim: event.process, exe: texts[EventDecoder.exeIndex],
         comm: texts[EventDecoder.commIndex])
+      memo.remember(event)
       return .event(event)
     case .failure(let reason):
       return .malformed(reason)
