@@ -162,7 +162,9 @@ journal_speed() {
   local floor floor_kb jqh_s
   floor="$(best 1 journalctl -D "$d" -o export)"
   floor_kb="$(rss journalctl -D "$d" -o export)"
-  jqh_s="$(keep "$dir/jqh.json" sh -c "journalctl -D '$d' BINDING_SCHEMA=1 -o json | jq -n -c -f Benchmarks/peers/group_hosts.jq")"
+  # jq reads the files one at a time (journalctl --file): merged by time (-D), journalctl
+  # compares every entry with all 1 000 files, and the grouping needs no order.
+  jqh_s="$(keep "$dir/jqh.json" sh -c 'for f in "$1"/*.journal; do journalctl --file "$f" BINDING_SCHEMA=1 -o json; done | jq -n -c -f Benchmarks/peers/group_hosts.jq' sh "$d")"
   echo
   echo "fleet, 1 000 hosts' files of 1 000 entries, $(du -sm "$d" | cut -f1) MiB: bindiag summary --journal-dir D --group-by host"
   row "measure" "bindiag" "peer" "peer/ours"
@@ -175,7 +177,7 @@ journal_speed() {
     kb="$(rss "$b" summary --journal-dir "$d" --group-by host --format json)"
     clean="$(best 3 "$b" summary --journal-dir "$dir/e1000000" --group-by host --format json)"
     row "$label: per-host events and records same as jq: $same" "" "" ""
-    row "  vs journalctl -D D -o json | jq, s" "$ours" "$jqh_s" "$(ratio "$jqh_s" "$ours")"
+    row "  vs journalctl --file F -o json (each file) | jq, s" "$ours" "$jqh_s" "$(ratio "$jqh_s" "$ours")"
     row "  vs journalctl -D D -o export > /dev/null, s" "$ours" "$floor" "$(ratio "$floor" "$ours")"
     row "  vs the clean journal's 1M entries, s (goal: close to 1)" "$ours" "$clean" "$(awk "BEGIN{printf \"%.2f\", $ours / $clean}")"
     row "  peak memory, MiB (goal <= 64; peer journalctl -D -o export)" "$(( kb / 1024 ))" "$(( floor_kb / 1024 ))" "-"

@@ -184,7 +184,10 @@ package enum JournalReader {
   private final class ReadJob: @unchecked Sendable {
     let library: JournalLibrary
     let query: Query
-    let handler: (Entry) -> Bool
+    /// Dropped on the reader thread before it signals the end, so that the caller, once
+    /// woken, holds the only reference to what the handler captured (a caller may pass a
+    /// closure made with `withoutActuallyEscaping`, which traps if it outlives the call).
+    var handler: ((Entry) -> Bool)?
     var result: Result<Void, JournalError> = .success(())
     let wanted: WantedFields
     /// The current entry's wanted values, back to back; reused from entry to entry (grown,
@@ -210,6 +213,7 @@ package enum JournalReader {
     deinit { storage.deallocate() }
 
     func run() {
+      defer { handler = nil }
       BusFaultGuard.install
       switch open() {
       case .failure(let error): result = .failure(error)
@@ -296,7 +300,9 @@ package enum JournalReader {
             }
           }
         }
-        guard handler(Entry(values: values, realtime: realtime)) else { return .success(()) }
+        guard handler?(Entry(values: values, realtime: realtime)) == true else {
+          return .success(())
+        }
       }
     }
 

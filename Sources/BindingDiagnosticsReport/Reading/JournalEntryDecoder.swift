@@ -31,6 +31,13 @@ struct JournalEntryDecoder {
   private static let timestampIndex = ContractField.index(of: .timestamp)
   /// Where journald's trusted `_PID` is.
   private static let pidIndex = ContractField.index(of: .pid)
+  /// Where `BINDING_SEQ`, `BINDING_VALUE_PRESENT`, `_HOSTNAME` and `BINDING_RUN` are.
+  private static let seqIndex = ContractField.index(of: .seq)
+  private static let valuePresentIndex = ContractField.index(of: .valuePresent)
+  private static let hostIndex = ContractField.index(of: .host)
+  private static let runIndex = ContractField.index(of: .run)
+  /// The date last parsed, reused while entries keep to one day.
+  private var day = ContractDay()
 
   /// Who journald says wrote an entry: its trusted `_UID`, `_PID` and `_BOOT_ID`, which a
   /// sender cannot choose (`nil` parts where the entry lacks them, as in a file made from
@@ -168,7 +175,9 @@ struct JournalEntryDecoder {
   /// malformed, as the same bytes do in a JSON or logfmt line (the journal stores bytes).
   mutating func classify(_ entry: JournalReader.Entry) -> LineClass {
     let values = entry.values
-    if let event = memo.event(values) { return .event(event) }
+    if let remembered = memo.event(values), let event = ownFields(of: values, in: remembered) {
+      return .event(event)
+    }
     for index in texts.indices { texts[index] = nil }
     for (index, bytes) in values.enumerated()
     where !JournalEntryDecoder.isInteger[index] {
@@ -217,6 +226,44 @@ struct JournalEntryDecoder {
     case .failure(let reason):
       return .malformed(reason)
     }
+  }
+
+  /// `event`, remembered for an entry like this one, with this entry's time, `seq`,
+  /// `value_present`, `run`, `_PID` and `_HOSTNAME` (``JournalEventMemo/perRecord``), or `nil`
+  /// when one of them is missing or would not pass decoding's check (then the entry is decoded,
+  /// and the first problem in contract order named): the time in the contract's own form, `seq`
+  /// from 1 to 2^53 - 1, the flag `1` or `0`, `run` 16 lowercase hex digits, `_PID` an integer,
+  /// `_HOSTNAME` UTF-8.
+  private mutating func ownFields(
+    of values: [UnsafeRawBufferPointer?], in remembered: MisuseEvent
+  ) -> MisuseEvent? {
+    var event = remembered
+    guard let time = values[JournalEntryDecoder.timestampIndex],
+      let timestamp = Timestamp(contractBytes: time.assumingMemoryBound(to: UInt8.self), day: &day),
+      let seqBytes = values[JournalEntryDecoder.seqIndex],
+      let seq = JournalEntryDecoder.integer(seqBytes), seq >= 1, seq <= EventDecoder.maxInteger,
+      let flag = values[JournalEntryDecoder.valuePresentIndex], flag.count == 1,
+      flag[0] == UInt8(ascii: "1") || flag[0] == UInt8(ascii: "0"),
+      let pidBytes = values[JournalEntryDecoder.pidIndex],
+      let pid = JournalEntryDecoder.integer(pidBytes),
+      let hostBytes = values[JournalEntryDecoder.hostIndex],
+      let host = caches[JournalEntryDecoder.hostIndex].string(
+        hostBytes.assumingMemoryBound(to: UInt8.self), ascii: false),
+      let runBytes = values[JournalEntryDecoder.runIndex],
+      let run = caches[JournalEntryDecoder.runIndex].string(
+        runBytes.assumingMemoryBound(to: UInt8.self), ascii: false)
+    else { return nil }
+    if !caches[JournalEntryDecoder.runIndex].checked {
+      guard Hex.isLowercase(run, count: 16) else { return nil }
+      caches[JournalEntryDecoder.runIndex].checked = true
+    }
+    event.timestamp = timestamp
+    event.seq = seq
+    event.valuePresent = flag[0] == UInt8(ascii: "1")
+    event.pid = pid
+    event.host = host
+    event.run = run
+    return event
   }
 
   /// A decimal integer (optional `-`, 1 to 18 digits) from bytes, or `nil`.

@@ -6,17 +6,19 @@ import BindingDiagnostics
   import Darwin
 #endif
 
-/// Remembers the events of recent journal entries by the bytes of their fields, all but the
-/// three that change from record to record (`BINDING_TS`, `BINDING_SEQ`,
-/// `BINDING_VALUE_PRESENT`) and journald's `_UID` and `_BOOT_ID`, which the event does not
-/// hold. An entry whose other fields are byte for byte those of an entry that decoded to an
-/// event decodes to that event with its own time, seq and flag: every other check passed on
-/// the same bytes. Most entries repeat a recent one's site, run and process, and skip the
-/// decoding, the message's suffix and the checks.
+/// Remembers the events of recent journal entries by the bytes of their fields, all but those
+/// that change from record to record or from host to host (``unkeyed``: the time, `seq`,
+/// `value_present`, `run`, `_PID` and `_HOSTNAME`) and journald's `_UID` and `_BOOT_ID`, which
+/// the event does not hold. An entry whose other fields are byte for byte those of an entry
+/// that decoded to an event decodes to that event with its own unkeyed fields, once
+/// ``JournalEntryDecoder`` has checked them as decoding does: every other check passed on the
+/// same bytes. Most entries repeat a recent one's site and process, on whatever host, and skip
+/// the decoding, the message's suffix and the checks.
 ///
 /// 512 sets of 2 slots, the set picked by a hash of the key, the slot replaced the one used
 /// less recently (a record that folded events, whose message is its own, does not push out a
-/// site's common entry); a slot holds the key's bytes (compared in full) and the event. A class, so that its buffer is freed once.
+/// site's common entry); a slot holds the key's bytes (compared in full) and the event.
+/// A class, so that its buffer is freed once.
 final class JournalEventMemo {
   /// The key of the entry last looked up: per keyed field, its length as 4 bytes (all ones
   /// when absent), then its bytes.
@@ -29,17 +31,14 @@ final class JournalEventMemo {
   private var events = [MisuseEvent?](repeating: nil, count: JournalEventMemo.size)
   /// Per set of two slots, the one to replace next: the one used less recently.
   private var victims = [UInt8](repeating: 0, count: JournalEventMemo.size / 2)
-  /// The date last parsed, reused while entries keep to one day.
-  private var day = ContractDay()
 
   private static let size = 1024
-  private static let timestampIndex = ContractField.index(of: .timestamp)
-  private static let seqIndex = ContractField.index(of: .seq)
-  private static let valuePresentIndex = ContractField.index(of: .valuePresent)
+  /// The fields ``JournalEntryDecoder`` sets in a remembered event from the entry's own bytes.
+  static let perRecord = [ContractField.ID.timestamp, .seq, .valuePresent, .run, .pid, .host]
+    .map(ContractField.index(of:))
   /// Whether ``EventDecoder/journalFields``' field at an index is left out of the key.
   private static let unkeyed: [Bool] = EventDecoder.journalFields.indices.map {
-    [timestampIndex, seqIndex, valuePresentIndex, EventDecoder.uidIndex, EventDecoder.bootIndex]
-      .contains($0)
+    (perRecord + [EventDecoder.uidIndex, EventDecoder.bootIndex]).contains($0)
   }
 
   init() {
@@ -48,9 +47,10 @@ final class JournalEventMemo {
 
   deinit { key.deallocate() }
 
-  /// The event of an entry with `values` (in ``EventDecoder/journalFields`` order) whose keyed
-  /// fields are those of one remembered, or `nil` (then ``remember(_:)`` stores the event the
-  /// caller decodes for it).
+  /// The event remembered for an entry with `values` (in ``EventDecoder/journalFields``
+  /// order) whose keyed fields are those of one remembered, or `nil` (then ``remember(_:)``
+  /// stores the event the caller decodes for it). Its unkeyed fields are the remembered
+  /// entry's: the caller sets them.
   func event(_ values: [UnsafeRawBufferPointer?]) -> MisuseEvent? {
     used = 0
     for index in values.indices where !JournalEventMemo.unkeyed[index] {
@@ -67,30 +67,18 @@ final class JournalEventMemo {
       }
     }
     let set = JournalEventMemo.hash(key, used) & (JournalEventMemo.size / 2 - 1)
-    var found: Int?
     for way in 0..<2 {
       let index = set * 2 + way
-      if events[index] != nil, keys[index].count == used,
+      if let event = events[index], keys[index].count == used,
         keys[index].withUnsafeBytes({ memcmp($0.baseAddress!, key, used) }) == 0
       {
-        found = index
+        slot = index
         victims[set] = UInt8(1 - way)
-        break
+        return event
       }
     }
-    slot = found ?? set * 2 + Int(victims[set])
-    guard let found, var event = events[found],
-      let time = values[JournalEventMemo.timestampIndex],
-      let timestamp = Timestamp(contractBytes: time.assumingMemoryBound(to: UInt8.self), day: &day),
-      let seqBytes = values[JournalEventMemo.seqIndex],
-      let seq = JournalEntryDecoder.integer(seqBytes), seq >= 1, seq <= EventDecoder.maxInteger,
-      let flag = values[JournalEventMemo.valuePresentIndex], flag.count == 1,
-      flag[0] == UInt8(ascii: "1") || flag[0] == UInt8(ascii: "0")
-    else { return nil }
-    event.timestamp = timestamp
-    event.seq = seq
-    event.valuePresent = flag[0] == UInt8(ascii: "1")
-    return event
+    slot = set * 2 + Int(victims[set])
+    return nil
   }
 
   /// Remembers `event` as the event of the entry last looked up with ``event(_:)``.
