@@ -122,65 +122,69 @@ journal_speed() {
   fi
   local binaries="$bin/bindiag"
   [ -n "${BINDIAG_BEFORE:-}" ] && binaries="$BINDIAG_BEFORE $binaries"
-  # seconds of one run of a command, its stdout kept in $1 (for the answer check).
-  keep() {
-    local to=$1 start end; shift
-    start=$(date +%s%N); "$@" >"$to" 2>/dev/null || true; end=$(date +%s%N)
-    awk "BEGIN{printf \"%.3f\", ($end - $start) / 1e9}"
+  # One run of a command, its stdout kept in $1 (for the answer check): "wall CPU peak" (seconds,
+  # user + sys seconds of it and its children, KiB).
+  measure() {
+    local to=$1; shift
+    /usr/bin/time -o "$out/time.txt" -f "%e %U %S %M" "$@" >"$to" 2>/dev/null || true
+    awk 'END {printf "%.3f %.3f %d\n", $1, $2 + $3, $4}' "$out/time.txt"
+  }
+  # The best wall and CPU time of 3 runs (answer and peak memory from the first): "wall CPU peak".
+  best3() {
+    local to=$1 a b c; shift
+    a=($(measure "$to" "$@")); b=($(measure /dev/null "$@")); c=($(measure /dev/null "$@"))
+    printf '%s %s %s\n' "$(printf '%s\n' "${a[0]}" "${b[0]}" "${c[0]}" | sort -n | head -1)" \
+      "$(printf '%s\n' "${a[1]}" "${b[1]}" "${c[1]}" | sort -n | head -1)" "${a[2]}"
   }
   answers() { jq -c '{events, records, lost, groups: ([.groups[] | [.key.kind, .key.file, .key.line, .events, .records]] | sort)}' "$1" 2>/dev/null || echo unreadable; }
+  label() { [ "$1" = "$bin/bindiag" ] && echo "this build" || echo "BINDIAG_BEFORE"; }
+  local d="$dir/e1000000" json jq_run
   echo
   echo "== Journal reader speed (issue 31): bindiag summary --journal-dir D (load: $(cut -d' ' -f1-3 /proc/loadavg))"
-  local d="$dir/e1000000" json_s jq_s
-  json_s="$(best 1 journalctl -D "$d" -o json)"
-  jq_s="$(keep "$dir/jq.json" sh -c "journalctl -D '$d' BINDING_SCHEMA=1 -o json | jq -n -c -f Benchmarks/peers/journal_summary.jq")"
+  json=($(measure /dev/null journalctl -D "$d" -o json))
+  jq_run=($(measure "$dir/jq.json" sh -c "journalctl -D '$d' BINDING_SCHEMA=1 -o json | jq -n -c -f Benchmarks/peers/journal_summary.jq"))
   echo "clean journal, 1 000 000 entries in $(ls "$d"/*.journal | wc -l) files, $(du -sm "$d" | cut -f1) MiB; jq: $(jq -c '{events, records, lost, sites: (.groups | length)}' "$dir/jq.json")"
+  echo "  peers, wall s / CPU s: journalctl -D D -o json > /dev/null ${json[0]} / ${json[1]}; journalctl -D D BINDING_SCHEMA=1 -o json | jq ${jq_run[0]} / ${jq_run[1]}"
   row "measure" "bindiag" "peer" "peer/ours"
   for b in $binaries; do
-    local ours kb same=no label
-    label=$([ "$b" = "$bin/bindiag" ] && echo "this build" || echo "BINDIAG_BEFORE")
-    ours="$(best 3 "$b" summary --journal-dir "$d" --format json)"
-    keep "$dir/ours.json" "$b" summary --journal-dir "$d" --format json >/dev/null
+    local ours same=no
+    ours=($(best3 "$dir/ours.json" "$b" summary --journal-dir "$d" --format json))
     [ "$(answers "$dir/ours.json")" = "$(jq -c . "$dir/jq.json")" ] && same=yes
-    kb="$(rss "$b" summary --journal-dir "$d" --format json)"
-    row "$label: events, records, lost, per-site counts same as jq: $same" "" "" ""
-    row "  vs journalctl -D D -o json | jq (same grouping), s (goal >= 10)" "$ours" "$jq_s" "$(ratio "$jq_s" "$ours")"
-    row "  vs journalctl -D D -o json > /dev/null, s (goal >= 5)" "$ours" "$json_s" "$(ratio "$json_s" "$ours")"
-    row "  µs per entry" "$(awk "BEGIN{printf \"%.2f\", $ours}")" "$(awk "BEGIN{printf \"%.2f\", $json_s}")" "-"
-    row "  peak memory, MiB" "$(( kb / 1024 ))" "-" "-"
+    row "$(label "$b"): events, records, lost, per-site counts same as jq: $same" "" "" ""
+    row "  vs journalctl -D D -o json | jq (same grouping), s (goal >= 10)" "${ours[0]}" "${jq_run[0]}" "$(ratio "${jq_run[0]}" "${ours[0]}")"
+    row "  vs journalctl -D D -o json > /dev/null, s (goal >= 5)" "${ours[0]}" "${json[0]}" "$(ratio "${json[0]}" "${ours[0]}")"
+    row "  the same in CPU s (user + sys), vs | jq" "${ours[1]}" "${jq_run[1]}" "$(ratio "${jq_run[1]}" "${ours[1]}")"
+    row "  the same in CPU s (user + sys), vs -o json > /dev/null" "${ours[1]}" "${json[1]}" "$(ratio "${json[1]}" "${ours[1]}")"
+    row "  µs per entry (wall; CPU)" "${ours[0]}; ${ours[1]}" "-" "-"
+    row "  peak memory, MiB" "$(( ours[2] / 1024 ))" "-" "-"
     if command -v valgrind >/dev/null; then
       ir() {
-        valgrind --tool=callgrind --callgrind-out-file=/dev/null "$b" summary --journal-dir "$dir/e$1" --format json 2>&1 >/dev/null |
+        valgrind --tool=callgrind --callgrind-out-file=/dev/null "$b" summary --journal-dir "$dir/$1" --format json 2>&1 >/dev/null |
           awk '/Collected/ {print $NF}'
       }
-      row "  instructions per entry (callgrind, 40 000 - 20 000 entries)" "$(awk -v a="$(ir 40000)" -v c="$(ir 20000)" 'BEGIN{printf "%.0f", (a - c) / 20000}')" "-" "-"
+      row "  instructions per entry (callgrind, 40 000 - 20 000 entries)" "$(awk -v a="$(ir e40000)" -v c="$(ir e20000)" 'BEGIN{printf "%.0f", (a - c) / 20000}')" "-" "-"
     fi
   done
-  # 1 000 hosts: the per-host counts checked as the fleet section does; the time per entry set
-  # beside the clean journal's (the same 1M entries in ~12 files): linear in entries, not files.
+  # 1 000 hosts: the per-host counts checked as the fleet section does (jq reads the files one
+  # at a time, journalctl --file: merged by time, -D, journalctl compares every entry with all
+  # 1 000 files, and the grouping needs no order); the time set beside the clean journal's
+  # (the same 1M entries in 18 files): linear in entries, not in files.
   d="$dir/hosts1000"
-  local floor floor_kb jqh_s
-  floor="$(best 1 journalctl -D "$d" -o export)"
-  floor_kb="$(rss journalctl -D "$d" -o export)"
-  # jq reads the files one at a time (journalctl --file): merged by time (-D), journalctl
-  # compares every entry with all 1 000 files, and the grouping needs no order.
-  jqh_s="$(keep "$dir/jqh.json" sh -c 'for f in "$1"/*.journal; do journalctl --file "$f" BINDING_SCHEMA=1 -o json; done | jq -n -c -f Benchmarks/peers/group_hosts.jq' sh "$d")"
+  local floor jqh
+  floor=($(measure /dev/null journalctl -D "$d" -o export))
+  jqh=($(measure "$dir/jqh.json" sh -c 'for f in "$1"/*.journal; do journalctl --file "$f" BINDING_SCHEMA=1 -o json; done | jq -n -c -f Benchmarks/peers/group_hosts.jq' sh "$d"))
   echo
-  echo "fleet, 1 000 hosts' files of 1 000 entries, $(du -sm "$d" | cut -f1) MiB: bindiag summary --journal-dir D --group-by host"
+  echo "fleet, 1 000 hosts' files of 1 000 entries, $(du -sm "$d" | cut -f1) MiB: bindiag summary --journal-dir D --group-by host (load: $(cut -d' ' -f1-3 /proc/loadavg))"
   row "measure" "bindiag" "peer" "peer/ours"
   for b in $binaries; do
-    local ours kb same=no label clean
-    label=$([ "$b" = "$bin/bindiag" ] && echo "this build" || echo "BINDIAG_BEFORE")
-    ours="$(best 3 "$b" summary --journal-dir "$d" --group-by host --format json)"
-    keep "$dir/oursh.json" "$b" summary --journal-dir "$d" --group-by host --format json >/dev/null
+    local ours same=no
+    ours=($(best3 "$dir/oursh.json" "$b" summary --journal-dir "$d" --group-by host --format json))
     [ "$(jq -c '[.groups[] | {host: .key.host, events, records}]' "$dir/oursh.json")" = "$(jq -c . "$dir/jqh.json")" ] && same=yes
-    kb="$(rss "$b" summary --journal-dir "$d" --group-by host --format json)"
-    clean="$(best 3 "$b" summary --journal-dir "$dir/e1000000" --group-by host --format json)"
-    row "$label: per-host events and records same as jq: $same" "" "" ""
-    row "  vs journalctl --file F -o json (each file) | jq, s" "$ours" "$jqh_s" "$(ratio "$jqh_s" "$ours")"
-    row "  vs journalctl -D D -o export > /dev/null, s" "$ours" "$floor" "$(ratio "$floor" "$ours")"
-    row "  vs the clean journal's 1M entries, s (goal: close to 1)" "$ours" "$clean" "$(awk "BEGIN{printf \"%.2f\", $ours / $clean}")"
-    row "  peak memory, MiB (goal <= 64; peer journalctl -D -o export)" "$(( kb / 1024 ))" "$(( floor_kb / 1024 ))" "-"
+    row "$(label "$b"): per-host events and records same as jq: $same" "" "" ""
+    row "  vs journalctl --file F -o json (each file) | jq, s" "${ours[0]}" "${jqh[0]}" "$(ratio "${jqh[0]}" "${ours[0]}")"
+    row "  vs journalctl -D D -o export > /dev/null, s" "${ours[0]}" "${floor[0]}" "$(ratio "${floor[0]}" "${ours[0]}")"
+    row "  the same in CPU s (user + sys)" "${ours[1]}" "${floor[1]}" "$(ratio "${floor[1]}" "${ours[1]}")"
+    row "  peak memory, MiB (goal <= 64; peer journalctl -D -o export)" "$(( ours[2] / 1024 ))" "$(( floor[2] / 1024 ))" "-"
   done
 }
 if [ "$mode" = journal-speed ]; then journal_speed; exit 0; fi

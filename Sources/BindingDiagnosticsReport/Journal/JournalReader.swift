@@ -145,7 +145,8 @@ package enum JournalReader {
         mix ^= data.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
       } else if let data {
         for offset in 0..<length {
-          mix = (mix ^ UInt64(data.load(fromByteOffset: offset, as: UInt8.self))) &* 0x0100_0000_01b3
+          let byte = UInt64(data.load(fromByteOffset: offset, as: UInt8.self))
+          mix = (mix ^ byte) &* 0x0100_0000_01b3
         }
       }
       mix = (mix ^ (mix >> 32)) &* 0xd6e8_feb8_6659_fd93

@@ -154,7 +154,8 @@ struct JournalEntryDecoder {
     var boot: [UInt8]?
     if let bytes = values[EventDecoder.bootIndex] {
       if let last = lastBoot, last.count == bytes.count,
-        last.withUnsafeBytes({ bytes.count == 0 || memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 })
+        bytes.count == 0
+          || last.withUnsafeBytes({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) }) == 0
       {
         boot = last
       } else {

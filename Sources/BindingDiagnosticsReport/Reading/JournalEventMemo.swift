@@ -103,7 +103,8 @@ final class JournalEventMemo {
     var mix = UInt64(truncatingIfNeeded: count) &* 0x9e37_79b9_7f4a_7c15
     var offset = 0
     while offset + 8 <= count {
-      mix = (mix ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+      mix =
+        (mix ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
         &* 0xbf58_476d_1ce4_e5b9
       mix ^= mix >> 29
       offset += 8
