@@ -12,7 +12,7 @@
 #   Benchmarks/run.sh journal-speed  only the journal reader's speed (issue 31): a clean journal
 #                                of 1M entries and 1 000 hosts' files of 1 000 entries (made once,
 #                                kept in $BENCH_DIR/journal-speed; about 5 minutes to make), jq
-#                                over journalctl -o json twice over 1M entries (about 8 minutes);
+#                                over journalctl -o json over 1M entries twice (about 10 minutes in all);
 #                                BINDIAG_BEFORE=PATH adds the rows of another bindiag build
 # Needs: a release build (done here), python3, jq, gcc; journald for the journal rows;
 # systemd-journal-remote for the fleet; for the summary peers `pip install duckdb polars orjson`
@@ -89,7 +89,7 @@ fleet() {
 if [ "$mode" = fleet ]; then fleet; exit 0; fi
 
 # Journal reader speed (issue 31). A clean journal of 1M misuse entries of one host (made from
-# export format by systemd-journal-remote, which rotates it into files of ~130 MB), and a fleet
+# export format by systemd-journal-remote, which rotates it into files of ~44 MB), and a fleet
 # of 1 000 hosts' journal files of 1 000 entries each (1M entries in 1 000 files). Ours
 # (bindiag summary --journal-dir D) beside journalctl -D D -o json alone and piped into jq doing
 # the same grouping (Benchmarks/peers/journal_summary.jq: events, records, lost records and
