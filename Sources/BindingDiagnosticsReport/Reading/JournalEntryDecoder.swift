@@ -222,7 +222,11 @@ struct JournalEntryDecoder {
       event.process = shownName(
         claim: event.process, exe: texts[EventDecoder.exeIndex],
         comm: texts[EventDecoder.commIndex])
-      memo.remember(event)
+      // An entry larger than the sink ever writes (a hostile sender's) is not remembered: the
+      // memo's 1 024 slots then hold at most 16 MiB.
+      if values.reduce(0, { $0 + ($1?.count ?? 0) }) <= JournalEventMemo.largestEntry {
+        memo.remember(event)
+      }
       return .event(event)
     case .failure(let reason):
       return .malformed(reason)

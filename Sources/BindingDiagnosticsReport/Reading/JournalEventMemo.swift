@@ -33,6 +33,9 @@ final class JournalEventMemo {
   private var victims = [UInt8](repeating: 0, count: JournalEventMemo.size / 2)
 
   private static let size = 1024
+  /// The most bytes of field values an entry remembered may have (the sink's records, cut to
+  /// its limits, stay well below).
+  static let largestEntry = 16_384
   /// The fields ``JournalEntryDecoder`` sets in a remembered event from the entry's own bytes.
   static let perRecord = [ContractField.ID.timestamp, .seq, .valuePresent, .run, .pid, .host]
     .map(ContractField.index(of:))
