@@ -9,6 +9,11 @@
 #   Benchmarks/run.sh summary    only the summary rows (200 000 and 1 000 000 records)
 #   Benchmarks/run.sh fleet      only the fleet: 100 hosts' journal files (made once, then kept
 #                                in $BENCH_DIR/fleet; about 1.5 minutes to make)
+#   Benchmarks/run.sh journal-speed  only the journal reader's speed (issue 31): a clean journal
+#                                of 1M entries and 1 000 hosts' files of 1 000 entries (made once,
+#                                kept in $BENCH_DIR/journal-speed; about 5 minutes to make), jq
+#                                over journalctl -o json over 1M entries twice (about 10 minutes in all);
+#                                BINDIAG_BEFORE=PATH adds the rows of another bindiag build
 # Needs: a release build (done here), python3, jq, gcc; journald for the journal rows;
 # systemd-journal-remote for the fleet; for the summary peers `pip install duckdb polars orjson`
 # (a peer whose module is missing is skipped with a line saying so).
@@ -82,6 +87,107 @@ fleet() {
   done
 }
 if [ "$mode" = fleet ]; then fleet; exit 0; fi
+
+# Journal reader speed (issue 31). A clean journal of 1M misuse entries of one host (made from
+# export format by systemd-journal-remote, which rotates it into files of ~44 MB), and a fleet
+# of 1 000 hosts' journal files of 1 000 entries each (1M entries in 1 000 files). Ours
+# (bindiag summary --journal-dir D) beside journalctl -D D -o json alone and piped into jq doing
+# the same grouping (Benchmarks/peers/journal_summary.jq: events, records, lost records and
+# events/records per site), the answers compared; peak memory; instructions per entry
+# (callgrind, the difference of 40 000 and 20 000 entries over 20 000). With BINDIAG_BEFORE set,
+# the same rows for that binary (a build before a change) in the same run.
+journal_speed() {
+  local remote=/lib/systemd/systemd-journal-remote dir="$out/journal-speed"
+  if [ ! -x "$remote" ]; then echo "== Journal reader speed: skipped (apt-get install systemd-journal-remote)"; return; fi
+  mkdir -p "$dir"
+  local made
+  for n in 20000 40000 1000000; do
+    if [ ! -e "$dir/e$n/.complete" ]; then
+      rm -rf "$dir/e$n" && mkdir -p "$dir/e$n"
+      made=$(date +%s)
+      $bin/BindingBenchmarks export app-01 "$n" 31 |
+        "$remote" --split-mode=none --output="$dir/e$n/app-01.journal" - 2>/dev/null
+      touch "$dir/e$n/.complete"
+      echo "(made a clean journal of $n entries in $(( $(date +%s) - made )) s, $(du -sm "$dir/e$n" | cut -f1) MiB)"
+    fi
+  done
+  if [ ! -e "$dir/hosts1000/.complete" ]; then
+    rm -rf "$dir/hosts1000" && mkdir -p "$dir/hosts1000"
+    made=$(date +%s)
+    seq 1 1000 | xargs -P 2 -I{} sh -c 'h=$(printf "node-%04d" "$1")
+      "$2" export "$h" 1000 "$1" | "$3" --split-mode=none --output="$4/remote-$h.journal" - 2>/dev/null' \
+      sh {} "$bin/BindingBenchmarks" "$remote" "$dir/hosts1000"
+    touch "$dir/hosts1000/.complete"
+    echo "(made 1 000 hosts' journal files in $(( $(date +%s) - made )) s, $(du -sm "$dir/hosts1000" | cut -f1) MiB)"
+  fi
+  local binaries="$bin/bindiag"
+  [ -n "${BINDIAG_BEFORE:-}" ] && binaries="$BINDIAG_BEFORE $binaries"
+  # One run of a command, its stdout kept in $1 (for the answer check): "wall CPU peak" (seconds,
+  # user + sys seconds of it and its children, KiB).
+  measure() {
+    local to=$1; shift
+    /usr/bin/time -o "$out/time.txt" -f "%e %U %S %M" "$@" >"$to" 2>/dev/null || true
+    awk 'END {printf "%.3f %.3f %d\n", $1, $2 + $3, $4}' "$out/time.txt"
+  }
+  # The best wall and CPU time of 3 runs (answer and peak memory from the first): "wall CPU peak".
+  best3() {
+    local to=$1 a b c; shift
+    a=($(measure "$to" "$@")); b=($(measure /dev/null "$@")); c=($(measure /dev/null "$@"))
+    printf '%s %s %s\n' "$(printf '%s\n' "${a[0]}" "${b[0]}" "${c[0]}" | sort -n | head -1)" \
+      "$(printf '%s\n' "${a[1]}" "${b[1]}" "${c[1]}" | sort -n | head -1)" "${a[2]}"
+  }
+  answers() { jq -c '{events, records, lost, groups: ([.groups[] | [.key.kind, .key.file, .key.line, .events, .records]] | sort)}' "$1" 2>/dev/null || echo unreadable; }
+  label() { [ "$1" = "$bin/bindiag" ] && echo "this build" || echo "BINDIAG_BEFORE"; }
+  local d="$dir/e1000000" json jq_run
+  echo
+  echo "== Journal reader speed (issue 31): bindiag summary --journal-dir D (load: $(cut -d' ' -f1-3 /proc/loadavg))"
+  json=($(measure /dev/null journalctl -D "$d" -o json))
+  jq_run=($(measure "$dir/jq.json" sh -c "journalctl -D '$d' BINDING_SCHEMA=1 -o json | jq -n -c -f Benchmarks/peers/journal_summary.jq"))
+  echo "clean journal, 1 000 000 entries in $(ls "$d"/*.journal | wc -l) files, $(du -sm "$d" | cut -f1) MiB; jq: $(jq -c '{events, records, lost, sites: (.groups | length)}' "$dir/jq.json")"
+  echo "  peers, wall s / CPU s: journalctl -D D -o json > /dev/null ${json[0]} / ${json[1]}; journalctl -D D BINDING_SCHEMA=1 -o json | jq ${jq_run[0]} / ${jq_run[1]}"
+  row "measure" "bindiag" "peer" "peer/ours"
+  for b in $binaries; do
+    local ours same=no
+    ours=($(best3 "$dir/ours.json" "$b" summary --journal-dir "$d" --format json))
+    [ "$(answers "$dir/ours.json")" = "$(jq -c . "$dir/jq.json")" ] && same=yes
+    row "$(label "$b"): events, records, lost, per-site counts same as jq: $same" "" "" ""
+    row "  vs journalctl -D D -o json | jq (same grouping), s (goal >= 10)" "${ours[0]}" "${jq_run[0]}" "$(ratio "${jq_run[0]}" "${ours[0]}")"
+    row "  vs journalctl -D D -o json > /dev/null, s (goal >= 5)" "${ours[0]}" "${json[0]}" "$(ratio "${json[0]}" "${ours[0]}")"
+    row "  the same in CPU s (user + sys), vs | jq" "${ours[1]}" "${jq_run[1]}" "$(ratio "${jq_run[1]}" "${ours[1]}")"
+    row "  the same in CPU s (user + sys), vs -o json > /dev/null" "${ours[1]}" "${json[1]}" "$(ratio "${json[1]}" "${ours[1]}")"
+    row "  µs per entry (wall; CPU)" "${ours[0]}; ${ours[1]}" "-" "-"
+    row "  peak memory, MiB" "$(( ours[2] / 1024 ))" "-" "-"
+    if command -v valgrind >/dev/null; then
+      ir() {
+        valgrind --tool=callgrind --callgrind-out-file=/dev/null "$b" summary --journal-dir "$dir/$1" --format json 2>&1 >/dev/null |
+          awk '/Collected/ {print $NF}'
+      }
+      row "  instructions per entry (callgrind, 40 000 - 20 000 entries)" "$(awk -v a="$(ir e40000)" -v c="$(ir e20000)" 'BEGIN{printf "%.0f", (a - c) / 20000}')" "-" "-"
+    fi
+  done
+  # 1 000 hosts: the per-host counts checked as the fleet section does (jq reads the files one
+  # at a time, journalctl --file: merged by time, -D, journalctl compares every entry with all
+  # 1 000 files, and the grouping needs no order); the time set beside the clean journal's
+  # (the same 1M entries in 18 files): linear in entries, not in files.
+  d="$dir/hosts1000"
+  local floor jqh
+  floor=($(measure /dev/null journalctl -D "$d" -o export))
+  jqh=($(measure "$dir/jqh.json" sh -c 'for f in "$1"/*.journal; do journalctl --file "$f" BINDING_SCHEMA=1 -o json; done | jq -n -c -f Benchmarks/peers/group_hosts.jq' sh "$d"))
+  echo
+  echo "fleet, 1 000 hosts' files of 1 000 entries, $(du -sm "$d" | cut -f1) MiB: bindiag summary --journal-dir D --group-by host (load: $(cut -d' ' -f1-3 /proc/loadavg))"
+  row "measure" "bindiag" "peer" "peer/ours"
+  for b in $binaries; do
+    local ours same=no
+    ours=($(best3 "$dir/oursh.json" "$b" summary --journal-dir "$d" --group-by host --format json))
+    [ "$(jq -c '[.groups[] | {host: .key.host, events, records}]' "$dir/oursh.json")" = "$(jq -c . "$dir/jqh.json")" ] && same=yes
+    row "$(label "$b"): per-host events and records same as jq: $same" "" "" ""
+    row "  vs journalctl --file F -o json (each file) | jq, s" "${ours[0]}" "${jqh[0]}" "$(ratio "${jqh[0]}" "${ours[0]}")"
+    row "  vs journalctl -D D -o export > /dev/null, s" "${ours[0]}" "${floor[0]}" "$(ratio "${floor[0]}" "${ours[0]}")"
+    row "  the same in CPU s (user + sys)" "${ours[1]}" "${floor[1]}" "$(ratio "${floor[1]}" "${ours[1]}")"
+    row "  peak memory, MiB (goal <= 64; peer journalctl -D -o export)" "$(( ours[2] / 1024 ))" "$(( floor[2] / 1024 ))" "-"
+  done
+}
+if [ "$mode" = journal-speed ]; then journal_speed; exit 0; fi
 
 if [ "$mode" != summary ]; then
 echo "== Core (issue 2, 14): correct path of a mapping and the cost of a misuse (load: $(cut -d' ' -f1-3 /proc/loadavg))"
@@ -401,3 +507,4 @@ for n in $sizes; do
 done
 
 if [ "$mode" = full ]; then fleet; fi
+if [ "$mode" = full ]; then journal_speed; fi

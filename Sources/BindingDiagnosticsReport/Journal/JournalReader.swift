@@ -88,29 +88,93 @@ package enum JournalReader {
     return job.result
   }
 
-  /// The query's field names grouped by length, for matching enumerated data quickly.
+  /// The query's field names in an open-addressing table keyed by a hash of a name's length
+  /// and its first and last bytes, for matching enumerated data in a few instructions.
   private struct WantedFields {
     let count: Int
-    /// Indexed by name length (journal field names are at most 64 bytes).
-    let byLength: [[(name: [UInt8], index: Int)]]
+    /// The names, back to back.
+    private let names: [UInt8]
+    /// Per query index, where its name starts in ``names`` and its length.
+    private let spans: [(start: Int, length: Int)]
+    /// Query indices by hash (`-1`: empty); a power of two at least twice the names.
+    private let table: [Int]
 
     init(_ names: [String]) {
       count = names.count
-      var byLength = [[(name: [UInt8], index: Int)]](repeating: [], count: 65)
-      for (index, name) in names.enumerated() where name.utf8.count <= 64 {
-        byLength[name.utf8.count].append((Array(name.utf8), index))
+      var flat: [UInt8] = []
+      var spans: [(start: Int, length: Int)] = []
+      for name in names {
+        spans.append((flat.count, name.utf8.count))
+        flat += name.utf8
       }
-      self.byLength = byLength
+      var size = 16
+      while size < names.count * 4 { size *= 2 }
+      var table = [Int](repeating: -1, count: size)
+      flat.withUnsafeBytes { base in
+        // Journal field names are at most 64 bytes: a longer name is never enumerated.
+        for (index, span) in spans.enumerated() where span.length <= 64 {
+          let slice = UnsafeRawBufferPointer(rebasing: base[span.start..<span.start + span.length])
+          var slot = WantedFields.hash(slice.baseAddress, span.length) & (size - 1)
+          // A name given twice keeps its first index, as the enumeration keeps a field's first value.
+          var duplicate = false
+          while table[slot] >= 0 {
+            let other = spans[table[slot]]
+            if other.length == span.length,
+              memcmp(base.baseAddress! + other.start, slice.baseAddress!, span.length) == 0
+            {
+              duplicate = true
+              break
+            }
+            slot = (slot + 1) & (size - 1)
+          }
+          if !duplicate { table[slot] = index }
+        }
+      }
+      self.names = flat
+      self.spans = spans
+      self.table = table
+    }
+
+    /// Mixes a name's length and its first and last (up to) eight bytes.
+    @inline(__always)
+    private static func hash(_ data: UnsafeRawPointer?, _ length: Int) -> Int {
+      var mix = UInt64(truncatingIfNeeded: length) &* 0x9e37_79b9_7f4a_7c15
+      if length >= 8, let data {
+        mix ^= data.loadUnaligned(as: UInt64.self)
+        mix = (mix ^ (mix >> 29)) &* 0xbf58_476d_1ce4_e5b9
+        mix ^= data.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+      } else if let data {
+        for offset in 0..<length {
+          let byte = UInt64(data.load(fromByteOffset: offset, as: UInt8.self))
+          mix = (mix ^ byte) &* 0x0100_0000_01b3
+        }
+      }
+      mix = (mix ^ (mix >> 32)) &* 0xd6e8_feb8_6659_fd93
+      return Int(truncatingIfNeeded: mix ^ (mix >> 32))
     }
 
     /// The query index of the field named by `data`'s first `length` bytes, if wanted.
     func index(of data: UnsafeRawPointer, length: Int) -> Int? {
-      guard length <= 64 else { return nil }
-      for (name, index) in byLength[length]
-      where name.withUnsafeBytes({ memcmp($0.baseAddress!, data, length) }) == 0 {
-        return index
+      guard length <= 64, !table.isEmpty else { return nil }
+      let mask = table.count - 1
+      var slot = WantedFields.hash(data, length) & mask
+      return table.withUnsafeBufferPointer { table in
+        names.withUnsafeBytes { names in
+          spans.withUnsafeBufferPointer { spans in
+            while true {
+              let index = table[slot]
+              if index < 0 { return nil }
+              let span = spans[index]
+              if span.length == length,
+                length == 0 || memcmp(names.baseAddress! + span.start, data, length) == 0
+              {
+                return index
+              }
+              slot = (slot + 1) & mask
+            }
+          }
+        }
       }
-      return nil
     }
   }
 
@@ -121,23 +185,36 @@ package enum JournalReader {
   private final class ReadJob: @unchecked Sendable {
     let library: JournalLibrary
     let query: Query
-    let handler: (Entry) -> Bool
+    /// Dropped on the reader thread before it signals the end, so that the caller, once
+    /// woken, holds the only reference to what the handler captured (a caller may pass a
+    /// closure made with `withoutActuallyEscaping`, which traps if it outlives the call).
+    var handler: ((Entry) -> Bool)?
     var result: Result<Void, JournalError> = .success(())
     let wanted: WantedFields
-    /// The current entry's wanted values, back to back; reused from entry to entry.
-    var storage: [UInt8] = []
-    /// Where each wanted value lies in ``storage``.
-    var ranges: [Range<Int>?]
+    /// The current entry's wanted values, back to back; reused from entry to entry (grown,
+    /// never shrunk, so an entry allocates only when its values are the largest yet).
+    var storage: UnsafeMutableRawPointer
+    /// ``storage``'s size in bytes.
+    var capacity = 4096
+    /// Where each wanted value starts in ``storage`` and its length (`-1`: not in the entry).
+    var spans: [(start: Int, length: Int)]
+    /// The values handed over, rebuilt in place for every entry.
+    var values: [UnsafeRawBufferPointer?]
 
     init(library: JournalLibrary, query: Query, handler: @escaping (Entry) -> Bool) {
       self.library = library
       self.query = query
       self.handler = handler
       self.wanted = WantedFields(query.fields)
-      self.ranges = Array(repeating: nil, count: query.fields.count)
+      self.storage = UnsafeMutableRawPointer.allocate(byteCount: 4096, alignment: 16)
+      self.spans = Array(repeating: (0, -1), count: query.fields.count)
+      self.values = Array(repeating: nil, count: query.fields.count)
     }
 
+    deinit { storage.deallocate() }
+
     func run() {
+      defer { handler = nil }
       BusFaultGuard.install
       switch open() {
       case .failure(let error): result = .failure(error)
@@ -213,13 +290,20 @@ package enum JournalReader {
         _ = library.getRealtime(handle, &realtime)
         collect(handle)
         if BusFaultGuard.faults != faults { return .failure(JournalReader.shrunk) }
-        let keepGoing = storage.withUnsafeBytes { base in
-          handler(
-            Entry(
-              values: ranges.map { $0.map { UnsafeRawBufferPointer(rebasing: base[$0]) } },
-              realtime: realtime))
+        let base = storage
+        spans.withUnsafeBufferPointer { spans in
+          values.withUnsafeMutableBufferPointer { values in
+            for index in spans.indices {
+              let span = spans[index]
+              values[index] =
+                span.length < 0
+                ? nil : UnsafeRawBufferPointer(start: base + span.start, count: span.length)
+            }
+          }
         }
-        guard keepGoing else { return .success(()) }
+        guard handler?(Entry(values: values, realtime: realtime)) == true else {
+          return .success(())
+        }
       }
     }
 
@@ -227,37 +311,58 @@ package enum JournalReader {
     /// (`sd_journal_enumerate_data`); each field is copied before the next call can
     /// invalidate it.
     private func collect(_ handle: OpaquePointer?) {
-      storage.removeAll(keepingCapacity: true)
-      for index in ranges.indices { ranges[index] = nil }
+      // Locals in the loop: the class's stored properties would be checked for exclusive
+      // access at every use.
+      let enumerate = library.enumerateData
+      let skipsUnreadable = library.skipsUnreadableFields
+      let wanted = self.wanted
+      var storage = self.storage
+      var capacity = self.capacity
+      defer { (self.storage, self.capacity) = (storage, capacity) }
+      var used = 0
       library.restartData(handle)
       var data: UnsafeRawPointer?
       var length = 0
       let faults = BusFaultGuard.faults
-      // A fault (the file shrank) ends the entry: its fields may read as zeros from then on,
-      // and a library that skips unreadable fields would go on failing without advancing.
-      var failed = false
-      while BusFaultGuard.faults == faults {
-        let step = library.enumerateData(handle, &data, &length)
-        if step == 0 || (step < 0 && !library.skipsUnreadableFields) { break }
-        // `sd_journal_enumerate_available_data` has already skipped what it could: a failure
-        // that repeats does not advance (libsystemd 252 stays on the field), so it ends the entry.
-        if step < 0 {
-          if failed { break }
-          failed = true
-          continue
+      spans.withUnsafeMutableBufferPointer { spans in
+        for index in spans.indices { spans[index] = (0, -1) }
+        // A fault (the file shrank) ends the entry: its fields may read as zeros from then on,
+        // and a library that skips unreadable fields would go on failing without advancing.
+        var failed = false
+        while BusFaultGuard.faults == faults {
+          let step = enumerate(handle, &data, &length)
+          if step == 0 || (step < 0 && !skipsUnreadable) { break }
+          // `sd_journal_enumerate_available_data` has already skipped what it could: a failure
+          // that repeats does not advance (libsystemd 252 stays on the field), so it ends the
+          // entry.
+          if step < 0 {
+            if failed { break }
+            failed = true
+            continue
+          }
+          failed = false
+          guard let data, length > 0,
+            // A name is at most 64 bytes: no need to look for its end further in.
+            let equals = memchr(data, 0x3d, min(length, 65))
+          else { continue }
+          let nameLength = data.distance(to: UnsafeRawPointer(equals))
+          guard let index = wanted.index(of: data, length: nameLength), spans[index].length < 0
+          else { continue }
+          let count = length - nameLength - 1
+          if used + count > capacity {
+            var grown = capacity * 2
+            while used + count > grown { grown *= 2 }
+            let larger = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 16)
+            larger.copyMemory(from: storage, byteCount: used)
+            storage.deallocate()
+            (storage, capacity) = (larger, grown)
+          }
+          if count > 0 {
+            (storage + used).copyMemory(from: data + nameLength + 1, byteCount: count)
+          }
+          spans[index] = (used, count)
+          used += count
         }
-        failed = false
-        guard let data, length > 0,
-          let equals = memchr(data, 0x3d, length)
-        else { continue }
-        let nameLength = data.distance(to: UnsafeRawPointer(equals))
-        guard let index = wanted.index(of: data, length: nameLength), ranges[index] == nil
-        else { continue }
-        let value = UnsafeRawBufferPointer(
-          start: data + nameLength + 1, count: length - nameLength - 1)
-        let start = storage.count
-        storage.append(contentsOf: value)
-        ranges[index] = start..<storage.count
       }
     }
   }

@@ -115,7 +115,7 @@ extension InputReader {
         let kind = decoder.classify(entry)
         var otherUser = false
         if case .event(let event) = kind {
-          let identity = JournalEntryDecoder.identity(of: entry)
+          let identity = decoder.trustedIdentity(of: entry)
           if owners.owner(ofRun: event.run, claimedBy: identity) != nil {
             box.value.countForged()
             return true

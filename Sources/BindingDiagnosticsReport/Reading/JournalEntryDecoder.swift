@@ -1,5 +1,11 @@
 import BindingDiagnostics
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Turns journal entries into line classes straight from the journal's bytes: numbers and the
 /// time are parsed in place, and a text field's `String` is built only when its bytes differ
 /// from recent entries (most fields repeat from entry to entry).
@@ -8,6 +14,10 @@ struct JournalEntryDecoder {
     repeating: StringCache(), count: EventDecoder.journalFields.count)
   /// The current entry's text fields; kept between entries so no array is made per entry.
   private var texts = [String?](repeating: nil, count: EventDecoder.journalFields.count)
+  /// The events of recent entries, by the fields that do not change from record to record.
+  private let memo = JournalEventMemo()
+  /// The boot id last read, handed out again while entries keep to it (no array per entry).
+  private var lastBoot: [UInt8]?
 
   /// Whether ``EventDecoder/journalFields`` holds a number at `index` (the contract's integers,
   /// and the trusted uid; the boot id is read apart, as bytes; `_EXE` and `_COMM` are text).
@@ -21,6 +31,13 @@ struct JournalEntryDecoder {
   private static let timestampIndex = ContractField.index(of: .timestamp)
   /// Where journald's trusted `_PID` is.
   private static let pidIndex = ContractField.index(of: .pid)
+  /// Where `BINDING_SEQ`, `BINDING_VALUE_PRESENT`, `_HOSTNAME` and `BINDING_RUN` are.
+  private static let seqIndex = ContractField.index(of: .seq)
+  private static let valuePresentIndex = ContractField.index(of: .valuePresent)
+  private static let hostIndex = ContractField.index(of: .host)
+  private static let runIndex = ContractField.index(of: .run)
+  /// The date last parsed, reused while entries keep to one day.
+  private var day = ContractDay()
 
   /// Who journald says wrote an entry: its trusted `_UID`, `_PID` and `_BOOT_ID`, which a
   /// sender cannot choose (`nil` parts where the entry lacks them, as in a file made from
@@ -53,11 +70,19 @@ struct JournalEntryDecoder {
   struct RunOwners {
     private var owners: [String: Identity] = [:]
 
+    /// The run and identity last found to agree: entries of one run follow each other.
+    private var lastAgreed: (run: String, identity: Identity)?
+
     /// `nil` when `identity` is that of `run`'s first entry (making it the run's when it is the
     /// first), or else the identity the run belongs to: the entry is forged.
     mutating func owner(ofRun run: String, claimedBy identity: Identity) -> Identity? {
-      if let owner = owners[run] { return owner == identity ? nil : owner }
-      owners[run] = identity
+      if let last = lastAgreed, last.run == run, last.identity == identity { return nil }
+      if let owner = owners[run] {
+        if owner != identity { return owner }
+      } else {
+        owners[run] = identity
+      }
+      lastAgreed = (run, identity)
       return nil
     }
 
@@ -68,6 +93,7 @@ struct JournalEntryDecoder {
     /// starts after a run's first entry looks it up first).
     mutating func setOwner(ofRun run: String, to identity: Identity) {
       owners[run] = identity
+      lastAgreed = nil
     }
   }
 
@@ -121,6 +147,27 @@ struct JournalEntryDecoder {
       pid: values[pidIndex].flatMap(integer),
       boot: values[EventDecoder.bootIndex].map { Array($0.assumingMemoryBound(to: UInt8.self)) })
   }
+  /// The trusted identity of `entry`, as ``identity(of:)`` gives it, its boot id the array of
+  /// the previous entry when the bytes are the same.
+  mutating func trustedIdentity(of entry: JournalReader.Entry) -> Identity {
+    let values = entry.values
+    var boot: [UInt8]?
+    if let bytes = values[EventDecoder.bootIndex] {
+      if let last = lastBoot, last.count == bytes.count,
+        bytes.count == 0
+          || last.withUnsafeBytes({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) }) == 0
+      {
+        boot = last
+      } else {
+        boot = Array(bytes.assumingMemoryBound(to: UInt8.self))
+        lastBoot = boot
+      }
+    }
+    return Identity(
+      uid: values[EventDecoder.uidIndex].flatMap(JournalEntryDecoder.integer),
+      pid: values[JournalEntryDecoder.pidIndex].flatMap(JournalEntryDecoder.integer), boot: boot)
+  }
+
   /// kind, message_id and run: their formats are checked once per distinct value.
   private static let formatFields = [ContractField.ID.kind, .messageID, .run].map(
     ContractField.index(of:))
@@ -129,6 +176,9 @@ struct JournalEntryDecoder {
   /// malformed, as the same bytes do in a JSON or logfmt line (the journal stores bytes).
   mutating func classify(_ entry: JournalReader.Entry) -> LineClass {
     let values = entry.values
+    if let remembered = memo.event(values), let event = ownFields(of: values, in: remembered) {
+      return .event(event)
+    }
     for index in texts.indices { texts[index] = nil }
     for (index, bytes) in values.enumerated()
     where !JournalEntryDecoder.isInteger[index] {
@@ -172,10 +222,53 @@ struct JournalEntryDecoder {
       event.process = shownName(
         claim: event.process, exe: texts[EventDecoder.exeIndex],
         comm: texts[EventDecoder.commIndex])
+      // An entry larger than the sink ever writes (a hostile sender's) is not remembered: the
+      // memo's 1 024 slots then hold at most 16 MiB.
+      if values.reduce(0, { $0 + ($1?.count ?? 0) }) <= JournalEventMemo.largestEntry {
+        memo.remember(event)
+      }
       return .event(event)
     case .failure(let reason):
       return .malformed(reason)
     }
+  }
+
+  /// `event`, remembered for an entry like this one, with this entry's time, `seq`,
+  /// `value_present`, `run`, `_PID` and `_HOSTNAME` (``JournalEventMemo/perRecord``), or `nil`
+  /// when one of them is missing or would not pass decoding's check (then the entry is decoded,
+  /// and the first problem in contract order named): the time in the contract's own form, `seq`
+  /// from 1 to 2^53 - 1, the flag `1` or `0`, `run` 16 lowercase hex digits, `_PID` an integer,
+  /// `_HOSTNAME` UTF-8.
+  private mutating func ownFields(
+    of values: [UnsafeRawBufferPointer?], in remembered: MisuseEvent
+  ) -> MisuseEvent? {
+    var event = remembered
+    guard let time = values[JournalEntryDecoder.timestampIndex],
+      let timestamp = Timestamp(contractBytes: time.assumingMemoryBound(to: UInt8.self), day: &day),
+      let seqBytes = values[JournalEntryDecoder.seqIndex],
+      let seq = JournalEntryDecoder.integer(seqBytes), seq >= 1, seq <= EventDecoder.maxInteger,
+      let flag = values[JournalEntryDecoder.valuePresentIndex], flag.count == 1,
+      flag[0] == UInt8(ascii: "1") || flag[0] == UInt8(ascii: "0"),
+      let pidBytes = values[JournalEntryDecoder.pidIndex],
+      let pid = JournalEntryDecoder.integer(pidBytes),
+      let hostBytes = values[JournalEntryDecoder.hostIndex],
+      let host = caches[JournalEntryDecoder.hostIndex].string(
+        hostBytes.assumingMemoryBound(to: UInt8.self), ascii: false),
+      let runBytes = values[JournalEntryDecoder.runIndex],
+      let run = caches[JournalEntryDecoder.runIndex].string(
+        runBytes.assumingMemoryBound(to: UInt8.self), ascii: false)
+    else { return nil }
+    if !caches[JournalEntryDecoder.runIndex].checked {
+      guard Hex.isLowercase(run, count: 16) else { return nil }
+      caches[JournalEntryDecoder.runIndex].checked = true
+    }
+    event.timestamp = timestamp
+    event.seq = seq
+    event.valuePresent = flag[0] == UInt8(ascii: "1")
+    event.pid = pid
+    event.host = host
+    event.run = run
+    return event
   }
 
   /// A decimal integer (optional `-`, 1 to 18 digits) from bytes, or `nil`.
