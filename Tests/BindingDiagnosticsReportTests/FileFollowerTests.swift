@@ -67,6 +67,13 @@ private struct Rotation {
     #expect(rename(path, path + ".1") == 0)
     try append("", to: path)
   }
+
+  /// Renames `PATH` to the generation `PATH.STAMP` as the sink does, then creates an empty
+  /// `PATH`.
+  func rotate(to stamp: String) throws {
+    #expect(rename(path, path + "." + stamp) == 0)
+    try append("", to: path)
+  }
 }
 
 /// One contract line.
@@ -166,6 +173,41 @@ private func record(_ seq: Int, kind: MisuseKind = .mappedBoolSetTrue) -> String
     // Only the newest FileFollower.maxFiles files are still read.
     #expect(FileFollower.maxFiles < 100)
     #expect(files.poll(follower) == ["102"])
+  }
+
+  /// Under load, writers rotated `PATH` twice between the directory listings of a look and
+  /// its `stat` of `PATH`: the look took the file `PATH` held by then and missed the one rotated
+  /// in between, which was read only after the next rotation (its records reported lost, then
+  /// printed out of order). Here the two rotations come just before that `stat`.
+  @Test func twoRotationsDuringALookAreReadInOrder() throws {
+    let files = try Rotation()
+    let follower = try files.followFromTheEnd()
+    try files.append(seqs: [1], to: files.path)
+    try files.rotate(to: "20261130T041233.000001Z")
+    try files.append(seqs: [2], to: files.path)
+    // The look's `stat` calls: `PATH` (changed: the directory is listed), `PATH.1` and
+    // `PATH.2` (none), the generation listed, then `PATH` again.
+    let rotations = SystemCallFaults([
+      .status: [
+        .asUsual, .asUsual, .asUsual, .asUsual,
+        .interleaved({
+          do {
+            try files.rotate(to: "20261130T041233.000002Z")
+            try files.append(seqs: [3], to: files.path)
+            try files.rotate(to: "20261130T041233.000003Z")
+            try files.append(seqs: [4], to: files.path)
+          } catch {
+            Issue.record(error)
+          }
+        }),
+      ]
+    ])
+    let first = SystemCallFaults.$current.withValue(rotations) { files.poll(follower) }
+    #expect(rotations.remaining == [])
+    let second = files.poll(follower)
+    try files.rotate(to: "20261130T041233.000004Z")
+    try files.append(seqs: [5], to: files.path)
+    #expect(first + second + files.poll(follower) == ["1", "2", "3", "4", "5"])
   }
 
   @Test func aTruncatedFileIsReadAgainFromItsStart() throws {

@@ -29,13 +29,17 @@ package enum FileDescriptorIO {
       var most = limit
       var code: Int32
       #if BINDING_FAULT_INJECTION
-        switch faults?.next(call) {
+        let fault = faults?.next(call)
+        if case .interleaved(let action)? = fault {
+          SystemCallFaults.$current.withValue(nil) { action() }
+        }
+        switch fault {
         case .error(let injected)?:
           code = injected
         case .short(let bytes)?:
           most = min(most, bytes)
           fallthrough
-        case .asUsual?, nil:
+        case .asUsual?, .interleaved?, nil:
           let result = body(most)
           if result >= 0 { return .success(result) }
           code = errno
@@ -344,11 +348,16 @@ package enum FileDescriptorIO {
   }
 
   /// The errno a fault of the test hook injects into the next `call`, for a call the seam
-  /// does not retry; always `nil` in a release build, which has no hook.
+  /// does not retry (after running an interleaved action, if that is the fault); always `nil`
+  /// in a release build, which has no hook.
   @inline(__always)
   private static func injectedError(_ call: SystemCall) -> Int32? {
     #if BINDING_FAULT_INJECTION
-      if case .error(let code)? = SystemCallFaults.current?.next(call) { return code }
+      switch SystemCallFaults.current?.next(call) {
+      case .error(let code)?: return code
+      case .interleaved(let action)?: SystemCallFaults.$current.withValue(nil) { action() }
+      default: break
+      }
     #endif
     return nil
   }

@@ -21,6 +21,19 @@ package final class SystemCallFaults: Sendable {
     case short(Int)
     /// Works as usual (to let the first calls through).
     case asUsual
+    /// Runs this first, as another process could just before the call, then works as usual
+    /// (a rename between two looks at a directory, at a chosen call).
+    case interleaved(@Sendable () -> Void)
+
+    /// Same errno, same byte count, or both as usual; an interleaved action equals none.
+    package static func == (lhs: Fault, rhs: Fault) -> Bool {
+      switch (lhs, rhs) {
+      case (.error(let left), .error(let right)): left == right
+      case (.short(let left), .short(let right)): left == right
+      case (.asUsual, .asUsual): true
+      default: false
+      }
+    }
   }
 
   /// The faults still to come per call, in order; each call takes the first of its own.

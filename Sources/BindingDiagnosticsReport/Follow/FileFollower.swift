@@ -56,7 +56,7 @@ package final class FileFollower {
   /// have appeared, and the directory is not listed.
   private var liveIdentity: FollowIO.Identity?
   /// Whether the last look left generations for the next one (more than
-  /// ``maxNewFilesPerLook`` were new).
+  /// ``maxNewFilesPerLook`` were new, or `path` was rotated during it).
   private var morePending = false
 
   /// The most files followed at once; older ones are read to their end, then let go.
@@ -200,7 +200,9 @@ extension FileFollower {
   ///    one named the cut, which the first listing saw, so before the second listing began,
   ///    which therefore sees them all, a rotation during the first listing included;
   /// 3. `path` itself is looked at last, and taken only when no generation is left beyond the
-  ///    cut (everything it holds is newer than them).
+  ///    cut (everything it holds is newer than them) and it still holds the file it held
+  ///    before the listings: a file it holds only since may come after generations made after
+  ///    the listings, which they missed (the next look lists them, then takes `path`).
   /// The watermark moves to the cut: a generation is never skipped, however many were made
   /// between two polls, as long as it still exists.
   private func discover(initial: Bool) {
@@ -222,6 +224,10 @@ extension FileFollower {
       }
     }
     let live = liveFile()
+    // `path` changed during this look: generations made after the listings may be older than
+    // the file it holds now (two rotations), and are not read yet. It is taken at the next
+    // look, which lists them first.
+    if live != before { more = true }
     if !more, let live { sightings.append(Sighting(identity: live, name: path)) }
     // A file seen twice (renamed between two looks at it) belongs at its newest place.
     var unique: [Sighting] = []
