@@ -180,6 +180,13 @@ struct BindiagJournalMemoAttackTests {
       seq += 1
       entries.append(Self.replacing(name, with: [0x30, 0xFF, 0xC0, 0x80], in: Self.good(seq: seq)))
     }
+    // `seq` given twice, a bad value and a good one in either order: the reader takes the first
+    // the journal holds (the "0" stored before), both are malformed.
+    for pair in [("0", String(seq + 1)), (String(seq + 2), "0")] {
+      seq += 1
+      entries.append(
+        Self.hostile(seq, "BINDING_SEQ", pair.0) + [("BINDING_SEQ", Array(pair.1.utf8))])
+    }
     // The good one again, last: still a hit, still an event.
     entries.append(Self.good(seq: seq + 1))
     let hits = try Self.outcome(Self.journal(entries))
@@ -191,7 +198,7 @@ struct BindiagJournalMemoAttackTests {
     // takes, `04242`, other hosts; another `_PID`, `_UID` or `_BOOT_ID` (or none) is forged.
     #expect(
       hits.counts == [
-        "events: 14", "records: 14", "malformed: 35", "other: 0",
+        "events: 14", "records: 14", "malformed: 37", "other: 0",
         "lost: 9007199254740977", "duplicates: 0", "forged: 9",
       ], "\(hits.counts)")
   }
@@ -257,7 +264,7 @@ struct BindiagJournalMemoAttackTests {
   }
 
   /// Fields a hostile writer adds around the wanted ones: names that are prefixes or
-  /// extensions of them, a name of 64 bytes, a wanted field given twice, a thousand other
+  /// extensions of them, names of 64 bytes, a thousand other
   /// fields, and values far above the memo's 16 KiB: the entries are counted as when decoded
   /// in full, and the reader's memory stays that of the entries.
   @Test func oddFieldsAroundTheWantedOnesAreHarmless() throws {
