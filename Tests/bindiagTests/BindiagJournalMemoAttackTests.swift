@@ -6,10 +6,11 @@ import Testing
 /// A hostile writer against the journal reader's memo (an entry whose fields but the per-record
 /// ones are those of a recent entry takes that entry's event) and its run owners' shortcut:
 /// entries that repeat a good entry but for one hostile field each, read from the journal files
-/// (memo hits) and from the same files' `journalctl -o json` output (each entry decoded in
-/// full, no memo), give the same summary, the same malformed reasons and the same exported
-/// events. Real journal files, written by `systemd-journal-remote` from export format, so the
-/// trusted fields (`_PID`, `_UID`, `_BOOT_ID`, `_COMM`, `_EXE`) are the test's to choose.
+/// (memo hits), give what full decoding gives: the same entries made unlike each other (each its
+/// own `CODE_LINE`: no hits), or the same files' `journalctl -o json` output (no memo), give the
+/// same events, counts and malformed reasons. Real journal files, written by
+/// `systemd-journal-remote` from export format, so the trusted fields (`_PID`, `_UID`,
+/// `_BOOT_ID`, `_COMM`, `_EXE`) are the test's to choose.
 @Suite(
   .enabled(
     if: JournalExportFile.remote != nil,
@@ -98,7 +99,9 @@ struct BindiagJournalMemoAttackTests {
 
   /// The exported events of `directory` without the fields ``unrepeated(_:)`` changes, the
   /// summary's counts and the malformed reasons.
-  static func outcome(_ directory: String) throws -> (events: [String], counts: [String], reasons: [String]) {
+  static func outcome(_ directory: String) throws -> (
+    events: [String], counts: [String], reasons: [String]
+  ) {
     let export = try bindiag(arguments: [
       "export", "--format", "clickhouse", "--journal-dir", directory,
     ])
@@ -131,7 +134,10 @@ struct BindiagJournalMemoAttackTests {
     let direct = try bindiag(arguments: arguments + ["--journal-dir", directory])
     let exported = try runProduct(
       "/usr/bin/env",
-      ["journalctl", "--no-pager", "--all", "-o", "json", "--directory", directory, "BINDING_SCHEMA=1"])
+      [
+        "journalctl", "--no-pager", "--all", "-o", "json", "--directory", directory,
+        "BINDING_SCHEMA=1",
+      ])
     try #require(exported.status == 0, "journalctl: \(exported.stderr)")
     let piped = try bindiag(arguments: arguments, stdin: Data(exported.stdout.utf8))
     #expect(direct.status == 0, "\(direct.stderr)")
@@ -157,8 +163,10 @@ struct BindiagJournalMemoAttackTests {
     }
     add(
       "BINDING_SEQ",
-      ["0", "-1", "", "9007199254740992", "9007199254740991", "99999999999999999999", "+5", " 5",
-        "1e3", "0x10", nil])
+      [
+        "0", "-1", "", "9007199254740992", "9007199254740991", "99999999999999999999", "+5", " 5",
+        "1e3", "0x10", nil,
+      ])
     add("BINDING_VALUE_PRESENT", ["", "2", "10", "true", "0", nil])
     add(
       "BINDING_TS",
@@ -298,6 +306,7 @@ struct BindiagJournalMemoAttackTests {
     let directory = try Self.journal(entries)
 
     let (direct, _) = try Self.bothReaders(["summary", "--format", "json"], directory)
-    #expect(direct.stdout.contains(#""records":\#(entries.count),"malformed":0"#), "\(direct.stdout)")
+    #expect(
+      direct.stdout.contains(#""records":\#(entries.count),"malformed":0"#), "\(direct.stdout)")
   }
 }
