@@ -40,6 +40,26 @@ import Testing
     return text
   }()
 
+  /// A number the journal reader refuses from a field's bytes (`+5`, a blank, 19 digits) is
+  /// refused from `journalctl -o json`'s text of the field too: the two readers of one journal
+  /// take the same records (before, Swift's `Int("+5")` made the JSON entry `seq` 5).
+  @Test(arguments: ["+5", " 5", "5 ", "0x5", "1234567890123456789"])
+  func aNumberTheJournalReaderRefusesIsRefusedFromJSONToo(seq: String) {
+    let good = Self.line(seq: 5, uid: 0, pid: 100)
+    let bad = good.replacingOccurrences(
+      of: #""BINDING_SEQ":"5""#, with: #""BINDING_SEQ":"\#(seq)""#)
+    #expect(bad != good)
+    guard case .event(let event) = classify(good) else {
+      Issue.record("the untouched entry is not an event: \(classify(good))")
+      return
+    }
+    #expect(event.seq == 5)
+    guard case .malformed = classify(bad) else {
+      Issue.record("BINDING_SEQ=\(seq) was read as \(classify(bad))")
+      return
+    }
+  }
+
   static func summary(_ body: (InputReader, inout Aggregator) -> Void) -> String {
     var aggregator = Aggregator()
     body(InputReader(), &aggregator)

@@ -271,7 +271,9 @@ enum EventDecoder {
   static func decodeJournal(_ fields: [String: String]) -> Result<MisuseEvent, MalformedReason> {
     decodeJournal(
       text: { fields[journalFields[$0]] },
-      integer: { index in fields[journalFields[index]].map { Int($0) } },
+      integer: { index in
+        fields[journalFields[index]].map { JournalEntryDecoder.integer(text: $0) }
+      },
       timestamp: nil, realtime: fields["__REALTIME_TIMESTAMP"].flatMap { Int64($0) }
     ).map { event in
       var event = event

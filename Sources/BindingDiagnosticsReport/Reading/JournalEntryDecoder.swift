@@ -271,6 +271,14 @@ struct JournalEntryDecoder {
     return event
   }
 
+  /// ``integer(_:)`` of a field's text, as `journalctl -o json` gives fields: the same numbers
+  /// as the journal reader takes from the field's bytes (no `+`, no more than 18 digits), so the
+  /// two readers of one journal agree.
+  static func integer(text: String) -> Int? {
+    var text = text
+    return text.withUTF8 { integer(UnsafeRawBufferPointer($0)) }
+  }
+
   /// A decimal integer (optional `-`, 1 to 18 digits) from bytes, or `nil`.
   static func integer(_ bytes: UnsafeRawBufferPointer) -> Int? {
     var index = 0
