@@ -209,6 +209,22 @@ struct ContractFastParser: Sendable {
       runEvents: fields.runEvents, runDropped: fields.runDropped)
   }
 
+  /// The level a contract `level` value names, its 4 to 8 bytes read as one little-endian word
+  /// (`error` is `0x72_6f72_7265`), or `nil` for any other word.
+  @inline(__always)
+  static func level(word: UInt64) -> MisuseLevel? {
+    switch word {
+    case 0x72_6f72_7265: return .error
+    case 0x67_6e69_6e72_6177: return .warning
+    case 0x6f66_6e69: return .info
+    case 0x6563_6974_6f6e: return .notice
+    case 0x6c61_6369_7469_7263: return .critical
+    case 0x65_6361_7274: return .trace
+    case 0x67_7562_6564: return .debug
+    default: return nil
+    }
+  }
+
   private struct Cursor {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
@@ -375,16 +391,7 @@ struct ContractFastParser: Sendable {
       guard (4...8).contains(length) else { return nil }
       var word: UInt64 = 0
       for offset in 0..<length { word |= UInt64(bytes[start + offset]) << (8 * offset) }
-      switch word {
-      case 0x72_6f72_7265: return .error
-      case 0x67_6e69_6e72_6177: return .warning
-      case 0x6f66_6e69: return .info
-      case 0x6563_6974_6f6e: return .notice
-      case 0x6c61_6369_7469_7263: return .critical
-      case 0x65_6361_7274: return .trace
-      case 0x67_7562_6564: return .debug
-      default: return nil
-      }
+      return ContractFastParser.level(word: word)
     }
 
     mutating func atEndAfterBlanks() -> Bool {

@@ -379,16 +379,7 @@ enum ContractStructuralScanner {
       guard length >= 4, length <= 8 else { return nil }
       let word = load(index) & (length == 8 ? ~0 : (1 &<< UInt64(8 &* length)) &- 1)
       index = end
-      switch word {
-      case 0x72_6f72_7265: return .error
-      case 0x67_6e69_6e72_6177: return .warning
-      case 0x6f66_6e69: return .info
-      case 0x6563_6974_6f6e: return .notice
-      case 0x6c61_6369_7469_7263: return .critical
-      case 0x65_6361_7274: return .trace
-      case 0x67_7562_6564: return .debug
-      default: return nil
-      }
+      return ContractFastParser.level(word: word)
     }
 
     mutating func atEndAfterBlanks() -> Bool {
