@@ -260,6 +260,17 @@ package enum ProcessFlush {
     WriteGate.close(waitingAtMost: writesWaitMilliseconds)
   }
 
+  /// Initialises, in the parent, every global ``detachAfterFork()`` touches, so that the child
+  /// handler never initialises one (a global's first use takes the runtime's `swift_once` lock
+  /// and may allocate). Called by ``ProcessFork/register()`` before the handler is registered.
+  static func prepareForFork() {
+    _ = channel.requestWrite
+    _ = stopping.isSet
+    // Both of the gate's atomics (``WriteGate/prepare()`` reads only the closed flag); a
+    // write let through is left at once, so nothing is counted.
+    if WriteGate.enter() { WriteGate.leave() }
+  }
+
   /// In a forked child (async-signal-safe): closes the child's copies of the flush pipes, whose
   /// flushing thread is the parent's, so that neither a stop signal nor `exit` in the child asks
   /// the parent to flush and end. Until the child makes its own pipeline, a stop signal ends it

@@ -13,6 +13,22 @@
 /// machinery (``ProcessFlush/detachAfterFork()``), so that a stop signal sent to the child ends
 /// the child, never the parent. The child's first misuse then makes a pipeline of its own
 /// (``DiagnosticsSystem``): its own run id, `seq` from 1, its own sinks and flush thread.
+///
+/// A lock another parent thread held at `fork()` stays held in the child for ever, the Swift
+/// runtime's included: a thread instantiating generic metadata holds that generic type's cache
+/// lock (`_swift_getGenericMetadata` → `ConcurrentReadableHashMap::getOrInsert`). The runtime
+/// takes it only for metadata not made yet (a lookup of metadata already made reads without a
+/// lock), and `swift_once` takes its lock only for a global not yet initialised. So:
+/// - the child handler takes no lock, allocates nothing and instantiates no metadata: every
+///   global it touches is initialised by ``register()`` before the handler can run (its
+///   `swift_once` calls in a debug build are then one load each), and it only loads, stores
+///   and `close(2)`s;
+/// - ``register()`` also instantiates, in the parent, the metadata the child's first misuse
+///   needs and its parent may never have made (``childMetadata``), so that the child's call
+///   sites find it made.
+/// What the child does afterwards for the app (a misuse's record, its sinks, its threads) is
+/// ordinary Swift: it needs no lock a parent thread may hold only as far as the parent made
+/// the same metadata before; see ARCHITECTURE.md, "fork without exec".
 enum ProcessFork {
   /// Forks between the process that made the process-wide pipeline and this one: 0 there,
   /// 1 in its child, and so on. Written only by the child handler, when the forking thread is
@@ -21,13 +37,25 @@ enum ProcessFork {
 
   private static let registered: Bool = pthread_atfork(nil, nil, forkChildHandler) == 0
 
-  /// Registers the child handler (once per process; the registration is inherited by children).
+  /// Metadata a forked child's first misuse instantiates (``DiagnosticsSystem``'s pipeline of a
+  /// forked process: the inherited pipelines it keeps and its lock's result) that the parent
+  /// may never have made; kept, so that no optimizer drops its making.
+  nonisolated(unsafe) private static var childMetadata: [Any.Type] = []
+
+  /// Registers the child handler (once per process; the registration is inherited by children),
+  /// after making what the handler and the child's first misuse use: globals, then metadata.
   static func register() {
+    _ = generation
+    ProcessFlush.prepareForFork()
+    if childMetadata.isEmpty {
+      childMetadata = [[Diagnostics].self, (Diagnostics, Bool).self]
+    }
     _ = registered
   }
 }
 
-/// Runs in the child of every `fork()`, before it returns there.
+/// Runs in the child of every `fork()`, before it returns there: loads, stores and `close(2)`
+/// only, on globals ``ProcessFork/register()`` initialised.
 private func forkChildHandler() {
   ProcessFork.generation &+= 1
   ProcessFlush.detachAfterFork()

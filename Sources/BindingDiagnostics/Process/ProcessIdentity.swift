@@ -45,12 +45,19 @@ struct ProcessIdentity: Sendable {
     return base.isEmpty ? "unknown" : base
   }
 
+  #if canImport(Glibc)
+    /// Where glibc keeps `program_invocation_short_name`, looked up once: by the process's
+    /// first pipeline, so that a forked child's pipeline does not call `dlsym`, whose lock a
+    /// parent thread inside `dlopen` at the fork would leave held.
+    nonisolated(unsafe) private static let invocationShortNameSymbol = dlsym(
+      nil, "program_invocation_short_name")  // RTLD_DEFAULT is a null handle on glibc.
+  #endif
+
   /// glibc's `program_invocation_short_name`, found with `dlsym` (Swift's Glibc module does not
   /// import it: it is declared only under `_GNU_SOURCE`); `getprogname()` on Darwin.
   private static func invocationShortName() -> String? {
     #if canImport(Glibc)
-      // RTLD_DEFAULT is a null handle on glibc.
-      guard let symbol = dlsym(nil, "program_invocation_short_name"),
+      guard let symbol = invocationShortNameSymbol,
         let name = symbol.assumingMemoryBound(to: UnsafePointer<CChar>?.self).pointee
       else { return nil }
       return String(cString: name)
