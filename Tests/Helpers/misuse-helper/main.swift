@@ -22,6 +22,11 @@
 //                              waits for it, prints "child exited S" or "child signaled S",
 //                              then misuses N times itself
 //     --child-sleeps           see --fork
+//     --fork-storm N           after COUNT, fork N children one at a time while --threads
+//                              other threads instantiate fresh generic metadata without end; each
+//                              child misuses once and exits; a child not ended within 10 s is
+//                              killed; prints "hung PID" for each, then "forks N hung H" (and
+//                              `_exit`s, leaving the churning threads)
 //     --code-jsonl PATH        bootstrap with `.jsonLines(path: PATH)` made in code (rate limit
 //                              off) instead of configuring from the environment
 //     --app-sink PATH          bootstrap with the app-defined `BufferedFileSink(path: PATH)` of
@@ -85,6 +90,7 @@ let lateBootstrap = flag("--late-bootstrap")
 let exitWhileMisusing = option("--exit-while-misusing").flatMap(Int.init)
 let forkCount = option("--fork").flatMap(Int.init)
 let childSleeps = flag("--child-sleeps")
+let forkStormCount = option("--fork-storm").flatMap(Int.init)
 let hoardFDs = flag("--hoard-fds")
 
 /// Lowers the soft limit on descriptors to `count`.
@@ -166,7 +172,7 @@ func say(_ text: String) {
 }
 
 func misuse(_ times: Int) {
-  if threads == 1 {
+  if threads == 1 || forkStormCount != nil {
     for _ in 0..<times { isPresented.wrappedValue = true }
   } else {
     DispatchQueue.concurrentPerform(iterations: threads) { _ in
@@ -206,6 +212,11 @@ if let forkCount {
   let signal = status & 0x7f
   say(signal == 0 ? "child exited \((status >> 8) & 0xff)" : "child signaled \(signal)")
   misuse(forkCount)
+}
+if let forkStormCount {
+  DiagnosticsSystem.flush()
+  forkStorm(forkStormCount, churn: threads, deadline: 10) { misuse(1) }
+  _exit(0)
 }
 if let pausePath {
   for path in pausePath.split(separator: ",").map(String.init) {
