@@ -24,11 +24,13 @@ import Testing
       timeout: 900)
     #expect(result.status == 0)
     #expect(result.stdout == "forks 200 hung 0\n")
-    // What a child's flush at exit may still meet (its sink's and flush threads instantiate
-    // metadata the parent never made, at the end of a run): a lock held since the fork, so the
-    // bounded wait at exit gives up on them, loses that child's records and says so.
+    // A child's flush at exit may still not finish within the exit deadline (a loaded machine;
+    // or a lock held since the fork that its sink or flush thread needs, which the parent's
+    // warm-up did not foresee): the bounded wait gives up, loses that child's records and says
+    // so, in these lines only.
     let expected = [
       "flush at exit did not finish", "a write is stuck as the process ends",
+      "process ending; the rest dropped",
     ]
     for line in result.stderr.split(separator: "\n") {
       #expect(expected.contains { line.contains($0) }, "\(line)")

@@ -24,8 +24,8 @@
 ///   `swift_once` calls in a debug build are then one load each), and it only loads, stores
 ///   and `close(2)`s;
 /// - ``register()`` also instantiates, in the parent, the metadata the child's first misuse
-///   needs and its parent may never have made (``childMetadata``), so that the child's call
-///   sites find it made.
+///   and its end need and its parent may never have made (``childMetadata``), so that the
+///   child's call sites find it made.
 /// What the child does afterwards for the app (a misuse's record, its sinks, its threads) is
 /// ordinary Swift: it needs no lock a parent thread may hold only as far as the parent made
 /// the same metadata before; see ARCHITECTURE.md, "fork without exec".
@@ -37,9 +37,11 @@ enum ProcessFork {
 
   private static let registered: Bool = pthread_atfork(nil, nil, forkChildHandler) == 0
 
-  /// Metadata a forked child's first misuse instantiates (``DiagnosticsSystem``'s pipeline of a
-  /// forked process: the inherited pipelines it keeps and its lock's result) that the parent
-  /// may never have made; kept, so that no optimizer drops its making.
+  /// Metadata a forked child makes that its parent may not have made before the fork, found
+  /// under gdb (a debug build, a JSON Lines sink): its first misuse's (``DiagnosticsSystem``'s
+  /// pipeline of a forked process: the inherited pipelines it keeps, its lock's result), and its
+  /// end's (the `run-end` record's call site, the JSON Lines sink's end of run and its worker's
+  /// last record). Kept, so that no optimizer drops its making.
   nonisolated(unsafe) private static var childMetadata: [Any.Type] = []
 
   /// Registers the child handler (once per process; the registration is inherited by children),
@@ -48,7 +50,14 @@ enum ProcessFork {
     _ = generation
     ProcessFlush.prepareForFork()
     if childMetadata.isEmpty {
-      childMetadata = [[Diagnostics].self, (Diagnostics, Bool).self]
+      childMetadata = [
+        [Diagnostics].self, (Diagnostics, Bool).self,
+        CallSite?.self, MisuseEvent?.self, (() -> MisuseEvent).self, (() -> MisuseEvent)?.self,
+      ]
+      // The tuple `Result`'s `==` makes (unspecialised in a debug build), as the child's sink
+      // does when it checks the last byte of a file its parent found empty: fails at once on
+      // descriptor -1.
+      _ = FileDescriptorIO.byte(-1, at: 0)
     }
     _ = registered
   }
