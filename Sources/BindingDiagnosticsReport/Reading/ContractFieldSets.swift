@@ -1,8 +1,8 @@
 /// Text fields of contract lines that come together, each set found by its fields' bytes: a
 /// call site's kind, message id, file, function and type; a run's process, host and run; a
 /// record's label, test and writer. Lines repeat a few sets many times, so a line whose sets
-/// were seen before in the chunk costs one lookup per set (keyed by the fields' hashes the scan
-/// took, its bytes compared with the set's once) instead of one ``StringTable`` lookup and
+/// were seen before in the chunk costs one lookup per set (keyed by the hashes the scan took of
+/// the fields that tell sets apart, every field's bytes compared with the set's once) instead of one ``StringTable`` lookup and
 /// format check per field. A set is made only when first seen, by interning its fields one by
 /// one as before, so the chunk's table gets the same strings in the same order either way.
 struct ContractFieldSets: Sendable {
@@ -67,7 +67,8 @@ struct ContractFieldSets: Sendable {
         return hasher.combine(0x01)
       }
       counts |= UInt64(truncatingIfNeeded: text.end &- text.start) &<< UInt64(12 &* lane)
-      hasher.combine(text.hash ?? StringTable.hash(text.bytes(in: line)))
+      // A field the scan did not hash (one that others of the set decide) is compared only.
+      if let hash = text.hash { hasher.combine(hash) }
     }
     note(a, 0)
     note(b, 1)

@@ -7,8 +7,8 @@ import BindingDiagnostics
 /// ASCII strings, so each string ends at the next quote bit, an integer's width is found from one
 /// 8-byte load, and the fields are taken in contract key order with no loop over their bytes.
 /// Anything else, and lines over ``maxBytes``, is left to ``ContractFastParser/scan(_:day:)``.
-/// The fields this scan gives equal what that one returns for the same line (fuzzed), plus each
-/// interned field's ``StringTable`` hash.
+/// The fields this scan gives equal what that one returns for the same line (fuzzed), plus the
+/// ``StringTable`` hash of the fields that key sets of them (``ContractFieldSets``).
 enum ContractStructuralScanner {
   /// The longest line scanned here (its quote bits are 16 words on the stack); longer ones go to
   /// the byte-by-byte scan.
@@ -146,7 +146,10 @@ enum ContractStructuralScanner {
       guard literal(#"{"v":"#), let schema = integer(), literal(#","ts":""#),
         let timestamp = timestamp(&day), literal(#"","level":""#), let level = level(),
         literal(#"","kind":"#), let kind = text(hashed: true),
-        literal(#","message_id":"#), let messageID = text(hashed: true),
+        // The message id (one per kind), the process and the host (one per run) are not hashed:
+        // their sets (``ContractFieldSets``) are told apart by the kind and the run, and their
+        // bytes are compared.
+        literal(#","message_id":"#), let messageID = text(hashed: false),
         literal(#","msg":"#), let message = text(hashed: false),
         literal(#","file":"#), let file = text(hashed: true),
         literal(#","line":"#), let lineNumber = integer(),
@@ -170,9 +173,9 @@ enum ContractStructuralScanner {
         guard let text = text(hashed: true) else { return false }
         writer = text
       }
-      guard literal(#","process":"#), let process = text(hashed: true),
+      guard literal(#","process":"#), let process = text(hashed: false),
         literal(#","pid":"#), let pid = integer(),
-        literal(#","host":"#), let host = text(hashed: true),
+        literal(#","host":"#), let host = text(hashed: false),
         literal(#","run":"#), let run = text(hashed: true),
         literal(#","seq":"#), let seq = integer(),
         literal(#","suppressed":"#), let suppressed = integer()
