@@ -100,7 +100,7 @@ struct StringTable: Sendable {
   /// Whether `count` (at least 1) bytes at `a` and `b` are equal: a word at a time, the last
   /// word overlapping the one before, with no call (the strings are short).
   @inline(__always)
-  private static func same(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool
+  static func same(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool
   {
     let a = UnsafeRawPointer(a)
     let b = UnsafeRawPointer(b)

@@ -105,10 +105,12 @@ struct ChunkedFileReader {
       malformedBytes &+= MemoryLayout<(Int, MalformedReason)>.stride &+ reason.text.utf8.count
     }
 
-    /// Bytes held, roughly: what the budget is checked against.
+    /// Bytes held, roughly: what the budget is checked against, once per line.
     var bytes: Int {
-      records.count &* MemoryLayout<InternedRecord>.stride &+ malformedBytes
-        &+ parser.bytes &+ journal.count &* 64
+      @inline(__always) get {
+        records.count &* MemoryLayout<InternedRecord>.stride &+ malformedBytes
+          &+ parser.bytes &+ journal.count &* 64
+      }
     }
   }
 

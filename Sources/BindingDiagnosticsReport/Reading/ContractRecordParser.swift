@@ -17,6 +17,11 @@ struct ContractRecordParser: Sendable {
   private var day = ContractDay()
   /// The fields of the line being read, written over line by line.
   private var fields = ContractStructuralScanner.blank
+  /// The ids of the fields of plain lines by set (``ContractFieldSets``): call sites, runs,
+  /// and a record's label, test and writer.
+  private var sites = ContractFieldSets()
+  private var runs = ContractFieldSets()
+  private var extras = ContractFieldSets()
 
   /// A format a text field must have: its bit in `formats` once checked, and once valid.
   private enum Format: UInt8 {
@@ -43,10 +48,18 @@ struct ContractRecordParser: Sendable {
     formats.removeAll(keepingCapacity: true)
     messageIDs.removeAll()
     messageIDFormats.removeAll(keepingCapacity: true)
+    sites.removeAll()
+    runs.removeAll()
+    extras.removeAll()
   }
 
-  /// Bytes the tables hold, roughly.
-  var bytes: Int { table.bytes &+ messageIDs.bytes &+ formats.count &+ messageIDFormats.count }
+  /// Bytes the tables hold, roughly (inlined: read per line, and a call copied the parser).
+  var bytes: Int {
+    @inline(__always) get {
+      table.bytes &+ messageIDs.bytes &+ formats.count &+ messageIDFormats.count &+ sites.bytes
+        &+ runs.bytes &+ extras.bytes
+    }
+  }
 
   /// A validated event (from the exact parsers) as a record of ``table``.
   mutating func record(of event: MisuseEvent) -> InternedRecord {
@@ -71,7 +84,7 @@ struct ContractRecordParser: Sendable {
   /// the same fields.
   mutating func record(_ line: UnsafeBufferPointer<UInt8>) -> InternedRecord? {
     if ContractStructuralScanner.scan(line, day: &day, into: &fields) {
-      return recordOfFields(in: line)
+      return recordOfPlainFields(in: line)
     }
     return scannedByteByByte(line)
   }
@@ -82,6 +95,123 @@ struct ContractRecordParser: Sendable {
     guard let scanned = ContractFastParser.scan(line, day: &day) else { return nil }
     fields = scanned
     return recordOfFields(in: line)
+  }
+
+  /// ``recordOfFields(in:)`` for a line of plain ASCII (no UTF-8 to check), its text fields'
+  /// ids found by set (``ContractFieldSets``), each set made once, by ``site(in:)``,
+  /// ``run(in:)`` and ``extra(in:)``, which intern in ``recordOfFields(in:)``'s order.
+  @inline(__always)
+  private mutating func recordOfPlainFields(in line: UnsafeBufferPointer<UInt8>) -> InternedRecord?
+  {
+    let site: ContractFieldSets.IDs
+    if sites.pay {
+      if let found = sites.find(
+        fields.kind, fields.messageID, fields.file, fields.function, fields.valueType, in: line)
+      {
+        site = found
+      } else {
+        site = self.site(in: line)
+        sites.insert(site)
+      }
+    } else {
+      site = self.site(in: line)
+    }
+    guard site[7] != 0 else { return nil }
+    let run: ContractFieldSets.IDs
+    if runs.pay {
+      if let found = runs.find(fields.process, fields.host, fields.run, nil, nil, in: line)
+      {
+        run = found
+      } else {
+        run = self.run(in: line)
+        runs.insert(run)
+      }
+    } else {
+      run = self.run(in: line)
+    }
+    guard run[7] != 0 else { return nil }
+    var extra = ContractFieldSets.IDs(repeating: InternedRecord.none)
+    if fields.label != nil || fields.test != nil || fields.writer != nil {
+      if extras.pay {
+        if let found = extras.find(fields.label, fields.test, fields.writer, nil, nil, in: line)
+        {
+          extra = found
+        } else {
+          extra = self.extra(in: line)
+          extras.insert(extra)
+        }
+      } else {
+        extra = self.extra(in: line)
+      }
+      guard extra[7] != 0 else { return nil }
+    }
+    return InternedRecord(
+      timestamp: fields.timestamp.microsecondsSinceEpoch, line: fields.line, seq: fields.seq,
+      suppressed: fields.suppressed, kind: site[0], file: site[1], function: site[2],
+      valueType: site[3], label: extra[0], test: extra[1], writer: extra[2], process: run[0],
+      host: run[1], run: run[2], level: fields.level, runRecords: fields.runRecords ?? -1,
+      runDropped: fields.runDropped ?? -1)
+  }
+
+  /// The ids of a call site's fields (kind, file, function, type; lane 7: 1 when the message
+  /// id, the kind and the others are valid), interned. Out of line: once per set.
+  @inline(never)
+  private mutating func site(in line: UnsafeBufferPointer<UInt8>) -> ContractFieldSets.IDs {
+    var ids = ContractFieldSets.IDs(repeating: InternedRecord.none)
+    ids[7] = 0
+    guard
+      ContractRecordParser.intern(
+        fields.messageID, in: line, format: .messageID, table: &messageIDs,
+        formats: &messageIDFormats) != nil,
+      let kind = intern(fields.kind, in: line, format: .kind),
+      let file = intern(fields.file, in: line),
+      let function = intern(fields.function, in: line),
+      let valueType = intern(fields.valueType, in: line)
+    else { return ids }
+    ids[0] = kind
+    ids[1] = file
+    ids[2] = function
+    ids[3] = valueType
+    ids[7] = 1
+    return ids
+  }
+
+  /// The ids of a run's fields (process, host, run; lane 7 as in ``site(in:)``).
+  @inline(never)
+  private mutating func run(in line: UnsafeBufferPointer<UInt8>) -> ContractFieldSets.IDs {
+    var ids = ContractFieldSets.IDs(repeating: InternedRecord.none)
+    ids[7] = 0
+    guard let process = intern(fields.process, in: line),
+      let host = intern(fields.host, in: line),
+      let run = intern(fields.run, in: line, format: .run)
+    else { return ids }
+    ids[0] = process
+    ids[1] = host
+    ids[2] = run
+    ids[7] = 1
+    return ids
+  }
+
+  /// The ids of a record's label, test and writer, `none` for those absent (lane 7 as in
+  /// ``site(in:)``).
+  @inline(never)
+  private mutating func extra(in line: UnsafeBufferPointer<UInt8>) -> ContractFieldSets.IDs {
+    var ids = ContractFieldSets.IDs(repeating: InternedRecord.none)
+    ids[7] = 0
+    if let text = fields.label {
+      guard let id = intern(text, in: line) else { return ids }
+      ids[0] = id
+    }
+    if let text = fields.test {
+      guard let id = intern(text, in: line) else { return ids }
+      ids[1] = id
+    }
+    if let text = fields.writer {
+      guard let id = intern(text, in: line) else { return ids }
+      ids[2] = id
+    }
+    ids[7] = 1
+    return ids
   }
 
   /// The record of ``fields``, scanned from `line`, or `nil` when a text field is not valid

@@ -7,8 +7,8 @@ import BindingDiagnostics
 /// ASCII strings, so each string ends at the next quote bit, an integer's width is found from one
 /// 8-byte load, and the fields are taken in contract key order with no loop over their bytes.
 /// Anything else, and lines over ``maxBytes``, is left to ``ContractFastParser/scan(_:day:)``.
-/// The fields this scan gives equal what that one returns for the same line (fuzzed), plus each
-/// interned field's ``StringTable`` hash.
+/// The fields this scan gives equal what that one returns for the same line (fuzzed), plus the
+/// ``StringTable`` hash of the fields that key sets of them (``ContractFieldSets``).
 enum ContractStructuralScanner {
   /// The longest line scanned here (its quote bits are 16 words on the stack); longer ones go to
   /// the byte-by-byte scan.
@@ -94,10 +94,12 @@ enum ContractStructuralScanner {
     /// by a multiplication.
     @inline(__always)
     mutating func vector(_ bytes: SIMD16<UInt8>) -> UInt64 {
+      // Read as signed, a control character and a non-ASCII byte are both below 0x20: one
+      // comparison for the two.
+      let signed = unsafeBitCast(bytes, to: SIMD16<Int8>.self)
       care |=
         Bytes.lanes(bytes .== SIMD16(repeating: 0x5c))
-        | Bytes.lanes(bytes .< SIMD16(repeating: 0x20))
-        | Bytes.lanes(bytes .>= SIMD16(repeating: 0x80))
+        | Bytes.lanes(signed .< SIMD16(repeating: 0x20))
       let marks = Bytes.lanes(bytes .== SIMD16(repeating: 0x22)) & SIMD16(repeating: 0x80)
       let words = unsafeBitCast(marks, to: SIMD2<UInt64>.self)
       let gather: UInt64 = 0x0002_0408_1020_4081
@@ -144,7 +146,10 @@ enum ContractStructuralScanner {
       guard literal(#"{"v":"#), let schema = integer(), literal(#","ts":""#),
         let timestamp = timestamp(&day), literal(#"","level":""#), let level = level(),
         literal(#"","kind":"#), let kind = text(hashed: true),
-        literal(#","message_id":"#), let messageID = text(hashed: true),
+        // The message id (one per kind), the process and the host (one per run) are not hashed:
+        // their sets (``ContractFieldSets``) are told apart by the kind and the run, and their
+        // bytes are compared.
+        literal(#","message_id":"#), let messageID = text(hashed: false),
         literal(#","msg":"#), let message = text(hashed: false),
         literal(#","file":"#), let file = text(hashed: true),
         literal(#","line":"#), let lineNumber = integer(),
@@ -168,9 +173,9 @@ enum ContractStructuralScanner {
         guard let text = text(hashed: true) else { return false }
         writer = text
       }
-      guard literal(#","process":"#), let process = text(hashed: true),
+      guard literal(#","process":"#), let process = text(hashed: false),
         literal(#","pid":"#), let pid = integer(),
-        literal(#","host":"#), let host = text(hashed: true),
+        literal(#","host":"#), let host = text(hashed: false),
         literal(#","run":"#), let run = text(hashed: true),
         literal(#","seq":"#), let seq = integer(),
         literal(#","suppressed":"#), let suppressed = integer()
@@ -297,16 +302,22 @@ enum ContractStructuralScanner {
 
     /// A plain JSON integer as ``ContractFastParser``'s cursor reads it; up to seven digits
     /// from one 8-byte load (the digits' count from the first byte that is not one, the value
-    /// by three multiplications), anything longer, signed or near the line's end byte by byte.
+    /// by three multiplications; near the line's end, from the load ending there), anything
+    /// longer or signed byte by byte.
     @inline(__always)
     mutating func integer() -> Int? {
-      if index &+ 8 <= count {
-        let digits = load(index) ^ 0x3030_3030_3030_3030
+      // Near the line's end (the last integer, before `}`), the load that ends at the line's
+      // end, shifted so the index's byte comes first and zeros (not digits) follow.
+      let near = index &+ 8 > count
+      if index < count {
+        let digits =
+          (near ? load(count &- 8) &>> UInt64(8 &* (index &+ 8 &- count)) : load(index))
+          ^ 0x3030_3030_3030_3030
         let notDigit =
           (digits & 0xf0f0_f0f0_f0f0_f0f0)
           | (((digits & 0x0f0f_0f0f_0f0f_0f0f) &+ 0x0606_0606_0606_0606) & 0x1010_1010_1010_1010)
         let width = notDigit.trailingZeroBitCount &>> 3
-        if width > 0, width < 8 {
+        if width > 0, width < 8, index &+ width < count {
           let after = base[index &+ width]
           guard !(width > 1 && base[index] == UInt8(ascii: "0")), after != UInt8(ascii: "."),
             after != UInt8(ascii: "e"), after != UInt8(ascii: "E")

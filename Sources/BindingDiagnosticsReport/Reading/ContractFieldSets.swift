@@ -1,0 +1,137 @@
+/// Text fields of contract lines that come together, each set found by its fields' bytes: a
+/// call site's kind, message id, file, function and type; a run's process, host and run; a
+/// record's label, test and writer. Lines repeat a few sets many times, so a line whose sets
+/// were seen before in the chunk costs one lookup per set (keyed by the hashes the scan took of
+/// the fields that tell sets apart, every field's bytes compared with the set's once) instead of one ``StringTable`` lookup and
+/// format check per field. A set is made only when first seen, by interning its fields one by
+/// one as before, so the chunk's table gets the same strings in the same order either way.
+struct ContractFieldSets: Sendable {
+  /// Ids per set: up to seven, and in the last lane 1 when every field of the set is valid.
+  typealias IDs = SIMD8<UInt32>
+
+  /// One set: its hash, where its fields' bytes start in `arena` (one after another), and each
+  /// field's length in 12 bits (``absent`` when absent).
+  private struct Entry: Sendable {
+    var hash: UInt64
+    var start: Int
+    var counts: UInt64
+  }
+
+  /// The length of an absent field in ``Entry/counts`` (a field is at most
+  /// ``ContractStructuralScanner/maxBytes`` bytes).
+  private static let absent: UInt64 = 0xfff
+
+  private var arena: [UInt8] = []
+  private var entries: [Entry] = []
+  private var ids: [IDs] = []
+  /// Per slot, the index + 1 of a set, 0 for none; at most half full.
+  private var slots = [UInt32](repeating: 0, count: 64)
+  /// The slot ``find(_:_:_:_:_:in:)`` stopped at, for ``insert(_:)``.
+  private var pending = (slot: 0, entry: Entry(hash: 0, start: 0, counts: 0))
+  private var lookups = 0
+  private var misses = 0
+
+  /// Whether lookups still pay in this chunk: most lines' sets were seen before. When a set's
+  /// fields hardly repeat (a label per record), the caller interns them one by one instead.
+  var pay: Bool { misses < 1024 || misses &* 4 < lookups }
+
+  /// Bytes held, roughly.
+  var bytes: Int {
+    arena.count &+ entries.count &* MemoryLayout<Entry>.stride &+ ids.count
+      &* MemoryLayout<IDs>.stride &+ slots.count &* 4
+  }
+
+  /// Forgets every set, keeping the storage.
+  mutating func removeAll() {
+    arena.removeAll(keepingCapacity: true)
+    entries.removeAll(keepingCapacity: true)
+    ids.removeAll(keepingCapacity: true)
+    slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+    lookups = 0
+    misses = 0
+  }
+
+  /// The ids of the set of fields `a` to `e` of `line` (absent ones `nil`), or `nil` when the
+  /// set is new: the caller then interns its fields and gives them to ``insert(_:)``.
+  @inline(__always)
+  mutating func find(
+    _ a: ContractFastParser.Text?, _ b: ContractFastParser.Text?, _ c: ContractFastParser.Text?,
+    _ d: ContractFastParser.Text?, _ e: ContractFastParser.Text?,
+    in line: UnsafeBufferPointer<UInt8>
+  ) -> IDs? {
+    var hasher = StringTable.Hasher()
+    var counts: UInt64 = 0
+    @inline(__always) func note(_ text: ContractFastParser.Text?, _ lane: Int) {
+      guard let text else {
+        counts |= ContractFieldSets.absent &<< UInt64(12 &* lane)
+        return hasher.combine(0x01)
+      }
+      counts |= UInt64(truncatingIfNeeded: text.end &- text.start) &<< UInt64(12 &* lane)
+      // A field the scan did not hash (one that others of the set decide) is compared only.
+      if let hash = text.hash { hasher.combine(hash) }
+    }
+    note(a, 0)
+    note(b, 1)
+    note(c, 2)
+    note(d, 3)
+    note(e, 4)
+    let hash = hasher.finish(count: 5)
+    lookups &+= 1
+    let mask = slots.count &- 1
+    var slot = Int(truncatingIfNeeded: hash) & mask
+    let found = slots.withUnsafeBufferPointer { slots in
+      entries.withUnsafeBufferPointer { entries in
+        arena.withUnsafeBufferPointer { arena -> Int in
+          while true {
+            let held = Int(slots[slot])
+            if held == 0 { return -1 }
+            let entry = entries[held &- 1]
+            if entry.hash == hash, entry.counts == counts {
+              var at = arena.baseAddress! + entry.start
+              @inline(__always) func same(_ text: ContractFastParser.Text?) -> Bool {
+                guard let text, text.end > text.start else { return true }
+                let count = text.end &- text.start
+                defer { at += count }
+                return StringTable.same(at, line.baseAddress! + text.start, count: count)
+              }
+              if same(a), same(b), same(c), same(d), same(e) { return held &- 1 }
+            }
+            slot = (slot &+ 1) & mask
+          }
+        }
+      }
+    }
+    if found >= 0 { return ids.withUnsafeBufferPointer { $0[found] } }
+    misses &+= 1
+    pending = (slot, Entry(hash: hash, start: arena.count, counts: counts))
+    @inline(__always) func keep(_ text: ContractFastParser.Text?) {
+      if let text { arena.append(contentsOf: text.bytes(in: line)) }
+    }
+    keep(a)
+    keep(b)
+    keep(c)
+    keep(d)
+    keep(e)
+    return nil
+  }
+
+  /// Makes the set ``find(_:_:_:_:_:in:)`` just did not find, with its ids (lane 7 set when
+  /// they are all valid).
+  mutating func insert(_ set: IDs) {
+    entries.append(pending.entry)
+    ids.append(set)
+    slots[pending.slot] = UInt32(truncatingIfNeeded: entries.count)
+    if entries.count &* 2 > slots.count { grow() }
+  }
+
+  private mutating func grow() {
+    let size = slots.count &* 2
+    slots = [UInt32](repeating: 0, count: size)
+    let mask = size &- 1
+    for (index, entry) in entries.enumerated() {
+      var slot = Int(truncatingIfNeeded: entry.hash) & mask
+      while slots[slot] != 0 { slot = (slot &+ 1) & mask }
+      slots[slot] = UInt32(truncatingIfNeeded: index &+ 1)
+    }
+  }
+}
