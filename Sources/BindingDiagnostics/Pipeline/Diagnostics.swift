@@ -107,6 +107,7 @@ public final class Diagnostics: Sendable {
   ///   - wanted: Whether a record is written (a sink takes events at this level).
   ///   - value: The wrapped value, asked for only when a record is written.
   ///   - thread: The reporting thread's ordinal.
+  @inline(__always)
   private func handle(_ misuse: Misuse, wanted: Bool, value: () -> Any?, thread: Int) {
     // The writer's stack is walked only for what names it: a record written (not one folded
     // away), a test issue recorded.
@@ -122,10 +123,10 @@ public final class Diagnostics: Sendable {
       let test = MisusePolicy.testName(for: self)
       if shown {
         TestProcess.$recordShownAsTestIssue.withValue(true) {
-          deliver(misuse, value: value(), test: test, writer: { writer.site?.text }, thread: thread)
+          deliver(misuse, value: value(), test: test, writer: &writer, thread: thread)
         }
       } else {
-        deliver(misuse, value: value(), test: test, writer: { writer.site?.text }, thread: thread)
+        deliver(misuse, value: value(), test: test, writer: &writer, thread: thread)
       }
     }
     if !failsTestFirst {
@@ -137,14 +138,16 @@ public final class Diagnostics: Sendable {
   /// ``MisusePolicy/respond(to:writer:pipeline:flush:)``).
   /// Returns whether a test framework took the misuse.
   @discardableResult
+  @inline(__always)
   private func applyPolicy(_ misuse: Misuse, writer: () -> WriterSite?) -> Bool {
     guard policy.actsOnMisuse else { return false }
     return policy.respond(to: misuse, writer: writer, pipeline: self, flush: { sink.flush() })
   }
 
   /// Rate limiting, the value under the privacy setting, then the record.
+  @inline(__always)
   private func deliver(
-    _ misuse: Misuse, value: @autoclosure () -> Any?, test: String?, writer: () -> String?,
+    _ misuse: Misuse, value: @autoclosure () -> Any?, test: String?, writer: inout WriterSlot,
     thread: Int
   ) {
     var suppressed = 0
@@ -152,7 +155,7 @@ public final class Diagnostics: Sendable {
       let key = RateLimiter.Key(
         kind: misuse.kind.code, file: misuse.site.fileID, line: misuse.site.line, test: test)
       let decision = limiter.admit(key) {
-        RateLimiter.Pending(misuse: misuse, test: test, writer: writer())
+        RateLimiter.Pending(misuse: misuse, test: test, writer: writer.text)
       }
       switch decision {
       case .suppress(let scheduleDrain):
@@ -168,7 +171,7 @@ public final class Diagnostics: Sendable {
       rendered = value().map { privacy.render($0) }
     }
     emit(
-      misuse, value: rendered, test: test, writer: writer(), suppressed: suppressed,
+      misuse, value: rendered, test: test, writer: writer.text, suppressed: suppressed,
       identity: identities[thread])
   }
 
@@ -189,8 +192,9 @@ public final class Diagnostics: Sendable {
   ///   - test: The test's name, for the record's `test` field.
   package func relay(_ event: MisuseEvent, test: String?) {
     guard acceptsEvents, event.level >= minimumLevel else { return }
+    var writer = WriterSlot(text: event.writer)
     deliver(
-      Misuse(of: event), value: event.value, test: test, writer: { event.writer },
+      Misuse(of: event), value: event.value, test: test, writer: &writer,
       thread: ThreadOrdinal.current())
   }
 
@@ -234,6 +238,7 @@ public final class Diagnostics: Sendable {
     }
   }
 
+  @inline(__always)
   private func emit(
     _ misuse: Misuse, value: String?, test: String?, writer: String?, suppressed: Int,
     identity: ProcessIdentity
@@ -258,8 +263,34 @@ public final class Diagnostics: Sendable {
 
 extension Diagnostics {
   /// One misuse's ``WriterSite``, found the first time something asks for it.
+  ///
+  /// A struct the report path passes `inout`, not a closure: a closure's context and its
+  /// result's copy cost more than the rest of a record into a sink that drops it.
   struct WriterSlot {
     private var found: WriterSite??
+    /// The record's `writer` when it is known without a stack (a relayed record's).
+    private let known: String??
+
+    /// A writer found on the stack when first asked for.
+    init() {
+      found = nil
+      known = nil
+    }
+
+    /// A writer already named: a relayed record's `writer`.
+    /// - Parameter text: The record's `writer`.
+    init(text: String?) {
+      found = nil
+      known = .some(text)
+    }
+
+    /// The record's `writer`: `Module/File.swift:35`, or `nil` when unknown.
+    var text: String? {
+      mutating get {
+        if let known { return known }
+        return site?.text
+      }
+    }
 
     /// The writer: the stack is walked on the first call only.
     var site: WriterSite? {
