@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Resource budgets that gate CI (run by .ci/run after the test suite): the peak memory and the
+# Resource budgets that gate CI (run by .ci/run beside the test suite): the peak memory and the
 # bytes read of `bindiag summary` on big generated inputs, each beside its threshold. Exits 1
 # when any figure misses its budget or any output is not what the suite expects of it.
 # These checks left the test suite (issue 27): each needs tens to hundreds of megabytes of input

@@ -8,13 +8,18 @@
 # this proves and what only a Mac can is in the DocC article "Apple platforms"
 # (Sources/BindingDiagnostics/BindingDiagnostics.docc/ApplePlatforms.md).
 #
-#   Tests/AppleStubs/build.sh [OUT_DIR]        (.ci/run calls it after the tests)
+#   Tests/AppleStubs/build.sh [OUT_DIR]        (.ci/run starts it beside `swift test`)
 #
 # 1. Every target of the package, in dependency order, in Swift 6 mode (the package's), with the
 #    package's upcoming features and -warnings-as-errors; the library targets also in Swift 5 mode.
 # 2. Consumer/NotesView.swift, app code as a SwiftUI developer writes it, in Swift 5 and 6 modes:
 #    against the stubs, and unchanged against the Linux Binding (with Consumer/LinuxViews.swift).
 # 3. The DocC catalog, from both builds' symbol graphs, with `docc convert --warnings-as-errors`.
+# The compilations of 1 and 2 run two at a time, each as soon as its dependencies are built (a
+# generated makefile, `make -j2`). The Linux Binding is SwiftPM's own debug build (`swift build`,
+# the flags of 1 in Swift 6 mode; a no-op after `swift test`, whose lock it waits for), its
+# symbol graph read from the built module by swift-symbolgraph-extract: compiling the libraries a
+# second time for Linux proved nothing the package's build does not.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 here=Tests/AppleStubs
@@ -25,15 +30,15 @@ else
   trap 'rm -rf "$out"' EXIT
 fi
 mkdir -p "$out"
-common=(
-  -package-name bindingdiagnostics -enable-testing -warnings-as-errors
-  -module-cache-path "$out/module-cache"
+export out
+# Exported for the makefile's recipes (bash, see below): word-split where used.
+export common="-package-name bindingdiagnostics -enable-testing -warnings-as-errors
   -enable-upcoming-feature ExistentialAny -enable-upcoming-feature MemberImportVisibility
-  -enable-upcoming-feature InternalImportsByDefault
-)
+  -enable-upcoming-feature InternalImportsByDefault"
 
-# The targets, their sources and dependencies, as SwiftPM sees them.
-swift package describe --type json >"$out/package.json"
+# The targets, their sources and dependencies, as SwiftPM sees them; with a scratch path of its
+# own, as `swift test` may hold the lock of .build meanwhile.
+swift package --scratch-path "$out/scratch" describe --type json >"$out/package.json"
 jq -r '.targets[] | [.name, .c99name, .type, .path, ((.target_dependencies // []) | join(" ")),
   ([.sources[] | select(endswith(".swift"))] | join(" "))] | join("|")' "$out/package.json" \
   >"$out/targets.txt"
@@ -45,41 +50,33 @@ compile() {
   shift 4
   mkdir -p "$dir"
   # shellcheck disable=SC2086
-  swiftc -emit-module -wmo -swift-version "$mode" -module-name "$module" "${common[@]}" $extra \
+  swiftc -emit-module -wmo -swift-version "$mode" -module-name "$module" $common $extra \
+    -module-cache-path "$out/module-cache" \
     -I "$dir" -emit-module-path "$dir/$module.swiftmodule" "$@" \
     || { echo "apple-stubs: $module failed to compile (Swift $mode, $dir)" >&2; return 1; }
 }
 
-# build DIR MODE EXTRA_FLAGS KINDS: every target whose type is in KINDS, dependencies first.
-build() {
-  local dir=$1 mode=$2 extra=$3 kinds=$4 done=" " progress=1
-  while [ $progress = 1 ]; do
-    progress=0
-    while IFS='|' read -r name module type path deps sources; do
-      case " $kinds " in *" $type "*) ;; *) continue ;; esac
-      case "$done" in *" $name "*) continue ;; esac
-      local ready=1
-      for dep in $deps; do case "$done" in *" $dep "*) ;; *) ready=0 ;; esac; done
-      [ $ready = 1 ] || continue
-      local symbols=""
-      if [ "$name" = BindingDiagnostics ]; then
-        # As the manifest's debug configuration, which the test targets are built against:
-        # the system-call seam's fault hook is compiled in.
-        symbols="-D BINDING_FAULT_INJECTION"
-        symbols="$symbols -emit-symbol-graph -emit-symbol-graph-dir $dir/symbols -emit-extension-block-symbols"
-        mkdir -p "$dir/symbols"
-      fi
-      # shellcheck disable=SC2086
-      compile "$dir" "$mode" "$module" "$extra $symbols" $(printf "$path/%s " $sources)
-      done="$done$name "
-      progress=1
-    done <"$out/targets.txt"
-  done
-  local wanted
-  wanted=$(awk -F'|' -v kinds=" $kinds " 'index(kinds, " " $3 " ") {print $1}' "$out/targets.txt")
-  for name in $wanted; do
-    case "$done" in *" $name "*) ;; *) echo "apple-stubs: $name not built" >&2; return 1 ;; esac
-  done
+# rules DIR MODE EXTRA_FLAGS KINDS: a make rule per target whose type is in KINDS, on the
+# modules of its dependencies (a dependency of another type is a missing file: make fails).
+rules() {
+  local dir=$1 mode=$2 extra=$3 kinds=$4
+  while IFS='|' read -r name module type path deps sources; do
+    case " $kinds " in *" $type "*) ;; *) continue ;; esac
+    local symbols="" needs=""
+    if [ "$name" = BindingDiagnostics ]; then
+      # As the manifest's debug configuration, which the test targets are built against:
+      # the system-call seam's fault hook is compiled in.
+      symbols="-D BINDING_FAULT_INJECTION"
+      symbols="$symbols -emit-symbol-graph -emit-symbol-graph-dir $dir/symbols -emit-extension-block-symbols"
+    fi
+    for dep in $deps; do
+      needs="$needs $dir/$(awk -F'|' -v n="$dep" '$1 == n {print $2}' "$out/targets.txt").swiftmodule"
+    done
+    printf '%s:%s\n\t@mkdir -p %s/symbols && compile %s %s %s "%s" %s\n' \
+      "$dir/$module.swiftmodule" "$needs" "$dir" "$dir" "$mode" "$module" "$extra $symbols" \
+      "$(printf "$path/%s " $sources)"
+    all="$all $dir/$module.swiftmodule"
+  done <"$out/targets.txt"
 }
 
 # docs SYMBOLS_DIR: the DocC catalog converts with no warnings.
@@ -90,30 +87,50 @@ docs() {
     --warnings-as-errors >"$1/../docc.log" 2>&1 \
     || { cat "$1/../docc.log" >&2; echo "apple-stubs: docc convert failed ($1)" >&2; return 1; }
 }
+export -f compile docs
 
 stubbed="-I $here"
-# Everything against the stubs in Swift 6 mode; in parallel, the Swift 5 mode and the Linux
-# builds, which need only the library targets.
-(
-  build "$out/stubs-6" 6 "$stubbed" "library executable test"
-  compile "$out/stubs-6" 6 Consumer "$stubbed" "$here/Consumer/NotesView.swift"
-  docs "$out/stubs-6/symbols"
-) &
-first=$!
-(
-  build "$out/stubs-5" 5 "$stubbed" "library"
-  compile "$out/stubs-5" 5 Consumer "$stubbed" "$here/Consumer/NotesView.swift"
-  build "$out/linux" 6 "" "library"
-  for mode in 5 6; do
-    compile "$out/linux" "$mode" Consumer "" "$here/Consumer/NotesView.swift" \
-      "$here/Consumer/LinuxViews.swift"
+# Against the stubs: everything in Swift 6 mode, the libraries in Swift 5 mode, the consumer in
+# both, the catalog from the Swift 6 symbol graph. Two at a time, the test targets (the longest
+# chains) first.
+all=""
+{
+  echo "SHELL := /bin/bash"
+  rules "$out/stubs-6" 6 "$stubbed" "test"
+  rules "$out/stubs-6" 6 "$stubbed" "executable library"
+  rules "$out/stubs-5" 5 "$stubbed" "library"
+  for mode in 6 5; do
+    printf '%s: %s\n\t@compile %s %s Consumer "%s" %s\n' "$out/stubs-$mode/Consumer.swiftmodule" \
+      "$out/stubs-$mode/BindingDiagnostics.swiftmodule" "$out/stubs-$mode" "$mode" "$stubbed" \
+      "$here/Consumer/NotesView.swift"
+    all="$all $out/stubs-$mode/Consumer.swiftmodule"
   done
-  docs "$out/linux/symbols"
-) &
-second=$!
+  printf '%s: %s\n\t@docs %s && touch $@\n' "$out/stubs-6/docs.done" \
+    "$out/stubs-6/BindingDiagnostics.swiftmodule" "$out/stubs-6/symbols"
+  echo "all:$all $out/stubs-6/docs.done"
+} >"$out/Makefile"
 status=0
-wait $first || status=1
-wait $second || status=1
+make -s -j2 -f "$out/Makefile" all || status=1
+
+# Against the Linux Binding: SwiftPM's debug build, the consumer in both modes, the catalog.
+if [ $status = 0 ]; then
+  swift build >"$out/swift-build.log" 2>&1 \
+    || { cat "$out/swift-build.log" >&2; echo "apple-stubs: swift build failed" >&2; status=1; }
+fi
+if [ $status = 0 ]; then
+  modules="$(swift build --show-bin-path)/Modules"
+  mkdir -p "$out/linux/symbols"
+  swift-symbolgraph-extract -module-name BindingDiagnostics -I "$modules" \
+    -target "$(swift -print-target-info | jq -r .target.triple)" \
+    -module-cache-path "$out/module-cache" -output-dir "$out/linux/symbols" \
+    -minimum-access-level public -emit-extension-block-symbols \
+    || { echo "apple-stubs: no symbol graph of $modules/BindingDiagnostics" >&2; status=1; }
+  for mode in 5 6; do
+    compile "$out/linux" "$mode" Consumer "-I $modules" "$here/Consumer/NotesView.swift" \
+      "$here/Consumer/LinuxViews.swift" || status=1
+  done
+  docs "$out/linux/symbols" || status=1
+fi
 if [ $status = 0 ]; then
   echo "apple-stubs: every target and the consumer compile against the SwiftUI, os and XCTest stubs" \
     "(Swift 6; libraries and consumer also Swift 5); the consumer compiles against the Linux" \
