@@ -11,9 +11,12 @@
 #   Tests/AppleStubs/build.sh [OUT_DIR]        (.ci/run starts it beside `swift test`)
 #
 # 1. Every target of the package, in dependency order, in Swift 6 mode (the package's), with the
-#    package's upcoming features and -warnings-as-errors; the library targets also in Swift 5 mode.
-# 2. Consumer/NotesView.swift, app code as a SwiftUI developer writes it, in Swift 5 and 6 modes:
-#    against the stubs, and unchanged against the Linux Binding (with Consumer/LinuxViews.swift).
+#    package's upcoming features and -warnings-as-errors. Only in Swift 6 mode: the manifest
+#    names no other (`swiftLanguageModes: [.v6]`), so SwiftPM builds the libraries in Swift 6
+#    mode for every app, a Swift 5 app included.
+# 2. Consumer/NotesView.swift, app code as a SwiftUI developer writes it, in Swift 5 and 6 modes,
+#    each against the Swift 6 modules of 1 (as a Swift 5 app's build uses them): against the
+#    stubs, and unchanged against the Linux Binding (with Consumer/LinuxViews.swift).
 # 3. The DocC catalog, from both builds' symbol graphs, with `docc convert --warnings-as-errors`.
 # The compilations of 1 and 2 run two at a time, each as soon as its dependencies are built (a
 # generated makefile, `make -j2`). The Linux Binding is SwiftPM's own debug build (`swift build`,
@@ -90,19 +93,18 @@ docs() {
 export -f compile docs
 
 stubbed="-I $here"
-# Against the stubs: everything in Swift 6 mode, the libraries in Swift 5 mode, the consumer in
-# both, the catalog from the Swift 6 symbol graph. Two at a time, the test targets (the longest
+# Against the stubs: everything in Swift 6 mode, the consumer in Swift 6 and 5 modes against
+# those modules, the catalog from the Swift 6 symbol graph. Two at a time, the test targets (the longest
 # chains) first.
 all=""
 {
   echo "SHELL := /bin/bash"
   rules "$out/stubs-6" 6 "$stubbed" "test"
   rules "$out/stubs-6" 6 "$stubbed" "executable library"
-  rules "$out/stubs-5" 5 "$stubbed" "library"
   for mode in 6 5; do
     printf '%s: %s\n\t@compile %s %s Consumer "%s" %s\n' "$out/stubs-$mode/Consumer.swiftmodule" \
-      "$out/stubs-$mode/BindingDiagnostics.swiftmodule" "$out/stubs-$mode" "$mode" "$stubbed" \
-      "$here/Consumer/NotesView.swift"
+      "$out/stubs-6/BindingDiagnostics.swiftmodule" "$out/stubs-$mode" "$mode" \
+      "$stubbed -I $out/stubs-6" "$here/Consumer/NotesView.swift"
     all="$all $out/stubs-$mode/Consumer.swiftmodule"
   done
   printf '%s: %s\n\t@docs %s && touch $@\n' "$out/stubs-6/docs.done" \
@@ -133,7 +135,7 @@ if [ $status = 0 ]; then
 fi
 if [ $status = 0 ]; then
   echo "apple-stubs: every target and the consumer compile against the SwiftUI, os and XCTest stubs" \
-    "(Swift 6; libraries and consumer also Swift 5); the consumer compiles against the Linux" \
+    "(Swift 6; the consumer also in Swift 5); the consumer compiles against the Linux" \
     "Binding; DocC converts without warnings"
 fi
 exit $status

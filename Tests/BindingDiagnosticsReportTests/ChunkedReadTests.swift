@@ -12,8 +12,8 @@ import Testing
 /// pipe is read line by line into events. Both must give the same summary and the same
 /// malformed-line reports for any input and any number of threads.
 @Suite struct ChunkedReadTests {
-  /// About 7 MiB (seven chunks of 1 MiB) of hostile lines: mutated contract lines (escapes, reordered
-  /// keys, broken values), every text variety `randomEvent` makes, logfmt, other output,
+  /// About 4 MiB (eight chunks of 512 KiB) of hostile lines: mutated contract lines (escapes,
+  /// reordered keys, broken values), every text variety `randomEvent` makes, logfmt, other output,
   /// blank and CRLF lines, duplicated records, lines over the limit (one longer than a read
   /// piece, so it crosses reads and a chunk's end), and a byte order mark.
   static let input: [UInt8] = {
@@ -22,7 +22,7 @@ import Testing
     var earlier: [[UInt8]] = []
     var runs = (0..<6).map { _ in format16(random.next()) }
     var seqs = [String: Int]()
-    while bytes.count < 7 << 20 {
+    while bytes.count < 4 << 20 {
       let run = runs.randomElement(using: &random)!
       seqs[run, default: 0] += Int.random(in: 0..<20, using: &random) == 0 ? 2 : 1
       let event = randomEvent(&random, seq: seqs[run]!, run: run)
@@ -120,7 +120,7 @@ import Testing
       let chunked = Self.read(aggregator) { reader, aggregator in
         var reader = reader
         reader.threads = threads
-        reader.chunkBytes = 1 << 20
+        reader.chunkBytes = 1 << 19
         reader.chunkOutputBytes = outputBytes
         _ = reader.read(path: path, into: &aggregator)
       }
