@@ -32,7 +32,8 @@ struct ContractFieldSets: Sendable {
   private var misses = 0
 
   /// Whether lookups still pay in this chunk: most lines' sets were seen before. When a set's
-  /// fields hardly repeat (a label per record), the caller interns them one by one instead.
+  /// fields hardly repeat (a label per record), ``ids(_:_:_:_:_:in:make:)`` interns them one by
+  /// one instead.
   var pay: Bool { misses < 1024 || misses &* 4 < lookups }
 
   /// Bytes held, roughly.
@@ -51,10 +52,26 @@ struct ContractFieldSets: Sendable {
     misses = 0
   }
 
-  /// The ids of the set of fields `a` to `e` of `line` (absent ones `nil`), or `nil` when the
-  /// set is new: the caller then interns its fields and gives them to ``insert(_:)``.
+  /// The ids of the set of fields `a` to `e` of `line` (absent ones `nil`): those of the set
+  /// when it was seen before, else what `make` gives (it interns the fields one by one, lane 7
+  /// set when they are all valid), kept for the next lines while lookups ``pay``.
   @inline(__always)
-  mutating func find(
+  mutating func ids(
+    _ a: ContractFastParser.Text?, _ b: ContractFastParser.Text?, _ c: ContractFastParser.Text?,
+    _ d: ContractFastParser.Text?, _ e: ContractFastParser.Text?,
+    in line: UnsafeBufferPointer<UInt8>, make: () -> IDs
+  ) -> IDs {
+    guard pay else { return make() }
+    if let found = find(a, b, c, d, e, in: line) { return found }
+    let made = make()
+    insert(made)
+    return made
+  }
+
+  /// The ids of the set of fields `a` to `e` of `line`, or `nil` when the set is new: the
+  /// caller then interns its fields and gives them to ``insert(_:)``.
+  @inline(__always)
+  private mutating func find(
     _ a: ContractFastParser.Text?, _ b: ContractFastParser.Text?, _ c: ContractFastParser.Text?,
     _ d: ContractFastParser.Text?, _ e: ContractFastParser.Text?,
     in line: UnsafeBufferPointer<UInt8>
@@ -117,7 +134,7 @@ struct ContractFieldSets: Sendable {
 
   /// Makes the set ``find(_:_:_:_:_:in:)`` just did not find, with its ids (lane 7 set when
   /// they are all valid).
-  mutating func insert(_ set: IDs) {
+  private mutating func insert(_ set: IDs) {
     entries.append(pending.entry)
     ids.append(set)
     slots[pending.slot] = UInt32(truncatingIfNeeded: entries.count)

@@ -98,50 +98,27 @@ struct ContractRecordParser: Sendable {
   }
 
   /// ``recordOfFields(in:)`` for a line of plain ASCII (no UTF-8 to check), its text fields'
-  /// ids found by set (``ContractFieldSets``), each set made once, by ``site(in:)``,
-  /// ``run(in:)`` and ``extra(in:)``, which intern in ``recordOfFields(in:)``'s order.
+  /// ids found by set (``ContractFieldSets``), each set made once by a maker that interns in
+  /// ``recordOfFields(in:)``'s order.
   @inline(__always)
   private mutating func recordOfPlainFields(in line: UnsafeBufferPointer<UInt8>) -> InternedRecord?
   {
-    let site: ContractFieldSets.IDs
-    if sites.pay {
-      if let found = sites.find(
-        fields.kind, fields.messageID, fields.file, fields.function, fields.valueType, in: line)
-      {
-        site = found
-      } else {
-        site = self.site(in: line)
-        sites.insert(site)
-      }
-    } else {
-      site = self.site(in: line)
+    let site = sites.ids(
+      fields.kind, fields.messageID, fields.file, fields.function, fields.valueType, in: line
+    ) {
+      ContractRecordParser.site(
+        fields, in: line, table: &table, formats: &formats, messageIDs: &messageIDs,
+        messageIDFormats: &messageIDFormats)
     }
     guard site[7] != 0 else { return nil }
-    let run: ContractFieldSets.IDs
-    if runs.pay {
-      if let found = runs.find(fields.process, fields.host, fields.run, nil, nil, in: line)
-      {
-        run = found
-      } else {
-        run = self.run(in: line)
-        runs.insert(run)
-      }
-    } else {
-      run = self.run(in: line)
+    let run = runs.ids(fields.process, fields.host, fields.run, nil, nil, in: line) {
+      ContractRecordParser.run(fields, in: line, table: &table, formats: &formats)
     }
     guard run[7] != 0 else { return nil }
     var extra = ContractFieldSets.IDs(repeating: InternedRecord.none)
     if fields.label != nil || fields.test != nil || fields.writer != nil {
-      if extras.pay {
-        if let found = extras.find(fields.label, fields.test, fields.writer, nil, nil, in: line)
-        {
-          extra = found
-        } else {
-          extra = self.extra(in: line)
-          extras.insert(extra)
-        }
-      } else {
-        extra = self.extra(in: line)
+      extra = extras.ids(fields.label, fields.test, fields.writer, nil, nil, in: line) {
+        ContractRecordParser.extra(fields, in: line, table: &table, formats: &formats)
       }
       guard extra[7] != 0 else { return nil }
     }
@@ -154,19 +131,26 @@ struct ContractRecordParser: Sendable {
   }
 
   /// The ids of a call site's fields (kind, file, function, type; lane 7: 1 when the message
-  /// id, the kind and the others are valid), interned. Out of line: once per set.
+  /// id, the kind and the others are valid), interned. Out of line: once per set. The makers
+  /// are static, on the tables alone, so ``ContractFieldSets/ids(_:_:_:_:_:in:make:)`` can call
+  /// them while it holds its set.
   @inline(never)
-  private mutating func site(in line: UnsafeBufferPointer<UInt8>) -> ContractFieldSets.IDs {
+  private static func site(
+    _ fields: ContractFastParser.Fields, in line: UnsafeBufferPointer<UInt8>,
+    table: inout StringTable, formats: inout [UInt8], messageIDs: inout StringTable,
+    messageIDFormats: inout [UInt8]
+  ) -> ContractFieldSets.IDs {
     var ids = ContractFieldSets.IDs(repeating: InternedRecord.none)
     ids[7] = 0
+    func id(_ text: ContractFastParser.Text, _ format: Format? = nil) -> UInt32? {
+      intern(text, in: line, format: format, table: &table, formats: &formats)
+    }
     guard
-      ContractRecordParser.intern(
+      intern(
         fields.messageID, in: line, format: .messageID, table: &messageIDs,
         formats: &messageIDFormats) != nil,
-      let kind = intern(fields.kind, in: line, format: .kind),
-      let file = intern(fields.file, in: line),
-      let function = intern(fields.function, in: line),
-      let valueType = intern(fields.valueType, in: line)
+      let kind = id(fields.kind, .kind), let file = id(fields.file),
+      let function = id(fields.function), let valueType = id(fields.valueType)
     else { return ids }
     ids[0] = kind
     ids[1] = file
@@ -176,14 +160,20 @@ struct ContractRecordParser: Sendable {
     return ids
   }
 
-  /// The ids of a run's fields (process, host, run; lane 7 as in ``site(in:)``).
+  /// The ids of a run's fields (process, host, run; lane 7 as in
+  /// ``site(_:in:table:formats:messageIDs:messageIDFormats:)``).
   @inline(never)
-  private mutating func run(in line: UnsafeBufferPointer<UInt8>) -> ContractFieldSets.IDs {
+  private static func run(
+    _ fields: ContractFastParser.Fields, in line: UnsafeBufferPointer<UInt8>,
+    table: inout StringTable, formats: inout [UInt8]
+  ) -> ContractFieldSets.IDs {
     var ids = ContractFieldSets.IDs(repeating: InternedRecord.none)
     ids[7] = 0
-    guard let process = intern(fields.process, in: line),
-      let host = intern(fields.host, in: line),
-      let run = intern(fields.run, in: line, format: .run)
+    func id(_ text: ContractFastParser.Text, _ format: Format? = nil) -> UInt32? {
+      intern(text, in: line, format: format, table: &table, formats: &formats)
+    }
+    guard let process = id(fields.process), let host = id(fields.host),
+      let run = id(fields.run, .run)
     else { return ids }
     ids[0] = process
     ids[1] = host
@@ -193,23 +183,22 @@ struct ContractRecordParser: Sendable {
   }
 
   /// The ids of a record's label, test and writer, `none` for those absent (lane 7 as in
-  /// ``site(in:)``).
+  /// ``site(_:in:table:formats:messageIDs:messageIDFormats:)``).
   @inline(never)
-  private mutating func extra(in line: UnsafeBufferPointer<UInt8>) -> ContractFieldSets.IDs {
+  private static func extra(
+    _ fields: ContractFastParser.Fields, in line: UnsafeBufferPointer<UInt8>,
+    table: inout StringTable, formats: inout [UInt8]
+  ) -> ContractFieldSets.IDs {
     var ids = ContractFieldSets.IDs(repeating: InternedRecord.none)
     ids[7] = 0
-    if let text = fields.label {
-      guard let id = intern(text, in: line) else { return ids }
-      ids[0] = id
+    func note(_ text: ContractFastParser.Text?, _ lane: Int) -> Bool {
+      guard let text else { return true }
+      guard let id = intern(text, in: line, format: nil, table: &table, formats: &formats)
+      else { return false }
+      ids[lane] = id
+      return true
     }
-    if let text = fields.test {
-      guard let id = intern(text, in: line) else { return ids }
-      ids[1] = id
-    }
-    if let text = fields.writer {
-      guard let id = intern(text, in: line) else { return ids }
-      ids[2] = id
-    }
+    guard note(fields.label, 0), note(fields.test, 1), note(fields.writer, 2) else { return ids }
     ids[7] = 1
     return ids
   }
