@@ -178,7 +178,17 @@ struct GroupTable: Sendable {
   /// Counts `record` in group `index`.
   @inline(__always)
   mutating func add(_ record: InternedRecord, to index: Int, strings: StringTable) {
-    var state = states[index]
+    // The group's state in place: a copy in and out cost more than the counting.
+    states.withUnsafeMutableBufferPointer { states in
+      GroupTable.add(record, to: &states[index], extras: &extras, strings: strings)
+    }
+  }
+
+  /// ``add(_:to:strings:)`` on the group's `state`, its extra (if any) in `extras`.
+  @inline(__always)
+  private static func add(
+    _ record: InternedRecord, to state: inout State, extras: inout [Extra], strings: StringTable
+  ) {
     let events = record.events
     let time = record.timestamp
     if state.histogram {
@@ -187,7 +197,7 @@ struct GroupTable: Sendable {
       time &>> TimeHistogram.minimumShift != state.first &>> TimeHistogram.minimumShift
     {
       // Past one bucket: the bucket so far, then this time.
-      let extra = extraIndex(&state)
+      let extra = extraIndex(&state, &extras)
       extras[extra].histogram = TimeHistogram(
         first: state.first, last: state.last, count: state.events)
       extras[extra].histogram.add(time, count: events)
@@ -195,7 +205,7 @@ struct GroupTable: Sendable {
     }
     let rank = UInt8(record.level.rank)
     if state.level != rank {
-      let extra = extraIndex(&state)
+      let extra = extraIndex(&state, &extras)
       if state.level != GroupTable.mixedLevels {
         extras[extra].levels[Int(state.level)] = Int64(truncatingIfNeeded: state.events)
         state.level = GroupTable.mixedLevels
@@ -210,7 +220,7 @@ struct GroupTable: Sendable {
       if state.process == InternedRecord.none {
         state.process = record.process
       } else {
-        let extra = extraIndex(&state)
+        let extra = extraIndex(&state, &extras)
         extras[extra].processes.insert(record.process, first: &state.process, strings: strings)
       }
     }
@@ -218,7 +228,7 @@ struct GroupTable: Sendable {
       if state.host == InternedRecord.none {
         state.host = record.host
       } else {
-        let extra = extraIndex(&state)
+        let extra = extraIndex(&state, &extras)
         extras[extra].hosts.insert(record.host, first: &state.host, strings: strings)
       }
     }
@@ -226,7 +236,7 @@ struct GroupTable: Sendable {
       if state.valueType == InternedRecord.none {
         state.valueType = record.valueType
       } else {
-        let extra = extraIndex(&state)
+        let extra = extraIndex(&state, &extras)
         extras[extra].valueTypes.insert(
           record.valueType, first: &state.valueType, strings: strings)
       }
@@ -235,7 +245,7 @@ struct GroupTable: Sendable {
       if state.label == InternedRecord.none {
         state.label = record.label
       } else {
-        let extra = extraIndex(&state)
+        let extra = extraIndex(&state, &extras)
         extras[extra].labels.insert(record.label, first: &state.label, strings: strings)
       }
     }
@@ -243,7 +253,7 @@ struct GroupTable: Sendable {
       if state.function == InternedRecord.none {
         state.function = record.function
       } else {
-        let extra = extraIndex(&state)
+        let extra = extraIndex(&state, &extras)
         extras[extra].functions.insert(record.function, first: &state.function, strings: strings)
       }
     }
@@ -251,11 +261,10 @@ struct GroupTable: Sendable {
       if state.writer == InternedRecord.none {
         state.writer = record.writer
       } else {
-        let extra = extraIndex(&state)
+        let extra = extraIndex(&state, &extras)
         extras[extra].writers.insert(record.writer, first: &state.writer, strings: strings)
       }
     }
-    states[index] = state
   }
 
   /// Whether group `index`'s labels, full, would refuse a label of `bytes`.
@@ -272,8 +281,8 @@ struct GroupTable: Sendable {
     state.extra == 0 ? nil : extras[Int(state.extra) - 1]
   }
 
-  /// The index of `state`'s extra, made when it has none.
-  private mutating func extraIndex(_ state: inout State) -> Int {
+  /// The index of `state`'s extra in `extras`, made when it has none.
+  private static func extraIndex(_ state: inout State, _ extras: inout [Extra]) -> Int {
     if state.extra == 0 {
       extras.append(Extra())
       state.extra = UInt32(extras.count)

@@ -1,5 +1,9 @@
 import BindingDiagnostics
 
+#if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
+  import _Builtin_intrinsics.intel
+#endif
+
 /// The summary path's first stage for contract lines, as simdjson's: one pass over the line, 16
 /// bytes at a time (`SIMD16<UInt8>`, what every x86-64 and ARM64 CPU has; wider generic vectors
 /// compile to loops), sets a bit per quote in 64-bit words and notes whether any byte needs care
@@ -90,8 +94,9 @@ enum ContractStructuralScanner {
     /// 0xff in a lane where a backslash, a control character or a non-ASCII byte was.
     var care = SIMD16<UInt8>()
 
-    /// The quote bits of 16 bytes: each quote lane's 0x80 gathered into one byte per 8 lanes
-    /// by a multiplication.
+    /// The quote bits of 16 bytes: on x86-64 SSE2's `pmovmskb` (through the compiler's own
+    /// intrinsics module), elsewhere each quote lane's 0x80 gathered into one byte per 8 lanes
+    /// by a multiplication (portable Swift has no mask extraction).
     @inline(__always)
     mutating func vector(_ bytes: SIMD16<UInt8>) -> UInt64 {
       // Read as signed, a control character and a non-ASCII byte are both below 0x20: one
@@ -100,10 +105,18 @@ enum ContractStructuralScanner {
       care |=
         Bytes.lanes(bytes .== SIMD16(repeating: 0x5c))
         | Bytes.lanes(signed .< SIMD16(repeating: 0x20))
-      let marks = Bytes.lanes(bytes .== SIMD16(repeating: 0x22)) & SIMD16(repeating: 0x80)
-      let words = unsafeBitCast(marks, to: SIMD2<UInt64>.self)
-      let gather: UInt64 = 0x0002_0408_1020_4081
-      return (words[0] &* gather) &>> 56 | ((words[1] &* gather) &>> 56) &<< 8
+      let quotes = Bytes.lanes(bytes .== SIMD16(repeating: 0x22))
+      #if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
+        // SSE2's `pmovmskb`: each lane's high bit, in one instruction.
+        return UInt64(
+          truncatingIfNeeded: UInt16(
+            truncatingIfNeeded: _mm_movemask_epi8(unsafeBitCast(quotes, to: __m128i.self))))
+      #else
+        let marks = quotes & SIMD16(repeating: 0x80)
+        let words = unsafeBitCast(marks, to: SIMD2<UInt64>.self)
+        let gather: UInt64 = 0x0002_0408_1020_4081
+        return (words[0] &* gather) &>> 56 | ((words[1] &* gather) &>> 56) &<< 8
+      #endif
     }
 
     /// A mask as bytes: 0xff where it holds, else 0.
