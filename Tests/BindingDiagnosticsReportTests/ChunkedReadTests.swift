@@ -1,16 +1,18 @@
 import BindingDiagnostics
-import BindingDiagnosticsReport
 import Foundation
 import TestSupport
 import Testing
+
+@testable import BindingDiagnosticsReport
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
 /// A regular file is read in chunks on worker threads, contract lines as interned records; a
-/// pipe is read line by line into events. Both must give the same summary and the same
-/// malformed-line reports for any input and any number of threads.
+/// pipe is read line by line, plain contract lines as records too, the others into events. Both
+/// must give the same summary and the same malformed-line reports as the classifier's read of
+/// every line, for any input and any number of threads.
 @Suite struct ChunkedReadTests {
   /// About 4 MiB (eight chunks of 512 KiB) of hostile lines: mutated contract lines (escapes,
   /// reordered keys, broken values), every text variety `randomEvent` makes, logfmt, other output,
@@ -60,10 +62,13 @@ import Testing
     return (JSONRenderer().render(aggregator.summary()), malformed)
   }
 
-  /// The pipe's read: line by line, as events.
-  static func readThroughPipe(_ aggregator: Aggregator, input: [UInt8] = input) -> (
-    summary: String, malformed: [String]
-  ) {
+  /// The pipe's read: line by line, plain contract lines as records (the summary path's
+  /// parser, `outputBytes` of them at a time), the others as events; with `classified`, every
+  /// line as the classifier's event (the reference).
+  static func readThroughPipe(
+    _ aggregator: Aggregator, input: [UInt8] = input, outputBytes: Int = defaultBudget,
+    classified: Bool = false
+  ) -> (summary: String, malformed: [String]) {
     var pair: [Int32] = [0, 0]
     _ = pipe(&pair)
     let ends = pair
@@ -81,7 +86,22 @@ import Testing
     writer.start()
     defer { close(ends[0]) }
     return read(aggregator) { reader, aggregator in
-      _ = reader.read(fd: ends[0], name: "x", into: &aggregator)
+      guard classified else {
+        var reader = reader
+        reader.chunkOutputBytes = outputBytes
+        _ = reader.read(fd: ends[0], name: "x", into: &aggregator)
+        return
+      }
+      _ = reader.classifyLines(
+        fd: ends[0], name: "x",
+        forged: { _ in
+          aggregator.countForged()
+          return true
+        }
+      ) { kind, _ in
+        aggregator.add(kind)
+        return true
+      }
     }
   }
 
@@ -108,6 +128,50 @@ import Testing
   /// the comparison below: it depends on the aggregator only.
   static let pipedReads: [String: (summary: String, malformed: [String])] = Dictionary(
     uniqueKeysWithValues: aggregators().map { ($0.0, readThroughPipe($0.1)) })
+
+  /// The pipe's read (plain contract lines through the summary path's parser) equals the
+  /// classifier's, line by line, with the default budget and one so small that records are
+  /// aggregated every few dozen lines.
+  @Test(arguments: [ChunkedReadTests.defaultBudget, 5_000])
+  func thePipesReadEqualsTheClassifiersRead(outputBytes: Int) {
+    for (name, aggregator) in Self.aggregators() {
+      let classified = Self.readThroughPipe(aggregator, classified: true)
+      let piped =
+        outputBytes == Self.defaultBudget
+        ? Self.pipedReads[name] ?? Self.readThroughPipe(aggregator)
+        : Self.readThroughPipe(aggregator, outputBytes: outputBytes)
+      #expect(piped.summary == classified.summary, "\(name)")
+      #expect(piped.malformed.count == classified.malformed.count, "\(name)")
+      #expect(zip(piped.malformed, classified.malformed).first { $0 != $1 } == nil, "\(name)")
+      #expect(!classified.summary.contains(#""events":0,"#), "\(name)")
+    }
+  }
+
+  /// A record, then a duplicate of it (same run and `seq`) in another file that only the
+  /// exact parser reads: the pipe counts the first, as the classifier's read does, so the
+  /// records it holds are aggregated before any later event.
+  @Test func thePipeCountsRecordsInTheInputsOrder() {
+    var random = SeededGenerator(seed: 16)
+    var plain = randomEvent(&random, seq: 7)
+    plain.message = "plain"
+    plain.file = "App/A.swift"
+    plain.function = "body"
+    plain.valueType = "Swift.Int"
+    plain.value = nil
+    plain.label = nil
+    plain.test = nil
+    plain.writer = nil
+    plain.process = "App"
+    plain.host = "h1"
+    var escaped = plain
+    escaped.file = "App/\"B\".swift"
+    let input = Array([plain, escaped].map { line($0) + "\n" }.joined().utf8)
+    let classified = Self.readThroughPipe(Aggregator(), input: input, classified: true)
+    let piped = Self.readThroughPipe(Aggregator(), input: input)
+    #expect(piped.summary == classified.summary)
+    #expect(classified.summary.contains("App/A.swift"))
+    #expect(classified.summary.contains(#""duplicates":1"#))
+  }
 
   /// Output budgets: the default, and one so small that every chunk stops early many times and
   /// the aggregating thread reads the rest.

@@ -52,12 +52,15 @@ extension InputReader {
   /// - Parameters:
   ///   - fd: The descriptor.
   ///   - name: The name used in malformed-line reports.
+  ///   - contract: Offered each line first (but an array's): returns the events of a line it
+  ///     took (an event line, which then goes to no one else), `nil` to leave it to the
+  ///     classifier.
   ///   - forged: Receives each forged journal entry.
   ///   - body: Receives each line's class and number.
   /// - Returns: The read error, if reading failed part-way.
   package func classifyLines(
-    fd: Int32, name: String, forged: (ForgedEntry) -> Bool = { _ in true },
-    _ body: (LineClass, Int) -> Bool
+    fd: Int32, name: String, contract: (UnsafeBufferPointer<UInt8>) -> Int? = { _ in nil },
+    forged: (ForgedEntry) -> Bool = { _ in true }, _ body: (LineClass, Int) -> Bool
   ) -> Result<Void, SystemError> {
     var classifier = LineClassifier()
     var owners = JournalEntryDecoder.RunOwners()
@@ -69,14 +72,21 @@ extension InputReader {
     // A `log show --style json` export: one array over many lines, read element by element.
     var array = UnifiedLogArray(maxBytes: maxLineBytes)
     var atStart = true
-    func progress(_ kind: LineClass, _ number: Int) {
+    func advance(events lineEvents: Int, _ number: Int) {
       if let onProgress {
-        if case .event(let event) = kind { events += event.events }
+        events += lineEvents
         // Every 64 KiB, and every 256 lines for a slow pipe.
         if bytesRead >= nextProgress || number % 256 == 0 {
           onProgress(Progress(source: name, bytes: bytesRead, size: size, events: events))
           nextProgress = bytesRead + InputReader.progressStep
         }
+      }
+    }
+    func progress(_ kind: LineClass, _ number: Int) {
+      if case .event(let event) = kind {
+        advance(events: event.events, number)
+      } else {
+        advance(events: 0, number)
       }
     }
     func element(_ element: UnifiedLogArray.Element) -> Bool {
@@ -107,7 +117,13 @@ extension InputReader {
           atStart = false
           return proceed
         }
-        kind = classifier.classify(number == 1 ? InputReader.droppingBOM(bytes) : bytes)
+        let line = number == 1 ? InputReader.droppingBOM(bytes) : bytes
+        if let taken = contract(line) {
+          atStart = false
+          advance(events: taken, number)
+          return true
+        }
+        kind = classifier.classify(line)
         if kind != .blank { atStart = false }
         if case .event(let event) = kind, let identity = classifier.journalIdentity,
           let owner = owners.owner(ofRun: event.run, claimedBy: identity)

@@ -77,7 +77,8 @@ package struct InputReader {
   package var threads = InputReader.availableProcessors
   /// Bytes of a regular file per chunk (tests make it small to cross many chunk ends).
   package var chunkBytes = ChunkedFileReader.defaultChunkBytes
-  /// Bytes of output a chunk holds at most (tests make it small to stop chunks early).
+  /// Bytes of output a chunk holds at most, and records a line-by-line read holds before it
+  /// aggregates them (tests make it small to stop chunks early).
   package var chunkOutputBytes = ChunkedFileReader.defaultOutputBytes
   /// Called often during a read (every 64 KiB or 256 lines, 8 MiB chunk, or 1 024 journal
   /// entries) with how far it has got; the caller decides how often to show it.
@@ -157,15 +158,39 @@ package struct InputReader {
       reader.outputBytes = chunkOutputBytes
       return reader.read(into: &aggregator)
     }
-    return classifyLines(
+    // Line by line (a pipe, standard input, a unified-log array): plain contract lines become
+    // records through the chunked reader's parser, moved to the aggregator a chunk's output
+    // budget at a time and before any other event, so it sees every record in the input's order.
+    var parser = ContractRecordParser()
+    var records: [InternedRecord] = []
+    func flush() {
+      guard !records.isEmpty else { return }
+      let translation = aggregator.translation(of: parser.table)
+      records.withUnsafeBufferPointer { aggregator.add($0, translating: translation) }
+      records.removeAll(keepingCapacity: true)
+      parser.reset()
+    }
+    let budget = chunkOutputBytes
+    let result = classifyLines(
       fd: fd, name: name,
+      contract: { line in
+        guard let record = parser.record(line) else { return nil }
+        records.append(record)
+        if records.count &* MemoryLayout<InternedRecord>.stride &+ parser.bytes >= budget {
+          flush()
+        }
+        return record.events
+      },
       forged: { _ in
         aggregator.countForged()
         return true
       }
     ) { kind, _ in
+      if case .event = kind { flush() }
       aggregator.add(kind)
       return true
     }
+    flush()
+    return result
   }
 }
