@@ -267,7 +267,21 @@ struct StringTable: Sendable {
   /// then the last few bytes as a partial word, then the length. A reader scanning a string
   /// eight or sixteen bytes at a time feeds it the words it loaded anyway.
   struct Hasher {
-    private var mix = StringTable.processSeed
+    private var mix: UInt64
+
+    /// The process's seed: a reader hashing many strings loads it once (each read of the
+    /// lazy global is a call) and hands it to ``init(seed:)``.
+    static var seed: UInt64 { StringTable.processSeed }
+
+    init() {
+      mix = StringTable.processSeed
+    }
+
+    /// A hasher from ``seed``, already loaded.
+    @inline(__always)
+    init(seed: UInt64) {
+      mix = seed
+    }
 
     @inline(__always)
     mutating func combine(_ word: UInt64) {

@@ -30,6 +30,8 @@ struct ContractFieldSets: Sendable {
   private var pending = (slot: 0, entry: Entry(hash: 0, start: 0, counts: 0))
   private var lookups = 0
   private var misses = 0
+  /// ``StringTable/Hasher/seed``, loaded once.
+  private let seed = StringTable.Hasher.seed
 
   /// Whether lookups still pay in this chunk: most lines' sets were seen before. When a set's
   /// fields hardly repeat (a label per record), ``ids(_:_:_:_:_:in:make:)`` interns them one by
@@ -76,7 +78,7 @@ struct ContractFieldSets: Sendable {
     _ d: ContractFastParser.Text?, _ e: ContractFastParser.Text?,
     in line: UnsafeBufferPointer<UInt8>
   ) -> IDs? {
-    var hasher = StringTable.Hasher()
+    var hasher = StringTable.Hasher(seed: seed)
     var counts: UInt64 = 0
     @inline(__always) func note(_ text: ContractFastParser.Text?, _ lane: Int) {
       guard let text else {
