@@ -73,8 +73,9 @@ import Testing
     return max(minimum, Int.random(in: (limit / 10)..<limit, using: &random))
   }
 
-  /// Whether two scans' fields are the same; a hash the structural scan gives must be the
-  /// table's hash of the field's bytes.
+  /// Whether two scans' fields are the same; a hash the byte-by-byte scan gives must be the
+  /// table's hash of the field's bytes, and each set hash the structural scan gives must be
+  /// that of its fields' bytes and lengths (``setHash(_:in:)``).
   static func same(
     _ a: ContractFastParser.Fields, _ b: ContractFastParser.Fields,
     in line: UnsafeBufferPointer<UInt8>
@@ -94,6 +95,34 @@ import Testing
       && a.pid == b.pid && same(a.host, b.host) && same(a.run, b.run) && a.seq == b.seq
       && a.suppressed == b.suppressed && a.runRecords == b.runRecords
       && a.runEvents == b.runEvents && a.runDropped == b.runDropped
-      && a.kind.hash != nil && a.file.hash != nil && a.run.hash != nil
+      && a.siteHash == setHash([a.kind, a.file, a.function, a.valueType], in: line)
+      && a.runHash == setHash([a.run], in: line)
+      && a.extraHash == setHash([a.label, a.test, a.writer], in: line)
+  }
+
+  /// The hash of a set of fields (``ContractFieldSets``): each present field's bytes, then its
+  /// length, fed to one ``StringTable/Hasher``.
+  static func setHash(_ fields: [ContractFastParser.Text?], in line: UnsafeBufferPointer<UInt8>)
+    -> UInt64
+  {
+    var hasher = StringTable.Hasher()
+    for case let field? in fields {
+      let bytes = Array(field.bytes(in: line))
+      var offset = 0
+      while offset < bytes.count {
+        var word: UInt64 = 0
+        for index in offset..<min(offset + 8, bytes.count) {
+          word |= UInt64(bytes[index]) << (8 * (index - offset))
+        }
+        if bytes.count - offset >= 8 {
+          hasher.combine(word)
+        } else {
+          hasher.combinePartial(word, count: bytes.count - offset)
+        }
+        offset += 8
+      }
+      hasher.combine(UInt64(bytes.count))
+    }
+    return hasher.finish(count: 0)
   }
 }

@@ -55,6 +55,13 @@ struct ContractFastParser: Sendable {
     var runRecords: Int?
     var runEvents: Int?
     var runDropped: Int?
+    /// The structural scan's hashes of the sets of fields (``ContractFieldSets``): a call
+    /// site's (kind, file, function, type), a run's (run) and a record's (label, test, writer),
+    /// each of the fields' bytes and lengths in order; 0 from ``scan(_:day:)``, which takes no
+    /// set.
+    var siteHash: UInt64 = 0
+    var runHash: UInt64 = 0
+    var extraHash: UInt64 = 0
   }
 
   private var kind = StringCache()

@@ -1,9 +1,9 @@
 /// Text fields of contract lines that come together, each set found by its fields' bytes: a
 /// call site's kind, message id, file, function and type; a run's process, host and run; a
 /// record's label, test and writer. Lines repeat a few sets many times, so a line whose sets
-/// were seen before in the chunk costs one lookup per set (keyed by the hashes the scan took of
-/// the fields that tell sets apart, every field's bytes compared with the set's once) instead of one ``StringTable`` lookup and
-/// format check per field. A set is made only when first seen, by interning its fields one by
+/// were seen before in the chunk costs one lookup per set (keyed by the hash the scan took of
+/// the fields that tell sets apart, every field's bytes compared with the set's once) instead
+/// of one ``StringTable`` lookup and format check per field. A set is made only when first seen, by interning its fields one by
 /// one as before, so the chunk's table gets the same strings in the same order either way.
 struct ContractFieldSets: Sendable {
   /// Ids per set: up to seven, and in the last lane 1 when every field of the set is valid.
@@ -26,16 +26,14 @@ struct ContractFieldSets: Sendable {
   private var ids: [IDs] = []
   /// Per slot, the index + 1 of a set, 0 for none; at most half full.
   private var slots = [UInt32](repeating: 0, count: 64)
-  /// The slot ``find(_:_:_:_:_:in:)`` stopped at, for ``insert(_:)``.
+  /// The slot ``find(_:_:_:_:_:hash:in:)`` stopped at, for ``insert(_:)``.
   private var pending = (slot: 0, entry: Entry(hash: 0, start: 0, counts: 0))
   private var lookups = 0
   private var misses = 0
-  /// ``StringTable/Hasher/seed``, loaded once.
-  private let seed = StringTable.Hasher.seed
 
   /// Whether lookups still pay in this chunk: most lines' sets were seen before. When a set's
-  /// fields hardly repeat (a label per record), ``ids(_:_:_:_:_:in:make:)`` interns them one by
-  /// one instead.
+  /// fields hardly repeat (a label per record), ``ids(_:_:_:_:_:hash:in:make:)`` interns them
+  /// one by one instead.
   var pay: Bool { misses < 1024 || misses &* 4 < lookups }
 
   /// Bytes held, roughly.
@@ -54,17 +52,18 @@ struct ContractFieldSets: Sendable {
     misses = 0
   }
 
-  /// The ids of the set of fields `a` to `e` of `line` (absent ones `nil`): those of the set
-  /// when it was seen before, else what `make` gives (it interns the fields one by one, lane 7
-  /// set when they are all valid), kept for the next lines while lookups ``pay``.
+  /// The ids of the set of fields `a` to `e` of `line` (absent ones `nil`), whose hash the
+  /// scan took (equal for equal fields): those of the set when it was seen before, else what
+  /// `make` gives (it interns the fields one by one, lane 7 set when they are all valid), kept
+  /// for the next lines while lookups ``pay``.
   @inline(__always)
   mutating func ids(
     _ a: ContractFastParser.Text?, _ b: ContractFastParser.Text?, _ c: ContractFastParser.Text?,
-    _ d: ContractFastParser.Text?, _ e: ContractFastParser.Text?,
+    _ d: ContractFastParser.Text?, _ e: ContractFastParser.Text?, hash: UInt64,
     in line: UnsafeBufferPointer<UInt8>, make: () -> IDs
   ) -> IDs {
     guard pay else { return make() }
-    if let found = find(a, b, c, d, e, in: line) { return found }
+    if let found = find(a, b, c, d, e, hash: hash, in: line) { return found }
     let made = make()
     insert(made)
     return made
@@ -75,26 +74,19 @@ struct ContractFieldSets: Sendable {
   @inline(__always)
   private mutating func find(
     _ a: ContractFastParser.Text?, _ b: ContractFastParser.Text?, _ c: ContractFastParser.Text?,
-    _ d: ContractFastParser.Text?, _ e: ContractFastParser.Text?,
+    _ d: ContractFastParser.Text?, _ e: ContractFastParser.Text?, hash: UInt64,
     in line: UnsafeBufferPointer<UInt8>
   ) -> IDs? {
-    var hasher = StringTable.Hasher(seed: seed)
     var counts: UInt64 = 0
     @inline(__always) func note(_ text: ContractFastParser.Text?, _ lane: Int) {
-      guard let text else {
-        counts |= ContractFieldSets.absent &<< UInt64(12 &* lane)
-        return hasher.combine(0x01)
-      }
-      counts |= UInt64(truncatingIfNeeded: text.end &- text.start) &<< UInt64(12 &* lane)
-      // A field the scan did not hash (one that others of the set decide) is compared only.
-      if let hash = text.hash { hasher.combine(hash) }
+      let length = text.map { UInt64(truncatingIfNeeded: $0.end &- $0.start) }
+      counts |= (length ?? ContractFieldSets.absent) &<< UInt64(12 &* lane)
     }
     note(a, 0)
     note(b, 1)
     note(c, 2)
     note(d, 3)
     note(e, 4)
-    let hash = hasher.finish(count: 5)
     lookups &+= 1
     let mask = slots.count &- 1
     var slot = Int(truncatingIfNeeded: hash) & mask
@@ -134,8 +126,8 @@ struct ContractFieldSets: Sendable {
     return nil
   }
 
-  /// Makes the set ``find(_:_:_:_:_:in:)`` just did not find, with its ids (lane 7 set when
-  /// they are all valid).
+  /// Makes the set ``find(_:_:_:_:_:hash:in:)`` just did not find, with its ids (lane 7 set
+  /// when they are all valid).
   private mutating func insert(_ set: IDs) {
     entries.append(pending.entry)
     ids.append(set)

@@ -104,20 +104,25 @@ struct ContractRecordParser: Sendable {
   private mutating func recordOfPlainFields(in line: UnsafeBufferPointer<UInt8>) -> InternedRecord?
   {
     let site = sites.ids(
-      fields.kind, fields.messageID, fields.file, fields.function, fields.valueType, in: line
+      fields.kind, fields.messageID, fields.file, fields.function, fields.valueType,
+      hash: fields.siteHash, in: line
     ) {
       ContractRecordParser.site(
         fields, in: line, table: &table, formats: &formats, messageIDs: &messageIDs,
         messageIDFormats: &messageIDFormats)
     }
     guard site[7] != 0 else { return nil }
-    let run = runs.ids(fields.process, fields.host, fields.run, nil, nil, in: line) {
+    let run = runs.ids(
+      fields.process, fields.host, fields.run, nil, nil, hash: fields.runHash, in: line
+    ) {
       ContractRecordParser.run(fields, in: line, table: &table, formats: &formats)
     }
     guard run[7] != 0 else { return nil }
     var extra = ContractFieldSets.IDs(repeating: InternedRecord.none)
     if fields.label != nil || fields.test != nil || fields.writer != nil {
-      extra = extras.ids(fields.label, fields.test, fields.writer, nil, nil, in: line) {
+      extra = extras.ids(
+        fields.label, fields.test, fields.writer, nil, nil, hash: fields.extraHash, in: line
+      ) {
         ContractRecordParser.extra(fields, in: line, table: &table, formats: &formats)
       }
       guard extra[7] != 0 else { return nil }
@@ -132,8 +137,8 @@ struct ContractRecordParser: Sendable {
 
   /// The ids of a call site's fields (kind, file, function, type; lane 7: 1 when the message
   /// id, the kind and the others are valid), interned. Out of line: once per set. The makers
-  /// are static, on the tables alone, so ``ContractFieldSets/ids(_:_:_:_:_:in:make:)`` can call
-  /// them while it holds its set.
+  /// are static, on the tables alone, so ``ContractFieldSets/ids(_:_:_:_:_:hash:in:make:)`` can
+  /// call them while it holds its set.
   @inline(never)
   private static func site(
     _ fields: ContractFastParser.Fields, in line: UnsafeBufferPointer<UInt8>,

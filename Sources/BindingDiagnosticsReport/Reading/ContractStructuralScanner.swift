@@ -11,8 +11,8 @@ import BindingDiagnostics
 /// ASCII strings, so each string ends at the next quote bit, an integer's width is found from one
 /// 8-byte load, and the fields are taken in contract key order with no loop over their bytes.
 /// Anything else, and lines over ``maxBytes``, is left to ``ContractFastParser/scan(_:day:)``.
-/// The fields this scan gives equal what that one returns for the same line (fuzzed), plus the
-/// ``StringTable`` hash of the fields that key sets of them (``ContractFieldSets``).
+/// The fields this scan gives equal what that one returns for the same line (fuzzed), plus one
+/// hash per set of fields (``ContractFieldSets``), of the bytes of the fields that key the set.
 enum ContractStructuralScanner {
   /// The longest line scanned here (its quote bits are 16 words on the stack); longer ones go to
   /// the byte-by-byte scan.
@@ -158,40 +158,44 @@ enum ContractStructuralScanner {
       var label: ContractFastParser.Text?
       var test: ContractFastParser.Text?
       var writer: ContractFastParser.Text?
+      // One hash per set of fields (``ContractFieldSets``), fed the fields that tell sets apart.
+      var site = StringTable.Hasher(seed: seed)
+      var runs = StringTable.Hasher(seed: seed)
+      var extra = StringTable.Hasher(seed: seed)
       guard literal(#"{"v":"#), let schema = integer(), literal(#","ts":""#),
         let timestamp = timestamp(&day), literal(#"","level":""#), let level = level(),
-        literal(#"","kind":"#), let kind = text(hashed: true),
+        literal(#"","kind":"#), let kind = text(hashing: &site),
         // The message id (one per kind), the process and the host (one per run) are not hashed:
         // their sets (``ContractFieldSets``) are told apart by the kind and the run, and their
         // bytes are compared.
-        literal(#","message_id":"#), let messageID = text(hashed: false),
-        literal(#","msg":"#), let message = text(hashed: false),
-        literal(#","file":"#), let file = text(hashed: true),
+        literal(#","message_id":"#), let messageID = text(),
+        literal(#","msg":"#), let message = text(),
+        literal(#","file":"#), let file = text(hashing: &site),
         literal(#","line":"#), let lineNumber = integer(),
-        literal(#","function":"#), let function = text(hashed: true),
-        literal(#","value_type":"#), let valueType = text(hashed: true),
+        literal(#","function":"#), let function = text(hashing: &site),
+        literal(#","value_type":"#), let valueType = text(hashing: &site),
         literal(#","value_present":"#), let valuePresent = boolean()
       else { return false }
       if literal(#","value":"#) {
-        guard let text = text(hashed: false) else { return false }
+        guard let text = text() else { return false }
         value = text
       }
       if literal(#","label":"#) {
-        guard let text = text(hashed: true) else { return false }
+        guard let text = text(hashing: &extra) else { return false }
         label = text
       }
       if literal(#","test":"#) {
-        guard let text = text(hashed: true) else { return false }
+        guard let text = text(hashing: &extra) else { return false }
         test = text
       }
       if literal(#","writer":"#) {
-        guard let text = text(hashed: true) else { return false }
+        guard let text = text(hashing: &extra) else { return false }
         writer = text
       }
-      guard literal(#","process":"#), let process = text(hashed: false),
+      guard literal(#","process":"#), let process = text(),
         literal(#","pid":"#), let pid = integer(),
-        literal(#","host":"#), let host = text(hashed: false),
-        literal(#","run":"#), let run = text(hashed: true),
+        literal(#","host":"#), let host = text(),
+        literal(#","run":"#), let run = text(hashing: &runs),
         literal(#","seq":"#), let seq = integer(),
         literal(#","suppressed":"#), let suppressed = integer()
       else { return false }
@@ -238,6 +242,9 @@ enum ContractStructuralScanner {
       out.runRecords = runRecords
       out.runEvents = runEvents
       out.runDropped = runDropped
+      out.siteHash = site.finish(count: 0)
+      out.runHash = runs.finish(count: 0)
+      out.extraHash = extra.finish(count: 0)
       return true
     }
 
@@ -291,21 +298,21 @@ enum ContractStructuralScanner {
 
     /// A string whose opening quote is at the index: it ends at the next quote.
     @inline(__always)
-    mutating func text(hashed: Bool) -> ContractFastParser.Text? {
+    mutating func text() -> ContractFastParser.Text? {
       guard index < count, base[index] == UInt8(ascii: "\""), let end = quote(from: index &+ 1)
       else { return nil }
       let start = index &+ 1
       index = end &+ 1
-      return ContractFastParser.Text(
-        start: start, end: end, ascii: true, hash: hashed ? hash(start, end) : nil)
+      return ContractFastParser.Text(start: start, end: end, ascii: true, hash: nil)
     }
 
-    /// ``StringTable/hash(_:)`` of the bytes `start..<end`, the last partial word taken from
-    /// one load ending at `end` (a string starts well past the line's eighth byte).
+    /// ``text()``, its bytes and then its length fed to `hasher`, the last partial word taken
+    /// from one load ending at its end (a string starts well past the line's eighth byte).
     @inline(__always)
-    func hash(_ start: Int, _ end: Int) -> UInt64 {
-      var hasher = StringTable.Hasher(seed: seed)
-      var offset = start
+    mutating func text(hashing hasher: inout StringTable.Hasher) -> ContractFastParser.Text? {
+      guard let text = text() else { return nil }
+      var offset = text.start
+      let end = text.end
       // Two words a step: half the loop's overhead, for strings of a few words.
       while offset &+ 16 <= end {
         hasher.combine(load(offset))
@@ -318,7 +325,8 @@ enum ContractStructuralScanner {
       }
       let rest = end &- offset
       if rest > 0 { hasher.combinePartial(load(end &- 8) &>> UInt64(64 &- 8 &* rest), count: rest) }
-      return hasher.finish(count: end &- start)
+      hasher.combine(UInt64(truncatingIfNeeded: end &- text.start))
+      return text
     }
 
     /// A plain JSON integer as ``ContractFastParser``'s cursor reads it; up to seven digits
