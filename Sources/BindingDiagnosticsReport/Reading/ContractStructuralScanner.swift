@@ -154,94 +154,91 @@ enum ContractStructuralScanner {
     mutating func fields(_ day: inout ContractDay, into out: inout ContractFastParser.Fields)
       -> Bool
     {
-      var value: ContractFastParser.Text?
-      var label: ContractFastParser.Text?
-      var test: ContractFastParser.Text?
-      var writer: ContractFastParser.Text?
+      // Each field goes to `out` as soon as it is read: held until the end, the fields were
+      // spilled to the stack and copied again.
       // One hash per set of fields (``ContractFieldSets``), fed the fields that tell sets apart.
       var site = StringTable.Hasher(seed: seed)
       var runs = StringTable.Hasher(seed: seed)
       var extra = StringTable.Hasher(seed: seed)
-      guard literal(#"{"v":"#), let schema = integer(), literal(#","ts":""#),
-        let timestamp = timestamp(&day), literal(#"","level":""#), let level = level(),
-        literal(#"","kind":"#), let kind = text(hashing: &site),
-        // The message id (one per kind), the process and the host (one per run) are not hashed:
-        // their sets (``ContractFieldSets``) are told apart by the kind and the run, and their
-        // bytes are compared.
-        literal(#","message_id":"#), let messageID = text(),
-        literal(#","msg":"#), let message = text(),
-        literal(#","file":"#), let file = text(hashing: &site),
-        literal(#","line":"#), let lineNumber = integer(),
-        literal(#","function":"#), let function = text(hashing: &site),
-        literal(#","value_type":"#), let valueType = text(hashing: &site),
-        literal(#","value_present":"#), let valuePresent = boolean()
-      else { return false }
-      if literal(#","value":"#) {
-        guard let text = text() else { return false }
-        value = text
-      }
-      if literal(#","label":"#) {
-        guard let text = text(hashing: &extra) else { return false }
-        label = text
-      }
-      if literal(#","test":"#) {
-        guard let text = text(hashing: &extra) else { return false }
-        test = text
-      }
-      if literal(#","writer":"#) {
-        guard let text = text(hashing: &extra) else { return false }
-        writer = text
-      }
-      guard literal(#","process":"#), let process = text(),
-        literal(#","pid":"#), let pid = integer(),
-        literal(#","host":"#), let host = text(),
-        literal(#","run":"#), let run = text(hashing: &runs),
-        literal(#","seq":"#), let seq = integer(),
-        literal(#","suppressed":"#), let suppressed = integer()
-      else { return false }
-      var runRecords: Int?
-      var runEvents: Int?
-      var runDropped: Int?
-      if literal(#","run_records":"#) {
-        guard let count = runCount() else { return false }
-        runRecords = count
-      }
-      if literal(#","run_events":"#) {
-        guard let count = runCount() else { return false }
-        runEvents = count
-      }
-      if literal(#","run_dropped":"#) {
-        guard let count = runCount() else { return false }
-        runDropped = count
-      }
-      guard literal("}"), atEndAfterBlanks(), schema == 1,
-        (0...EventDecoder.maxInteger).contains(lineNumber),
-        (1...EventDecoder.maxInteger).contains(seq),
-        (0...EventDecoder.maxSuppressed).contains(suppressed)
+      guard literal(#"{"v":"#), integer() == 1, literal(#","ts":""#),
+        let timestamp = timestamp(&day), literal(#"","level":""#), let level = level()
       else { return false }
       out.timestamp = timestamp
       out.level = level
+      guard literal(#"","kind":"#), let kind = text(hashing: &site) else { return false }
       out.kind = kind
+      // The message id (one per kind), the process and the host (one per run) are not hashed:
+      // their sets (``ContractFieldSets``) are told apart by the kind and the run, and their
+      // bytes are compared.
+      guard literal(#","message_id":"#), let messageID = text() else { return false }
       out.messageID = messageID
+      guard literal(#","msg":"#), let message = text() else { return false }
       out.message = message
+      guard literal(#","file":"#), let file = text(hashing: &site) else { return false }
       out.file = file
+      guard literal(#","line":"#), let lineNumber = integer(),
+        (0...EventDecoder.maxInteger).contains(lineNumber)
+      else { return false }
       out.line = lineNumber
+      guard literal(#","function":"#), let function = text(hashing: &site) else { return false }
       out.function = function
+      guard literal(#","value_type":"#), let valueType = text(hashing: &site) else {
+        return false
+      }
       out.valueType = valueType
+      guard literal(#","value_present":"#), let valuePresent = boolean() else { return false }
       out.valuePresent = valuePresent
-      out.value = value
-      out.label = label
-      out.test = test
-      out.writer = writer
+      out.value = nil
+      if literal(#","value":"#) {
+        guard let text = text() else { return false }
+        out.value = text
+      }
+      out.label = nil
+      if literal(#","label":"#) {
+        guard let text = text(hashing: &extra) else { return false }
+        out.label = text
+      }
+      out.test = nil
+      if literal(#","test":"#) {
+        guard let text = text(hashing: &extra) else { return false }
+        out.test = text
+      }
+      out.writer = nil
+      if literal(#","writer":"#) {
+        guard let text = text(hashing: &extra) else { return false }
+        out.writer = text
+      }
+      guard literal(#","process":"#), let process = text() else { return false }
       out.process = process
+      guard literal(#","pid":"#), let pid = integer() else { return false }
       out.pid = pid
+      guard literal(#","host":"#), let host = text() else { return false }
       out.host = host
+      guard literal(#","run":"#), let run = text(hashing: &runs) else { return false }
       out.run = run
+      guard literal(#","seq":"#), let seq = integer(), (1...EventDecoder.maxInteger).contains(seq)
+      else { return false }
       out.seq = seq
+      guard literal(#","suppressed":"#), let suppressed = integer(),
+        (0...EventDecoder.maxSuppressed).contains(suppressed)
+      else { return false }
       out.suppressed = suppressed
-      out.runRecords = runRecords
-      out.runEvents = runEvents
-      out.runDropped = runDropped
+      out.runRecords = nil
+      if literal(#","run_records":"#) {
+        guard let count = runCount() else { return false }
+        out.runRecords = count
+      }
+      out.runEvents = nil
+      if literal(#","run_events":"#) {
+        guard let count = runCount() else { return false }
+        out.runEvents = count
+      }
+      out.runDropped = nil
+      if literal(#","run_dropped":"#) {
+        guard let count = runCount() else { return false }
+        out.runDropped = count
+      }
+      guard literal("}"), atEndAfterBlanks() else { return false }
       out.siteHash = site.finish(count: 0)
       out.runHash = runs.finish(count: 0)
       out.extraHash = extra.finish(count: 0)
