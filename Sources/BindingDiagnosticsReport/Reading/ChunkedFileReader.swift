@@ -272,6 +272,10 @@ struct ChunkedFileReader {
   ) {
     output.reset()
     defer { output.error = reader.error }
+    // Room for a chunk's records at about 300 bytes a line, reserved once per worker: grown from
+    // empty, the array was copied over and over in each worker's first chunk.
+    let expected = min(chunk.end &- chunk.start, defaultChunkBytes) / 300
+    if output.records.capacity < expected { output.records.reserveCapacity(expected) }
     if chunk.start > 0 {
       // The line holding the byte before the range belongs to the chunk before; the search
       // stops at the range's end, or every chunk inside a long line would read to its end.
