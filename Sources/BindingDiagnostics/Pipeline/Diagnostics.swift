@@ -93,11 +93,10 @@ public final class Diagnostics: Sendable {
     let wanted = acceptsEvents && level >= minimumLevel
     guard wanted || policy.actsOnMisuse else { return }
     let thread = ThreadOrdinal.current()
-    let entry = SiteTable.entry(
-      fileID: fileID, line: line, function: function, valueType: valueType, thread: thread)
+    let origin = SiteTable.origin(
+      kind, fileID: fileID, line: line, function: function, valueType: valueType, thread: thread)
     let misuse = Misuse(
-      kind: kind, level: level, message: message, label: label, valueType: entry.valueType,
-      valuePresent: valuePresent, site: entry.site)
+      origin: origin, level: level, message: message, label: label, valuePresent: valuePresent)
     handle(misuse, wanted: wanted, value: value, thread: thread)
   }
 
@@ -171,8 +170,8 @@ public final class Diagnostics: Sendable {
       rendered = value().map { privacy.render($0) }
     }
     emit(
-      misuse, value: rendered, test: test, writer: writer.text, suppressed: suppressed,
-      identity: identities[thread])
+      misuse, kind: misuse.kind, site: misuse.site, valueType: misuse.valueType, value: rendered, test: test, writer: writer.text,
+      suppressed: suppressed, identity: identities[thread])
   }
 
   /// Writes a record for every rate-limited event still pending, then flushes the sink.
@@ -224,7 +223,8 @@ public final class Diagnostics: Sendable {
     guard let limiter else { return }
     for (pending, count) in limiter.drain() {
       emit(
-        pending.misuse, value: nil, test: pending.test, writer: pending.writer,
+        pending.misuse, kind: pending.misuse.kind, site: pending.misuse.site,
+        valueType: pending.misuse.valueType, value: nil, test: pending.test, writer: pending.writer,
         suppressed: count - 1, identity: identity)
     }
   }
@@ -238,21 +238,20 @@ public final class Diagnostics: Sendable {
     }
   }
 
-  @inline(__always)
+  @inline(never)
   private func emit(
-    _ misuse: Misuse, value: String?, test: String?, writer: String?, suppressed: Int,
-    identity: ProcessIdentity
+    _ misuse: Misuse, kind: MisuseKind, site: CallSite, valueType: String, value: String?,
+    test: String?, writer: String?, suppressed: Int, identity: ProcessIdentity
   ) {
     let seq = sequence.increment()
-    let site = misuse.site
     // Once per pipeline: a late bootstrap names the site of the process pipeline's first record.
     if seq == 1 { DiagnosticsSystem.noteFirstRecord(of: self, at: site) }
     if suppressed > 0 { runRecords.folded(suppressed) }
     sink.receive(
       MisuseEvent(
-        timestamp: .now(), level: misuse.level, kind: misuse.kind, message: misuse.message,
+        timestamp: .now(), level: misuse.level, kind: kind, message: misuse.message,
         file: site.fileID, line: site.line, function: site.function,
-        valueType: misuse.valueType, valuePresent: misuse.valuePresent, value: value,
+        valueType: valueType, valuePresent: misuse.valuePresent, value: value,
         label: misuse.label, test: test, writer: writer, process: identity.process,
         pid: identity.pid, host: identity.host, run: identity.run, seq: seq,
         suppressed: suppressed))
