@@ -274,27 +274,32 @@ extension Diagnostics {
   /// A struct the report path passes `inout`, not a closure: a closure's context and its
   /// result's copy cost more than the rest of a record into a sink that drops it.
   struct WriterSlot {
-    private var found: WriterSite??
-    /// The record's `writer` when it is known without a stack (a relayed record's).
-    private let known: String??
+    private enum State {
+      /// Not looked up yet.
+      case unknown
+      /// Looked up on the stack: the writer, or `nil` when unknown.
+      case found(WriterSite?)
+      /// Named without a stack: a relayed record's `writer`.
+      case given(String?)
+    }
+
+    private var state: State
 
     /// A writer found on the stack when first asked for.
     init() {
-      found = nil
-      known = nil
+      state = .unknown
     }
 
     /// A writer already named: a relayed record's `writer`.
     /// - Parameter text: The record's `writer`.
     init(text: String?) {
-      found = nil
-      known = .some(text)
+      state = .given(text)
     }
 
     /// The record's `writer`: `Module/File.swift:35`, or `nil` when unknown.
     var text: String? {
       mutating get {
-        if let known { return known }
+        if case .given(let text) = state { return text }
         return site?.text
       }
     }
@@ -302,10 +307,14 @@ extension Diagnostics {
     /// The writer: the stack is walked on the first call only.
     var site: WriterSite? {
       mutating get {
-        if let found { return found }
-        let site = WriterCapture.capture()
-        found = .some(site)
-        return site
+        switch state {
+        case .found(let site): return site
+        case .given: return WriterCapture.capture()
+        case .unknown:
+          let site = WriterCapture.capture()
+          state = .found(site)
+          return site
+        }
       }
     }
   }
