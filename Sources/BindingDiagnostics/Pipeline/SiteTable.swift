@@ -5,11 +5,11 @@
 ///
 /// Looked up by the addresses of the `#fileID` and `#function` literals, the line and the type:
 /// no string is hashed. The kinds reported at one site share its key and are told apart by
-/// comparing them (a built-in kind's strings are the table's own, so it compares equal without
-/// reading a byte). Small open-addressed tables, one per group of threads
+/// comparing them (a built-in kind's strings are the same literals at every report, so they
+/// compare equal without reading a byte). Small open-addressed tables, one per group of threads
 /// (``ThreadOrdinal``), each behind its own lock and with strings of its own: threads misusing at
 /// once neither wait for one lock nor write the same reference counts. Entries are never removed
-/// (a process has a bounded number of call sites).
+/// (a process has a bounded number of call sites, and of kinds reported at each).
 enum SiteTable {
   /// An origin and the key it was made for.
   private struct Slot {
