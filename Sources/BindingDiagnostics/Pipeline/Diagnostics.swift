@@ -225,8 +225,7 @@ public final class Diagnostics: Sendable {
       emit(
         pending.misuse, kind: pending.misuse.kind, site: pending.misuse.site,
         valueType: pending.misuse.valueType, value: nil, test: pending.test,
-        writer: pending.writer,
-        suppressed: count - 1, identity: identity)
+        writer: pending.writer, suppressed: count - 1, identity: identity)
     }
   }
 
