@@ -81,8 +81,8 @@ public final class Diagnostics: Sendable {
   /// The report path of the mappings and of ``DiagnosticsSystem/report(_:message:valueType:valuePresent:value:level:label:fileID:line:function:)``.
   ///
   /// Not generic, so no type metadata is looked up per report; `value` is called (and the
-  /// value boxed) only for a record that is written. The call site's and the type's strings
-  /// come from ``SiteTable``, made once per site.
+  /// value boxed) only for a record that is written. The misuse's origin (the kind, the call
+  /// site's strings and the type's name) comes from ``SiteTable``, made once per site.
   @usableFromInline
   func record(
     _ kind: MisuseKind, message: String, valueType: Any.Type, valuePresent: Bool,
@@ -93,11 +93,10 @@ public final class Diagnostics: Sendable {
     let wanted = acceptsEvents && level >= minimumLevel
     guard wanted || policy.actsOnMisuse else { return }
     let thread = ThreadOrdinal.current()
-    let entry = SiteTable.entry(
-      fileID: fileID, line: line, function: function, valueType: valueType, thread: thread)
+    let origin = SiteTable.origin(
+      kind, fileID: fileID, line: line, function: function, valueType: valueType, thread: thread)
     let misuse = Misuse(
-      kind: kind, level: level, message: message, label: label, valueType: entry.valueType,
-      valuePresent: valuePresent, site: entry.site)
+      origin: origin, level: level, message: message, label: label, valuePresent: valuePresent)
     handle(misuse, wanted: wanted, value: value, thread: thread)
   }
 
@@ -171,8 +170,8 @@ public final class Diagnostics: Sendable {
       rendered = value().map { privacy.render($0) }
     }
     emit(
-      misuse, value: rendered, test: test, writer: writer.text, suppressed: suppressed,
-      identity: identities[thread])
+      misuse, kind: misuse.kind, site: misuse.site, valueType: misuse.valueType, value: rendered,
+      test: test, writer: writer.text, suppressed: suppressed, identity: identities[thread])
   }
 
   /// Writes a record for every rate-limited event still pending, then flushes the sink.
@@ -224,8 +223,9 @@ public final class Diagnostics: Sendable {
     guard let limiter else { return }
     for (pending, count) in limiter.drain() {
       emit(
-        pending.misuse, value: nil, test: pending.test, writer: pending.writer,
-        suppressed: count - 1, identity: identity)
+        pending.misuse, kind: pending.misuse.kind, site: pending.misuse.site,
+        valueType: pending.misuse.valueType, value: nil, test: pending.test,
+        writer: pending.writer, suppressed: count - 1, identity: identity)
     }
   }
 
@@ -238,21 +238,27 @@ public final class Diagnostics: Sendable {
     }
   }
 
-  @inline(__always)
+  /// The record of `misuse`, handed to the sink.
+  ///
+  /// Not inlined, and given the origin's kind, site and type as arguments: so the event borrows
+  /// every string it holds (from `misuse`, those arguments and `identity`) and retains none. Read
+  /// from `misuse.origin` in here, or inlined into the report path, the optimizer built the event,
+  /// then copied it for the call (every string retained and released once more, about 600
+  /// instructions).
+  @inline(never)
   private func emit(
-    _ misuse: Misuse, value: String?, test: String?, writer: String?, suppressed: Int,
-    identity: ProcessIdentity
+    _ misuse: Misuse, kind: MisuseKind, site: CallSite, valueType: String, value: String?,
+    test: String?, writer: String?, suppressed: Int, identity: ProcessIdentity
   ) {
     let seq = sequence.increment()
-    let site = misuse.site
     // Once per pipeline: a late bootstrap names the site of the process pipeline's first record.
     if seq == 1 { DiagnosticsSystem.noteFirstRecord(of: self, at: site) }
     if suppressed > 0 { runRecords.folded(suppressed) }
     sink.receive(
       MisuseEvent(
-        timestamp: .now(), level: misuse.level, kind: misuse.kind, message: misuse.message,
+        timestamp: .now(), level: misuse.level, kind: kind, message: misuse.message,
         file: site.fileID, line: site.line, function: site.function,
-        valueType: misuse.valueType, valuePresent: misuse.valuePresent, value: value,
+        valueType: valueType, valuePresent: misuse.valuePresent, value: value,
         label: misuse.label, test: test, writer: writer, process: identity.process,
         pid: identity.pid, host: identity.host, run: identity.run, seq: seq,
         suppressed: suppressed))
@@ -267,27 +273,32 @@ extension Diagnostics {
   /// A struct the report path passes `inout`, not a closure: a closure's context and its
   /// result's copy cost more than the rest of a record into a sink that drops it.
   struct WriterSlot {
-    private var found: WriterSite??
-    /// The record's `writer` when it is known without a stack (a relayed record's).
-    private let known: String??
+    private enum State {
+      /// Not looked up yet.
+      case unknown
+      /// Looked up on the stack: the writer, or `nil` when unknown.
+      case found(WriterSite?)
+      /// Named without a stack: a relayed record's `writer`.
+      case given(String?)
+    }
+
+    private var state: State
 
     /// A writer found on the stack when first asked for.
     init() {
-      found = nil
-      known = nil
+      state = .unknown
     }
 
     /// A writer already named: a relayed record's `writer`.
     /// - Parameter text: The record's `writer`.
     init(text: String?) {
-      found = nil
-      known = .some(text)
+      state = .given(text)
     }
 
     /// The record's `writer`: `Module/File.swift:35`, or `nil` when unknown.
     var text: String? {
       mutating get {
-        if let known { return known }
+        if case .given(let text) = state { return text }
         return site?.text
       }
     }
@@ -295,10 +306,14 @@ extension Diagnostics {
     /// The writer: the stack is walked on the first call only.
     var site: WriterSite? {
       mutating get {
-        if let found { return found }
-        let site = WriterCapture.capture()
-        found = .some(site)
-        return site
+        switch state {
+        case .found(let site): return site
+        case .given: return WriterCapture.capture()
+        case .unknown:
+          let site = WriterCapture.capture()
+          state = .found(site)
+          return site
+        }
       }
     }
   }

@@ -1,27 +1,23 @@
-/// The strings of a call site and of a value type, made once per site and type and kept for the
-/// life of the process: turning a `StaticString` into a `String` allocates, and naming a type
-/// (`String(reflecting:)`) walks its metadata, each costing more than the rest of a report.
+/// The ``MisuseOrigin`` of a call site, kind and value type, made once and kept for the life of
+/// the process: turning a `StaticString` into a `String` allocates, and naming a type
+/// (`String(reflecting:)`) walks its metadata, each costing more than the rest of a report; and a
+/// misuse that refers to one shared origin retains one object instead of copying five strings.
 ///
 /// Looked up by the addresses of the `#fileID` and `#function` literals, the line and the type:
-/// no string is hashed or compared. Small open-addressed tables, one per group of threads
+/// no string is hashed. The kinds reported at one site share its key and are told apart by
+/// comparing them (a built-in kind's strings are the same literals at every report, so they
+/// compare equal without reading a byte). Small open-addressed tables, one per group of threads
 /// (``ThreadOrdinal``), each behind its own lock and with strings of its own: threads misusing at
 /// once neither wait for one lock nor write the same reference counts. Entries are never removed
-/// (a process has a bounded number of call sites).
+/// (a process has a bounded number of call sites, and of kinds reported at each).
 enum SiteTable {
-  /// A call site and the name of the value type reported there.
-  final class Entry: Sendable {
-    let site: CallSite
-    let valueType: String
-    fileprivate let key: Key
-
-    fileprivate init(site: CallSite, valueType: String, key: Key) {
-      self.site = site
-      self.valueType = valueType
-      self.key = key
-    }
+  /// An origin and the key it was made for.
+  private struct Slot {
+    let key: Key
+    let origin: MisuseOrigin
   }
 
-  fileprivate struct Key: Equatable {
+  private struct Key: Equatable {
     let file: UInt
     let function: UInt
     let line: UInt
@@ -38,30 +34,30 @@ enum SiteTable {
   }
 
   private struct Table {
-    var slots = [Entry?](repeating: nil, count: 64)
+    var slots = [Slot?](repeating: nil, count: 64)
     var count = 0
 
-    func find(_ key: Key) -> Entry? {
+    func find(_ key: Key, kind: MisuseKind) -> MisuseOrigin? {
       let mask = slots.count - 1
       var index = key.hash & mask
-      while let entry = slots[index] {
-        if entry.key == key { return entry }
+      while let slot = slots[index] {
+        if slot.key == key, slot.origin.kind == kind { return slot.origin }
         index = (index + 1) & mask
       }
       return nil
     }
 
-    mutating func insert(_ entry: Entry) {
+    mutating func insert(_ slot: Slot) {
       if (count + 1) * 2 > slots.count {
         let old = slots
-        slots = [Entry?](repeating: nil, count: old.count * 2)
+        slots = [Slot?](repeating: nil, count: old.count * 2)
         count = 0
         for case let kept? in old { insert(kept) }
       }
       let mask = slots.count - 1
-      var index = entry.key.hash & mask
+      var index = slot.key.hash & mask
       while slots[index] != nil { index = (index + 1) & mask }
-      slots[index] = entry
+      slots[index] = slot
       count += 1
     }
   }
@@ -77,28 +73,30 @@ enum SiteTable {
   static let shardCount = 8
   private static let shards = Striped(count: shardCount) { Shard() }
 
-  /// The entry for a call site and value type, made on first use.
+  /// The origin of a kind, call site and value type, made on first use.
   /// - Parameters:
+  ///   - kind: What went wrong.
   ///   - fileID: `#fileID` of the call site.
   ///   - line: `#line` of the call site.
   ///   - function: `#function` of the call site.
   ///   - valueType: The type whose `String(reflecting:)` the report carries.
   ///   - thread: The caller's ``ThreadOrdinal``.
-  /// - Returns: The call site's strings and the type's name.
-  static func entry(
-    fileID: StaticString, line: UInt, function: StaticString, valueType: Any.Type, thread: Int
-  ) -> Entry {
+  /// - Returns: The kind, the call site's strings and the type's name.
+  static func origin(
+    _ kind: MisuseKind, fileID: StaticString, line: UInt, function: StaticString,
+    valueType: Any.Type, thread: Int
+  ) -> MisuseOrigin {
     let shard = shards[thread]
     let key = Key(
       file: address(fileID), function: address(function), line: line,
       type: ObjectIdentifier(valueType))
-    if let known = shard.table.withLock({ $0.find(key) }) { return known }
-    let made = Entry(
-      site: CallSite(fileID: fileID, line: line, function: function),
-      valueType: String(reflecting: valueType), key: key)
+    if let known = shard.table.withLock({ $0.find(key, kind: kind) }) { return known }
+    let made = MisuseOrigin(
+      kind: kind, site: CallSite(fileID: fileID, line: line, function: function),
+      valueType: String(reflecting: valueType))
     return shard.table.withLock { table in
-      if let raced = table.find(key) { return raced }
-      table.insert(made)
+      if let raced = table.find(key, kind: kind) { return raced }
+      table.insert(Slot(key: key, origin: made))
       return made
     }
   }
