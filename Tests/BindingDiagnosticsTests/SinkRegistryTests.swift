@@ -36,6 +36,31 @@ import Testing
     }
   }
 
+  @Test(arguments: SinkRegistry.entries.map(\.name))
+  func eachRowsSpecificationIsWrittenAsConfigurationWritesIt(name: String) throws {
+    let entry = try #require(SinkRegistry.entries.first { $0.name == name })
+    let specification = entry.factory(entry.argument == nil ? "" : "/var/log/app/bindings.jsonl")
+    #expect(specification.description == Self.written(entry))
+    if entry.platforms.includesThisPlatform {
+      #expect(Self.parse(specification.description).specification.sinks == [specification])
+    }
+  }
+
+  @Test func specificationsOfOneSinkDifferByTheirSettingsOnly() {
+    var options = JSONLinesFileSink.Options()
+    options.keep = 2
+    let plain = SinkSpecification.jsonLines(path: "/a.jsonl", options: .init())
+    #expect(plain != .jsonLines(path: "/a.jsonl", options: options))
+    #expect(plain != .jsonLines(path: "/b.jsonl", options: .init()))
+    #expect(plain == .jsonLines(path: "/a.jsonl", options: .init()))
+    let specifications: [SinkSpecification] = [
+      .standardError(nil), .standardError(.human), .standardError(nil), .journald, .journald,
+      .osLog, .platformDefault, .none, .none,
+    ]
+    #expect(Set(specifications).count == 6)
+    #expect(SinkSpecification.platformDefault.description == "default")
+  }
+
   @Test func theUnknownSinkTextListsEveryRowInOrder() {
     let (_, warnings) = Self.parse("kafka")
     let usages = SinkRegistry.entries.map(\.usage)

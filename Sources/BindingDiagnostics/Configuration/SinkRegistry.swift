@@ -2,7 +2,7 @@
 /// (and `"type"` of the configuration file). The parser's cases, the names it suggests for a
 /// typo, and its error texts (an unknown sink, a sink this platform does not have, a missing
 /// argument) are made from these rows, so a new built-in sink is its folder under `Sinks/` and
-/// one row here (and its ``SinkSpecification`` case, which ``SinkSpecification/open()`` opens).
+/// one row here, whose factory makes the ``SinkSpecification`` that opens it.
 package enum SinkRegistry {
   /// Where a sink exists.
   package enum Platforms: Sendable {
