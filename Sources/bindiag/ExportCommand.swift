@@ -11,23 +11,22 @@ enum ExportCommand {
     }
     guard let format = options.export.format else { return ExitCode.usage }
     if !options.readsJournal && options.files.isEmpty { options.files = ["-"] }
+    let console = Console.current
     var exporter = EventExporter(
       format: format, filter: options.filter, batch: options.export.batch,
       version: Bindiag.version
-    ) { bytes in
-      if case .success = FileDescriptorIO.writeAll(1, bytes) { return true }
-      return false
-    }
+    ) { bytes in bytes.withUnsafeBytes { console.write(1, $0) } }
     var malformedSeen = 0
     var reader = InputReader(maxLineBytes: options.maxLineBytes) { line in
       malformedSeen += 1
       if malformedSeen <= SummaryCommand.malformedShown {
         Output.err(
           "warning: \(DisplayText.escapingControls(line.source)):\(line.line): malformed: "
-            + DisplayText.escapingControls(line.reason) + "\n")
+            + DisplayText.escapingControls(line.reason) + "\n", on: console)
       }
     }
     if let threads = options.threads { reader.threads = threads }
+    reader.standardInput = console.standardInput
     var failed = false
     if options.readsJournal {
       let failures = reader.readJournalEntries(

@@ -7,14 +7,29 @@ import BindingDiagnosticsReport
   import Darwin
 #endif
 
-/// Writing to standard output and standard error, whole strings per `write(2)`.
+/// Writing to standard output and standard error (the run's ``Console``), whole strings per
+/// `write(2)`.
 enum Output {
+  /// Writes `text` to standard output.
   static func out(_ text: String) {
-    write(1, text)
+    console(1, text)
   }
 
+  /// Writes `text` to standard error.
   static func err(_ text: String) {
-    write(2, text)
+    console(2, text)
+  }
+
+  /// Writes `text` to `console`'s standard error: from a callback a reader may call on a
+  /// thread of its own, where the run's task-local console is not set.
+  static func err(_ text: String, on console: Console) {
+    self.console(2, text, on: console)
+  }
+
+  /// Writes `text` to the console's standard output (1) or error (2).
+  private static func console(_ fd: Int32, _ text: String, on console: Console = .current) {
+    var text = text
+    text.withUTF8 { _ = console.write(fd, UnsafeRawBufferPointer($0)) }
   }
 
   /// `Error: …` and the usage on standard error; returns 64. The message quotes arguments, so
@@ -24,11 +39,11 @@ enum Output {
     return ExitCode.usage
   }
 
-  /// Whether `fd` is a terminal.
-  static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+  /// Whether standard output (1) or standard error (2) is a terminal.
+  static func isTerminal(_ fd: Int32) -> Bool { Console.current.isTerminal(fd) }
 
-  /// Writes all of `text` to `fd` (the system-call seam retries `EINTR` and partial writes);
-  /// stops at any other error.
+  /// Writes all of `text` to `fd`, a descriptor of this process such as a pager's pipe (the
+  /// system-call seam retries `EINTR` and partial writes); stops at any other error.
   static func write(_ fd: Int32, _ text: String) {
     var text = text
     text.withUTF8 { _ = FileDescriptorIO.writeAll(fd, UnsafeRawBufferPointer($0)) }

@@ -25,8 +25,10 @@ enum SummaryCommand {
     let progress =
       Output.isTerminal(2)
       ? ProgressLine(sources: options.files.count, width: Terminal.width(2) ?? 80) : nil
+    // Malformed lines are reported from the reader, on a thread of its own for the journal.
+    let console = Console.current
     func warn(_ text: String) {
-      if let progress { progress.print(text) } else { Output.err(text) }
+      if let progress { progress.print(text) } else { Output.err(text, on: console) }
     }
     var malformedSeen = 0
     var reader = InputReader(maxLineBytes: options.maxLineBytes) { line in
@@ -38,6 +40,7 @@ enum SummaryCommand {
       }
     }
     if let threads = options.threads { reader.threads = threads }
+    reader.standardInput = console.standardInput
     if let progress { reader.onProgress = { progress.update($0) } }
     reader.otherUsersApart = !options.allUsers
     var failed = false

@@ -9,18 +9,15 @@ import BindingDiagnostics
 /// What the terminal and the environment say about how to write: sizes (`COLUMNS`, `LINES`,
 /// else `TIOCGWINSZ`) and whether colours are wanted (`--color`, `NO_COLOR`, `TERM`).
 enum Terminal {
-  /// An environment variable, or `nil` when unset.
+  /// An environment variable (the run's ``Console``), or `nil` when unset.
   static func environment(_ name: String) -> String? {
-    getenv(name).map { String(cString: $0) }
+    Console.current.environment(name)
   }
 
-  /// The size of the terminal on `fd` (`ioctl(TIOCGWINSZ)`), or `nil` when `fd` is not a
-  /// terminal or reports no size.
+  /// The size of the terminal on `fd` (`ioctl(TIOCGWINSZ)`, through the run's ``Console``), or
+  /// `nil` when `fd` is not a terminal or reports no size.
   static func size(_ fd: Int32) -> (columns: Int, rows: Int)? {
-    guard case .success(let size) = FileDescriptorIO.windowSize(fd), size.ws_col > 0 else {
-      return nil
-    }
-    return (Int(size.ws_col), Int(size.ws_row))
+    Console.current.terminalSize(fd)
   }
 
   /// The width output on `fd` must fit: `COLUMNS` when it is a positive number, else the

@@ -8,6 +8,13 @@ public struct ProcessOutput: Sendable {
   public var stderr: String
   /// The exit status.
   public var status: Int32
+
+  /// What a run wrote and how it ended.
+  public init(stdout: String, stderr: String, status: Int32) {
+    self.stdout = stdout
+    self.stderr = stderr
+    self.status = status
+  }
 }
 
 /// The built products' directory: the one holding this test bundle.

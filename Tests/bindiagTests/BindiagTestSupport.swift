@@ -6,14 +6,32 @@ import TestSupport
 /// in UTC, no `COLUMNS` (an empty value is ignored).
 let bindiagEnvironment = ["TZ": "UTC", "COLUMNS": "", "LINES": ""]
 
-/// Runs the built `bindiag`.
+/// Runs `bindiag` in this process (``BindiagInProcess``), as the built binary would run it; a
+/// command line that needs a process of its own (`follow`, `demo`, another time zone) runs the
+/// binary.
 func bindiag(_ arguments: String..., stdin: String? = nil) throws -> ProcessOutput {
-  try runProduct(
-    "bindiag", arguments, environment: bindiagEnvironment, stdin: stdin.map { Data($0.utf8) })
+  try bindiag(arguments: arguments, stdin: stdin.map { Data($0.utf8) })
 }
 
-/// Runs the built `bindiag` with an argument array and, optionally, more environment.
+/// Runs `bindiag` in this process with an argument array and, optionally, more environment.
 func bindiag(
+  arguments: [String], environment: [String: String] = [:], stdin: Data? = nil
+) throws -> ProcessOutput {
+  let environment = bindiagEnvironment.merging(environment) { $1 }
+  guard BindiagInProcess.runsLikeTheBinary(arguments, environment: environment) else {
+    return try runProduct("bindiag", arguments, environment: environment, stdin: stdin)
+  }
+  return try BindiagInProcess.run(arguments, environment: environment, stdin: stdin)
+}
+
+/// Runs the built `bindiag` binary: the end-to-end runs, and what needs a process of its own
+/// (signals, a terminal, the process's own misuse pipeline, local time).
+func launchedBindiag(_ arguments: String..., stdin: String? = nil) throws -> ProcessOutput {
+  try launchedBindiag(arguments: arguments, stdin: stdin.map { Data($0.utf8) })
+}
+
+/// Runs the built `bindiag` binary with an argument array and, optionally, more environment.
+func launchedBindiag(
   arguments: [String], environment: [String: String] = [:], stdin: Data? = nil
 ) throws -> ProcessOutput {
   try runProduct(

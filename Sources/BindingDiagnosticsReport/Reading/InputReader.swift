@@ -89,6 +89,8 @@ package struct InputReader {
   /// huge `seq` must not fail the reader's gate. Journal directories (other hosts' uids) and
   /// files are never judged so.
   package var otherUsersApart = false
+  /// The descriptor `-` reads: standard input, unless a caller reads another in its place.
+  package var standardInput: Int32 = 0
 
   /// A reader.
   /// - Parameters:
@@ -122,7 +124,7 @@ package struct InputReader {
     let fd: Int32
     let name: String
     if path == "-" {
-      fd = 0
+      fd = standardInput
       name = "<stdin>"
     } else {
       switch FileDescriptorIO.openFile(path, O_RDONLY | O_CLOEXEC) {
@@ -131,7 +133,7 @@ package struct InputReader {
       }
       name = path
     }
-    defer { if fd != 0 { FileDescriptorIO.closeFile(fd) } }
+    defer { if path != "-" { FileDescriptorIO.closeFile(fd) } }
     let info = (try? FileDescriptorIO.status(fd).get()) ?? stat()
     if info.st_mode & S_IFMT == S_IFDIR {
       return .failure(SystemError("read", code: EISDIR))
