@@ -169,9 +169,11 @@ public final class Diagnostics: Sendable {
     } else {
       rendered = value().map { privacy.render($0) }
     }
+    let identity = identities[thread]
     emit(
       misuse, kind: misuse.kind, site: misuse.site, valueType: misuse.valueType, value: rendered,
-      test: test, writer: writer.text, suppressed: suppressed, identity: identities[thread])
+      test: test, writer: writer.text, suppressed: suppressed, process: identity.process,
+      pid: identity.pid, host: identity.host, run: identity.run)
   }
 
   /// Writes a record for every rate-limited event still pending, then flushes the sink.
@@ -225,7 +227,8 @@ public final class Diagnostics: Sendable {
       emit(
         pending.misuse, kind: pending.misuse.kind, site: pending.misuse.site,
         valueType: pending.misuse.valueType, value: nil, test: pending.test,
-        writer: pending.writer, suppressed: count - 1, identity: identity)
+        writer: pending.writer, suppressed: count - 1, process: identity.process,
+        pid: identity.pid, host: identity.host, run: identity.run)
     }
   }
 
@@ -248,7 +251,8 @@ public final class Diagnostics: Sendable {
   @inline(never)
   private func emit(
     _ misuse: Misuse, kind: MisuseKind, site: CallSite, valueType: String, value: String?,
-    test: String?, writer: String?, suppressed: Int, identity: ProcessIdentity
+    test: String?, writer: String?, suppressed: Int, process: String, pid: Int, host: String,
+    run: String
   ) {
     let seq = sequence.increment()
     // Once per pipeline: a late bootstrap names the site of the process pipeline's first record.
@@ -259,8 +263,8 @@ public final class Diagnostics: Sendable {
         timestamp: .now(), level: misuse.level, kind: kind, message: misuse.message,
         file: site.fileID, line: site.line, function: site.function,
         valueType: valueType, valuePresent: misuse.valuePresent, value: value,
-        label: misuse.label, test: test, writer: writer, process: identity.process,
-        pid: identity.pid, host: identity.host, run: identity.run, seq: seq,
+        label: misuse.label, test: test, writer: writer, process: process, pid: pid,
+        host: host, run: run, seq: seq,
         suppressed: suppressed))
     // After the record's `ts`: heartbeats are due an interval after this, never before.
     if seq == 1 { runRecords.started(at: site) }
