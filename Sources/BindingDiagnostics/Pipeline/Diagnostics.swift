@@ -10,7 +10,8 @@ public final class Diagnostics: Sendable {
   /// The configuration this pipeline was made with.
   public let configuration: DiagnosticsConfiguration
   let identity: ProcessIdentity
-  /// Copies of `identity` with strings of their own, one per stripe of threads.
+  /// Copies of `identity` with strings of their own, one per stripe of threads: a sink that
+  /// queues records retains these, not one set of strings every thread shares.
   private let identities: Striped<ProcessIdentity>
   private let sequence = Counter()
   /// The run's heartbeats and end (written only for the process's pipeline).
@@ -93,10 +94,13 @@ public final class Diagnostics: Sendable {
     let wanted = acceptsEvents && level >= minimumLevel
     guard wanted || policy.actsOnMisuse else { return }
     let thread = ThreadOrdinal.current()
-    let origin = SiteTable.origin(
-      kind, fileID: fileID, line: line, function: function, valueType: valueType, thread: thread)
+    // The origin goes straight into the misuse: held in a local of its own, it was retained once
+    // more and released at the end.
     let misuse = Misuse(
-      origin: origin, level: level, message: message, label: label, valuePresent: valuePresent)
+      origin: SiteTable.origin(
+        kind, fileID: fileID, line: line, function: function, valueType: valueType,
+        thread: thread),
+      level: level, message: message, label: label, valuePresent: valuePresent)
     handle(misuse, wanted: wanted, value: value, thread: thread)
   }
 
@@ -169,11 +173,13 @@ public final class Diagnostics: Sendable {
     } else {
       rendered = value().map { privacy.render($0) }
     }
-    let identity = identities[thread]
-    emit(
-      misuse, kind: misuse.kind, site: misuse.site, valueType: misuse.valueType, value: rendered,
-      test: test, writer: writer.text, suppressed: suppressed, process: identity.process,
-      pid: identity.pid, host: identity.host, run: identity.run)
+    let writer = writer.text
+    identities.withValue(thread) { identity in
+      emit(
+        misuse, kind: misuse.kind, site: misuse.site, valueType: misuse.valueType,
+        value: rendered, test: test, writer: writer, suppressed: suppressed,
+        process: identity.process, pid: identity.pid, host: identity.host, run: identity.run)
+    }
   }
 
   /// Writes a record for every rate-limited event still pending, then flushes the sink.
@@ -243,11 +249,13 @@ public final class Diagnostics: Sendable {
 
   /// The record of `misuse`, handed to the sink.
   ///
-  /// Not inlined, and given the origin's kind, site and type as arguments: so the event borrows
-  /// every string it holds (from `misuse`, those arguments and `identity`) and retains none. Read
-  /// from `misuse.origin` in here, or inlined into the report path, the optimizer built the event,
-  /// then copied it for the call (every string retained and released once more, about 600
-  /// instructions).
+  /// Not inlined, and given the origin's kind, site and type and the identity's strings as
+  /// arguments: so the event borrows every string it holds (from `misuse` and those arguments)
+  /// and retains none. Read from `misuse.origin` or from a `ProcessIdentity` in here, or inlined
+  /// into the report path, the optimizer built the event, then copied it for the call (every
+  /// string retained and released once more, about 600 instructions). The caller hands the
+  /// identity's strings from an identity it holds across the call (``Striped/withValue(_:_:)``):
+  /// taken from one it let go of first, each string was retained and released.
   @inline(never)
   private func emit(
     _ misuse: Misuse, kind: MisuseKind, site: CallSite, valueType: String, value: String?,
