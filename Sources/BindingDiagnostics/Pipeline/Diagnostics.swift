@@ -10,7 +10,8 @@ public final class Diagnostics: Sendable {
   /// The configuration this pipeline was made with.
   public let configuration: DiagnosticsConfiguration
   let identity: ProcessIdentity
-  /// Copies of `identity` with strings of their own, one per stripe of threads.
+  /// Copies of `identity` with strings of their own, one per stripe of threads: a sink that
+  /// queues records retains these, not one set of strings every thread shares.
   private let identities: Striped<ProcessIdentity>
   private let sequence = Counter()
   /// The run's heartbeats and end (written only for the process's pipeline).
@@ -93,10 +94,13 @@ public final class Diagnostics: Sendable {
     let wanted = acceptsEvents && level >= minimumLevel
     guard wanted || policy.actsOnMisuse else { return }
     let thread = ThreadOrdinal.current()
-    let origin = SiteTable.origin(
-      kind, fileID: fileID, line: line, function: function, valueType: valueType, thread: thread)
+    // The origin goes straight into the misuse: held in a local of its own, it was retained once
+    // more and released at the end.
     let misuse = Misuse(
-      origin: origin, level: level, message: message, label: label, valuePresent: valuePresent)
+      origin: SiteTable.origin(
+        kind, fileID: fileID, line: line, function: function, valueType: valueType,
+        thread: thread),
+      level: level, message: message, label: label, valuePresent: valuePresent)
     handle(misuse, wanted: wanted, value: value, thread: thread)
   }
 
@@ -169,9 +173,13 @@ public final class Diagnostics: Sendable {
     } else {
       rendered = value().map { privacy.render($0) }
     }
-    emit(
-      misuse, kind: misuse.kind, site: misuse.site, valueType: misuse.valueType, value: rendered,
-      test: test, writer: writer.text, suppressed: suppressed, identity: identities[thread])
+    let writer = writer.text
+    identities.withValue(thread) { identity in
+      emit(
+        misuse, kind: misuse.kind, site: misuse.site, valueType: misuse.valueType,
+        value: rendered, test: test, writer: writer, suppressed: suppressed,
+        process: identity.process, pid: identity.pid, host: identity.host, run: identity.run)
+    }
   }
 
   /// Writes a record for every rate-limited event still pending, then flushes the sink.
@@ -225,7 +233,8 @@ public final class Diagnostics: Sendable {
       emit(
         pending.misuse, kind: pending.misuse.kind, site: pending.misuse.site,
         valueType: pending.misuse.valueType, value: nil, test: pending.test,
-        writer: pending.writer, suppressed: count - 1, identity: identity)
+        writer: pending.writer, suppressed: count - 1, process: identity.process,
+        pid: identity.pid, host: identity.host, run: identity.run)
     }
   }
 
@@ -240,15 +249,18 @@ public final class Diagnostics: Sendable {
 
   /// The record of `misuse`, handed to the sink.
   ///
-  /// Not inlined, and given the origin's kind, site and type as arguments: so the event borrows
-  /// every string it holds (from `misuse`, those arguments and `identity`) and retains none. Read
-  /// from `misuse.origin` in here, or inlined into the report path, the optimizer built the event,
-  /// then copied it for the call (every string retained and released once more, about 600
-  /// instructions).
+  /// Not inlined, and given the origin's kind, site and type and the identity's strings as
+  /// arguments: so the event borrows every string it holds (from `misuse` and those arguments)
+  /// and retains none. Read from `misuse.origin` or from a `ProcessIdentity` in here, or inlined
+  /// into the report path, the optimizer built the event, then copied it for the call (every
+  /// string retained and released once more, about 600 instructions). The caller hands the
+  /// identity's strings from an identity it holds across the call (``Striped/withValue(_:_:)``):
+  /// taken from one it let go of first, each string was retained and released.
   @inline(never)
   private func emit(
     _ misuse: Misuse, kind: MisuseKind, site: CallSite, valueType: String, value: String?,
-    test: String?, writer: String?, suppressed: Int, identity: ProcessIdentity
+    test: String?, writer: String?, suppressed: Int, process: String, pid: Int, host: String,
+    run: String
   ) {
     let seq = sequence.increment()
     // Once per pipeline: a late bootstrap names the site of the process pipeline's first record.
@@ -259,8 +271,8 @@ public final class Diagnostics: Sendable {
         timestamp: .now(), level: misuse.level, kind: kind, message: misuse.message,
         file: site.fileID, line: site.line, function: site.function,
         valueType: valueType, valuePresent: misuse.valuePresent, value: value,
-        label: misuse.label, test: test, writer: writer, process: identity.process,
-        pid: identity.pid, host: identity.host, run: identity.run, seq: seq,
+        label: misuse.label, test: test, writer: writer, process: process, pid: pid,
+        host: host, run: run, seq: seq,
         suppressed: suppressed))
     // After the record's `ts`: heartbeats are due an interval after this, never before.
     if seq == 1 { runRecords.started(at: site) }

@@ -28,4 +28,14 @@ struct Striped<Value: Sendable>: ~Copyable, @unchecked Sendable {
 
   /// Every value, in order.
   var all: [Value] { (0..<count).map { values[$0] } }
+
+  /// Calls `body` with the value thread `thread` (a ``ThreadOrdinal``) uses, held for the whole
+  /// call: an object's `let` strings can then be handed on without retaining each of them.
+  /// - Parameters:
+  ///   - thread: The caller's ``ThreadOrdinal``.
+  ///   - body: Reads the value.
+  /// - Returns: What `body` returns.
+  func withValue<R>(_ thread: Int, _ body: (Value) throws -> R) rethrows -> R {
+    try body(values[thread % count])
+  }
 }

@@ -5,11 +5,22 @@
 #endif
 
 /// Who is reporting: process name, pid, host, and the random run id of this pipeline.
-struct ProcessIdentity: Sendable {
+///
+/// An immutable class, not a struct: the report path holds one (its stripe's, one retain) while
+/// the record is built and borrows the three strings from its `let`s. A struct read from its
+/// stripe was copied, its strings retained and released, per record.
+final class ProcessIdentity: Sendable {
   let process: String
   let pid: Int
   let host: String
   let run: String
+
+  private init(process: String, pid: Int, host: String, run: String) {
+    self.process = process
+    self.pid = pid
+    self.host = host
+    self.run = run
+  }
 
   /// The identity of the current process, with a fresh random run id.
   static func current() -> ProcessIdentity {
