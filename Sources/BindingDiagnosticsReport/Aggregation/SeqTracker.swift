@@ -8,20 +8,6 @@ struct SeqTracker {
   private var low = 0
   private var high = -1
 
-  /// Every range, in order (made on each read: for the rare paths).
-  private var ranges: [ClosedRange<Int>] {
-    get { high >= low ? earlier + [low...high] : earlier }
-    set {
-      guard let last = newValue.last else {
-        earlier = []
-        (low, high) = (0, -1)
-        return
-      }
-      earlier = Array(newValue.dropLast())
-      (low, high) = (last.lowerBound, last.upperBound)
-    }
-  }
-
   /// Records `seq`; `false` when it was seen before (a duplicated record).
   @inline(__always)
   mutating func insert(_ seq: Int) -> Bool {
@@ -41,36 +27,56 @@ struct SeqTracker {
     return insertOutOfOrder(seq)
   }
 
-  /// ``insert(_:)`` of a `seq` not after every range.
+  /// ``insert(_:)`` of a `seq` not after every range (`seq <= high`), in place: a duplicate
+  /// costs a binary search, as it did before the last range was kept apart.
   @inline(never)
   private mutating func insertOutOfOrder(_ seq: Int) -> Bool {
-    var ranges = self.ranges
-    defer { self.ranges = ranges }
-    // Out of order: binary search for the first range ending at or after seq - 1.
-    var low = 0
-    var high = ranges.count
-    while low < high {
-      let middle = (low + high) / 2
-      if ranges[middle].upperBound < seq - 1 { low = middle + 1 } else { high = middle }
-    }
-    let range = ranges[low]
-    if range.contains(seq) { return false }
-    if seq == range.lowerBound - 1 {
-      ranges[low] = seq...range.upperBound
-    } else if seq == range.upperBound + 1 {
-      ranges[low] = range.lowerBound...seq
-    } else {
-      ranges.insert(seq...seq, at: low)
+    if seq >= low { return false }
+    if seq == low - 1 {
+      low = seq
+      if let before = earlier.last, before.upperBound + 1 == low {
+        low = before.lowerBound
+        earlier.removeLast()
+      }
       return true
     }
-    // Join with the following range if they now touch.
-    if low + 1 < ranges.count, ranges[low].upperBound + 1 == ranges[low + 1].lowerBound {
-      ranges[low] = ranges[low].lowerBound...ranges[low + 1].upperBound
-      ranges.remove(at: low + 1)
+    // Before the last range and not touching it: the first earlier range ending at or after
+    // seq - 1, by binary search.
+    var index = 0
+    var end = earlier.count
+    while index < end {
+      let middle = (index + end) / 2
+      if earlier[middle].upperBound < seq - 1 { index = middle + 1 } else { end = middle }
     }
-    if low > 0, ranges[low - 1].upperBound + 1 == ranges[low].lowerBound {
-      ranges[low - 1] = ranges[low - 1].lowerBound...ranges[low].upperBound
-      ranges.remove(at: low)
+    guard index < earlier.count else {
+      earlier.append(seq...seq)
+      return true
+    }
+    let range = earlier[index]
+    if range.contains(seq) { return false }
+    if seq == range.lowerBound - 1 {
+      earlier[index] = seq...range.upperBound
+    } else if seq == range.upperBound + 1 {
+      earlier[index] = range.lowerBound...seq
+    } else {
+      earlier.insert(seq...seq, at: index)
+      return true
+    }
+    // Join with the following range (the last one is kept apart) if they now touch.
+    let next = index + 1 < earlier.count ? earlier[index + 1].lowerBound : low
+    if earlier[index].upperBound + 1 == next {
+      if index + 1 < earlier.count {
+        earlier[index] = earlier[index].lowerBound...earlier[index + 1].upperBound
+        earlier.remove(at: index + 1)
+      } else {
+        low = earlier[index].lowerBound
+        earlier.removeLast()
+        return true
+      }
+    }
+    if index > 0, earlier[index - 1].upperBound + 1 == earlier[index].lowerBound {
+      earlier[index - 1] = earlier[index - 1].lowerBound...earlier[index].upperBound
+      earlier.remove(at: index)
     }
     return true
   }
@@ -93,10 +99,15 @@ struct SeqTracker {
   /// what a run record says was handed out and never arrived).
   func missing(in range: ClosedRange<Int>) -> Int {
     var seen = 0
-    for held in ranges where held.upperBound >= range.lowerBound {
-      if held.lowerBound > range.upperBound { break }
+    func count(_ held: ClosedRange<Int>) {
+      guard held.upperBound >= range.lowerBound, held.lowerBound <= range.upperBound else { return }
       seen += min(held.upperBound, range.upperBound) - max(held.lowerBound, range.lowerBound) + 1
     }
+    for held in earlier {
+      if held.lowerBound > range.upperBound { break }
+      count(held)
+    }
+    if high >= low { count(low...high) }
     return range.count - seen
   }
 }
