@@ -26,7 +26,11 @@ let package = Package(
       name: "BindingDiagnosticsXCTest",
       dependencies: ["BindingDiagnostics", "BindingDiagnosticsTesting"]
     ),
-    .target(name: "BindingDiagnosticsReport", dependencies: ["BindingDiagnostics"]),
+    .target(
+      name: "BindingDiagnosticsReport", dependencies: ["BindingDiagnostics", "CStructuralScan"]),
+    // The summary path's first stage in AVX2 or AVX-512 vectors, chosen at run time (Swift has
+    // no per-function target features); only the report reader links it.
+    .target(name: "CStructuralScan"),
     .executableTarget(
       name: "bindiag",
       dependencies: ["BindingDiagnostics", "BindingDiagnosticsReport"]
@@ -52,6 +56,7 @@ let package = Package(
       name: "BindingDiagnosticsReportTests",
       dependencies: [
         "BindingDiagnosticsReport", "BindingDiagnostics", "BindingDiagnosticsTesting", "TestSupport",
+        "CStructuralScan",
       ]
     ),
     .testTarget(
@@ -79,7 +84,7 @@ let package = Package(
 // Strict settings for every target, as swift-log does. Warnings are errors here, so `swift run`
 // and `swift test` build with the same flags and share one build; SwiftPM ignores this setting
 // when the package is a dependency, so it never breaks an app's build.
-for target in package.targets {
+for target in package.targets where target.name != "CStructuralScan" {
   var settings = target.swiftSettings ?? []
   settings.append(contentsOf: [
     .enableUpcomingFeature("ExistentialAny"),

@@ -42,7 +42,11 @@ export common="-package-name bindingdiagnostics -enable-testing -warnings-as-err
 # The targets, their sources and dependencies, as SwiftPM sees them; with a scratch path of its
 # own, as `swift test` may hold the lock of .build meanwhile.
 swift package --scratch-path "$out/scratch" describe --type json >"$out/package.json"
-jq -r '.targets[] | [.name, .c99name, .type, .path, ((.target_dependencies // []) | join(" ")),
+# A C target (module_type ClangTarget) is no rule of its own: its dependents find its module map
+# through -I its include directory.
+jq -r '.targets[] | [.name, .c99name,
+  (if .module_type == "ClangTarget" then "clang" else .type end), .path,
+  ((.target_dependencies // []) | join(" ")),
   ([.sources[] | select(endswith(".swift"))] | join(" "))] | join("|")' "$out/package.json" \
   >"$out/targets.txt"
 
@@ -73,7 +77,13 @@ rules() {
       symbols="$symbols -emit-symbol-graph -emit-symbol-graph-dir $dir/symbols -emit-extension-block-symbols"
     fi
     for dep in $deps; do
-      needs="$needs $dir/$(awk -F'|' -v n="$dep" '$1 == n {print $2}' "$out/targets.txt").swiftmodule"
+      local row
+      row=$(awk -F'|' -v n="$dep" '$1 == n' "$out/targets.txt")
+      if [ "$(cut -d'|' -f3 <<<"$row")" = clang ]; then
+        symbols="$symbols -I $(cut -d'|' -f4 <<<"$row")/include"
+      else
+        needs="$needs $dir/$(cut -d'|' -f2 <<<"$row").swiftmodule"
+      fi
     done
     printf '%s:%s\n\t@mkdir -p %s/symbols && compile %s %s %s "%s" %s\n' \
       "$dir/$module.swiftmodule" "$needs" "$dir" "$dir" "$mode" "$module" "$extra $symbols" \

@@ -1,13 +1,15 @@
 import BindingDiagnostics
 
-#if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
-  import _Builtin_intrinsics.intel
+#if arch(x86_64)
+  import CStructuralScan
 #endif
 
-/// The summary path's first stage for contract lines, as simdjson's: one pass over the line, 16
-/// bytes at a time (`SIMD16<UInt8>`, what every x86-64 and ARM64 CPU has; wider generic vectors
-/// compile to loops), sets a bit per quote in 64-bit words and notes whether any byte needs care
-/// (a backslash, a control character, a non-ASCII byte). A line with none holds only plain
+/// The summary path's first stage for contract lines, as simdjson's: one pass over the line sets
+/// a bit per quote in 64-bit words and notes whether any byte needs care (a backslash, a control
+/// character, a non-ASCII byte). On x86-64 the pass is `CStructuralScan`'s, in the widest
+/// vectors the CPU has (AVX-512BW, AVX2 or SSE2, chosen when the program loads: Swift compiles a
+/// function for one target only); elsewhere ``structure(_:quotes:)``'s, 16 bytes at a time
+/// (`SIMD16<UInt8>`, what every ARM64 CPU has; wider generic vectors compile to loops). A line with none holds only plain
 /// ASCII strings, so each string ends at the next quote bit, an integer's width is found from one
 /// 8-byte load, and the fields are taken in contract key order with no loop over their bytes.
 /// Anything else, and lines over ``maxBytes``, is left to ``ContractFastParser/scan(_:day:)``.
@@ -29,7 +31,13 @@ enum ContractStructuralScanner {
   ) -> Bool {
     guard line.count >= 16, line.count <= maxBytes else { return false }
     return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 16) { quotes in
-      guard structure(line, quotes: quotes) else { return false }
+      #if arch(x86_64)
+        guard bd_structure(line.baseAddress!, line.count, quotes.baseAddress!) == 1 else {
+          return false
+        }
+      #else
+        guard structure(line, quotes: quotes) else { return false }
+      #endif
       var walk = Walk(line: line, quotes: UnsafePointer(quotes.baseAddress!))
       return walk.fields(&day, into: &fields)
     }
@@ -94,8 +102,7 @@ enum ContractStructuralScanner {
     /// 0xff in a lane where a backslash, a control character or a non-ASCII byte was.
     var care = SIMD16<UInt8>()
 
-    /// The quote bits of 16 bytes: on x86-64 SSE2's `pmovmskb` (through the compiler's own
-    /// intrinsics module), elsewhere each quote lane's 0x80 gathered into one byte per 8 lanes
+    /// The quote bits of 16 bytes: each quote lane's 0x80 gathered into one byte per 8 lanes
     /// by a multiplication (portable Swift has no mask extraction).
     @inline(__always)
     mutating func vector(_ bytes: SIMD16<UInt8>) -> UInt64 {
@@ -106,17 +113,10 @@ enum ContractStructuralScanner {
         Bytes.lanes(bytes .== SIMD16(repeating: 0x5c))
         | Bytes.lanes(signed .< SIMD16(repeating: 0x20))
       let quotes = Bytes.lanes(bytes .== SIMD16(repeating: 0x22))
-      #if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
-        // SSE2's `pmovmskb`: each lane's high bit, in one instruction.
-        return UInt64(
-          truncatingIfNeeded: UInt16(
-            truncatingIfNeeded: _mm_movemask_epi8(unsafeBitCast(quotes, to: __m128i.self))))
-      #else
-        let marks = quotes & SIMD16(repeating: 0x80)
-        let words = unsafeBitCast(marks, to: SIMD2<UInt64>.self)
-        let gather: UInt64 = 0x0002_0408_1020_4081
-        return (words[0] &* gather) &>> 56 | ((words[1] &* gather) &>> 56) &<< 8
-      #endif
+      let marks = quotes & SIMD16(repeating: 0x80)
+      let words = unsafeBitCast(marks, to: SIMD2<UInt64>.self)
+      let gather: UInt64 = 0x0002_0408_1020_4081
+      return (words[0] &* gather) &>> 56 | ((words[1] &* gather) &>> 56) &<< 8
     }
 
     /// A mask as bytes: 0xff where it holds, else 0.

@@ -1,0 +1,129 @@
+// See include/CStructuralScan.h. Each variant takes 64 bytes a step (one word of quote bits)
+// and the last 1 to 63 bytes through a 64-byte block padded with spaces (neither a quote nor a
+// byte that needs care), so no load reads past the line.
+#include "CStructuralScan.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#include <string.h>
+
+/// The last `count % 64` bytes of a line (1 to 63) in a block padded with spaces.
+static inline void bd_padded_tail(const uint8_t *tail, size_t rest, uint8_t block[64]) {
+  memset(block, ' ', 64);
+  memcpy(block, tail, rest);
+}
+
+__attribute__((target("sse2"))) static int bd_structure_sse2(const uint8_t *line, size_t count,
+                                                             uint64_t *quotes) {
+  const __m128i quote = _mm_set1_epi8('"');
+  const __m128i backslash = _mm_set1_epi8('\\');
+  const __m128i space = _mm_set1_epi8(0x20);
+  __m128i care = _mm_setzero_si128();
+  uint8_t block[64];
+  for (size_t offset = 0; offset < count; offset += 64) {
+    const uint8_t *bytes = line + offset;
+    if (count - offset < 64) {
+      bd_padded_tail(bytes, count - offset, block);
+      bytes = block;
+    }
+    uint64_t word = 0;
+    for (int lane = 0; lane < 4; lane++) {
+      __m128i v = _mm_loadu_si128((const __m128i *)(bytes + 16 * lane));
+      // Read as signed, a control character and a non-ASCII byte are both below 0x20.
+      care = _mm_or_si128(care, _mm_or_si128(_mm_cmpeq_epi8(v, backslash), _mm_cmplt_epi8(v, space)));
+      word |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote)) << (16 * lane);
+    }
+    quotes[offset >> 6] = word;
+  }
+  return _mm_movemask_epi8(care) == 0;
+}
+
+__attribute__((target("avx2"))) static int bd_structure_avx2(const uint8_t *line, size_t count,
+                                                             uint64_t *quotes) {
+  const __m256i quote = _mm256_set1_epi8('"');
+  const __m256i backslash = _mm256_set1_epi8('\\');
+  const __m256i space = _mm256_set1_epi8(0x20);
+  __m256i care = _mm256_setzero_si256();
+  uint8_t block[64];
+  for (size_t offset = 0; offset < count; offset += 64) {
+    const uint8_t *bytes = line + offset;
+    if (count - offset < 64) {
+      bd_padded_tail(bytes, count - offset, block);
+      bytes = block;
+    }
+    __m256i low = _mm256_loadu_si256((const __m256i *)bytes);
+    __m256i high = _mm256_loadu_si256((const __m256i *)(bytes + 32));
+    care = _mm256_or_si256(care, _mm256_or_si256(_mm256_cmpeq_epi8(low, backslash),
+                                                 _mm256_cmpgt_epi8(space, low)));
+    care = _mm256_or_si256(care, _mm256_or_si256(_mm256_cmpeq_epi8(high, backslash),
+                                                 _mm256_cmpgt_epi8(space, high)));
+    quotes[offset >> 6] =
+        (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(low, quote)) |
+        (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(high, quote)) << 32;
+  }
+  return _mm256_testz_si256(care, care);
+}
+
+__attribute__((target("avx512f,avx512bw"))) static int
+bd_structure_avx512(const uint8_t *line, size_t count, uint64_t *quotes) {
+  const __m512i quote = _mm512_set1_epi8('"');
+  const __m512i backslash = _mm512_set1_epi8('\\');
+  const __m512i space = _mm512_set1_epi8(0x20);
+  __mmask64 care = 0;
+  for (size_t offset = 0; offset < count; offset += 64) {
+    size_t rest = count - offset;
+    // The last block's bytes past the line are spaces, and never loaded.
+    __m512i v = rest >= 64 ? _mm512_loadu_si512(line + offset)
+                           : _mm512_mask_loadu_epi8(space, ((__mmask64)1 << rest) - 1,
+                                                    line + offset);
+    care |= _mm512_cmpeq_epi8_mask(v, backslash) | _mm512_cmplt_epi8_mask(v, space);
+    quotes[offset >> 6] = _mm512_cmpeq_epi8_mask(v, quote);
+  }
+  return care == 0;
+}
+
+typedef int (*bd_structure_function)(const uint8_t *, size_t, uint64_t *);
+
+static bd_structure_variant bd_chosen = BD_STRUCTURE_SSE2;
+static bd_structure_function bd_function = bd_structure_sse2;
+
+static int bd_runs(bd_structure_variant variant) {
+  switch (variant) {
+  case BD_STRUCTURE_SSE2: return 1;
+  case BD_STRUCTURE_AVX2: return __builtin_cpu_supports("avx2");
+  case BD_STRUCTURE_AVX512:
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+  }
+  return 0;
+}
+
+/// Chosen before `main`, so every call reads a pointer written once, before any thread.
+__attribute__((constructor)) static void bd_choose(void) {
+  __builtin_cpu_init();
+  if (bd_runs(BD_STRUCTURE_AVX512)) {
+    bd_chosen = BD_STRUCTURE_AVX512;
+    bd_function = bd_structure_avx512;
+  } else if (bd_runs(BD_STRUCTURE_AVX2)) {
+    bd_chosen = BD_STRUCTURE_AVX2;
+    bd_function = bd_structure_avx2;
+  }
+}
+
+int bd_structure(const uint8_t *line, size_t count, uint64_t *quotes) {
+  return bd_function(line, count, quotes);
+}
+
+int bd_structure_in(bd_structure_variant variant, const uint8_t *line, size_t count,
+                    uint64_t *quotes) {
+  if (!bd_runs(variant)) return -1;
+  switch (variant) {
+  case BD_STRUCTURE_SSE2: return bd_structure_sse2(line, count, quotes);
+  case BD_STRUCTURE_AVX2: return bd_structure_avx2(line, count, quotes);
+  case BD_STRUCTURE_AVX512: return bd_structure_avx512(line, count, quotes);
+  }
+  return -1;
+}
+
+bd_structure_variant bd_structure_chosen(void) { return bd_chosen; }
+
+#endif

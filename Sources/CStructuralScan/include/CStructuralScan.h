@@ -1,0 +1,38 @@
+// The summary path's first stage over one contract line, in the widest vectors the CPU has
+// (chosen once, when the library loads): the line's quotes as bits, and whether any byte needs
+// care. BindingDiagnosticsReport's `ContractStructuralScanner` calls it; on other CPUs than
+// x86-64 it uses its own portable vectors and this header declares nothing.
+#ifndef CSTRUCTURALSCAN_H
+#define CSTRUCTURALSCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__x86_64__)
+
+/// The vector width of a variant of `bd_structure`.
+typedef enum {
+  /// 16-byte SSE2 vectors: every x86-64 CPU.
+  BD_STRUCTURE_SSE2 = 0,
+  /// 32-byte AVX2 vectors.
+  BD_STRUCTURE_AVX2 = 1,
+  /// 64-byte AVX-512BW vectors and mask registers.
+  BD_STRUCTURE_AVX512 = 2,
+} bd_structure_variant;
+
+/// Sets bit `i` of `quotes[w]` when byte `64 w + i` of `line` is a quote (`"`), writing
+/// `(count + 63) / 64` words; returns 1 when no byte of the line is a backslash, a control
+/// character (below 0x20) or a non-ASCII byte (0x80 and above), else 0. Reads no byte outside
+/// `line[0 ..< count]`. The variant is the widest this CPU runs.
+int bd_structure(const uint8_t *line, size_t count, uint64_t *quotes);
+
+/// `bd_structure` in the given variant; -1 (having written nothing) when this CPU cannot run
+/// it. For tests, which compare the variants.
+int bd_structure_in(bd_structure_variant variant, const uint8_t *line, size_t count,
+                    uint64_t *quotes);
+
+/// The variant `bd_structure` runs on this CPU.
+bd_structure_variant bd_structure_chosen(void);
+
+#endif
+#endif
