@@ -62,6 +62,14 @@ struct ContractFastParser: Sendable {
     var siteHash: UInt64 = 0
     var runHash: UInt64 = 0
     var extraHash: UInt64 = 0
+    /// The structural scan's entry of the call site's span in its ``ContractSpanMemo``, or -1
+    /// when the span was walked: then ``siteSpan`` is where it lies in the line (and the text
+    /// fields above the call site's).
+    var siteEntry = -1
+    var siteSpan = 0..<0
+    /// ``siteEntry`` and ``siteSpan`` of the run's span (process, pid, host, run).
+    var runEntry = -1
+    var runSpan = 0..<0
   }
 
   private var kind = StringCache()

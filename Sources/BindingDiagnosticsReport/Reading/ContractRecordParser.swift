@@ -22,6 +22,10 @@ struct ContractRecordParser: Sendable {
   private var sites = ContractFieldSets()
   private var runs = ContractFieldSets()
   private var extras = ContractFieldSets()
+  /// Call sites' and runs' spans, each with its set's ids (``ContractSpanMemo``): a line
+  /// repeating one is not walked there.
+  private(set) var siteSpans = ContractSpanMemo(quotes: ContractSpanMemo.siteQuotes)
+  private(set) var runSpans = ContractSpanMemo(quotes: ContractSpanMemo.runQuotes)
 
   /// A format a text field must have: its bit in `formats` once checked, and once valid.
   private enum Format: UInt8 {
@@ -51,13 +55,15 @@ struct ContractRecordParser: Sendable {
     sites.removeAll()
     runs.removeAll()
     extras.removeAll()
+    siteSpans.removeAll()
+    runSpans.removeAll()
   }
 
   /// Bytes the tables hold, roughly (inlined: read per line, and a call copied the parser).
   var bytes: Int {
     @inline(__always) get {
       table.bytes &+ messageIDs.bytes &+ formats.count &+ messageIDFormats.count &+ sites.bytes
-        &+ runs.bytes &+ extras.bytes
+        &+ runs.bytes &+ extras.bytes &+ siteSpans.bytes &+ runSpans.bytes
     }
   }
 
@@ -83,7 +89,9 @@ struct ContractRecordParser: Sendable {
   /// structural scan (``ContractStructuralScanner``), any other the byte-by-byte one; both give
   /// the same fields.
   mutating func record(_ line: UnsafeBufferPointer<UInt8>) -> InternedRecord? {
-    if ContractStructuralScanner.scan(line, day: &day, into: &fields) {
+    if ContractStructuralScanner.scan(
+      line, day: &day, sites: &siteSpans, runs: &runSpans, into: &fields)
+    {
       return recordOfPlainFields(in: line)
     }
     return scannedByteByByte(line)
@@ -103,21 +111,37 @@ struct ContractRecordParser: Sendable {
   @inline(__always)
   private mutating func recordOfPlainFields(in line: UnsafeBufferPointer<UInt8>) -> InternedRecord?
   {
-    let site = sites.ids(
-      fields.kind, fields.messageID, fields.file, fields.function, fields.valueType,
-      hash: fields.siteHash, in: line
-    ) {
-      ContractRecordParser.site(
-        fields, in: line, table: &table, formats: &formats, messageIDs: &messageIDs,
-        messageIDFormats: &messageIDFormats)
+    let site: ContractFieldSets.IDs
+    if fields.siteEntry >= 0 {
+      site = siteSpans.entry(fields.siteEntry).ids
+    } else {
+      site = sites.ids(
+        fields.kind, fields.messageID, fields.file, fields.function, fields.valueType,
+        hash: fields.siteHash, in: line
+      ) {
+        ContractRecordParser.site(
+          fields, in: line, table: &table, formats: &formats, messageIDs: &messageIDs,
+          messageIDFormats: &messageIDFormats)
+      }
+      guard site[7] != 0 else { return nil }
+      siteSpans.insert(
+        line.baseAddress! + fields.siteSpan.lowerBound, count: fields.siteSpan.count, ids: site,
+        line: fields.line)
     }
-    guard site[7] != 0 else { return nil }
-    let run = runs.ids(
-      fields.process, fields.host, fields.run, nil, nil, hash: fields.runHash, in: line
-    ) {
-      ContractRecordParser.run(fields, in: line, table: &table, formats: &formats)
+    let run: ContractFieldSets.IDs
+    if fields.runEntry >= 0 {
+      run = runSpans.entry(fields.runEntry).ids
+    } else {
+      run = runs.ids(
+        fields.process, fields.host, fields.run, nil, nil, hash: fields.runHash, in: line
+      ) {
+        ContractRecordParser.run(fields, in: line, table: &table, formats: &formats)
+      }
+      guard run[7] != 0 else { return nil }
+      runSpans.insert(
+        line.baseAddress! + fields.runSpan.lowerBound, count: fields.runSpan.count, ids: run,
+        line: 0)
     }
-    guard run[7] != 0 else { return nil }
     var extra = ContractFieldSets.IDs(repeating: InternedRecord.none)
     if fields.label != nil || fields.test != nil || fields.writer != nil {
       extra = extras.ids(

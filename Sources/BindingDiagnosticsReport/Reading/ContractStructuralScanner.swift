@@ -24,9 +24,15 @@ enum ContractStructuralScanner {
   /// written any of them) to leave the line to ``ContractFastParser/scan(_:day:)``. The fields
   /// are written in place: they are a few hundred bytes, and a returned value was copied several
   /// times per line.
+  ///
+  /// A call site's and a run's spans found in `sites` and `runs` (``ContractSpanMemo``) are
+  /// not walked: their entries go to ``ContractFastParser/Fields/siteEntry`` and
+  /// ``ContractFastParser/Fields/runEntry``; a span walked goes to ``ContractFastParser/Fields/siteSpan``
+  /// or ``ContractFastParser/Fields/runSpan``, for the caller to keep once its ids are known.
   @inline(__always)
   static func scan(
     _ line: UnsafeBufferPointer<UInt8>, day: inout ContractDay,
+    sites: inout ContractSpanMemo, runs: inout ContractSpanMemo,
     into fields: inout ContractFastParser.Fields
   ) -> Bool {
     guard line.count >= 16, line.count <= maxBytes else { return false }
@@ -39,8 +45,18 @@ enum ContractStructuralScanner {
         guard structure(line, quotes: quotes) else { return false }
       #endif
       var walk = Walk(line: line, quotes: UnsafePointer(quotes.baseAddress!))
-      return walk.fields(&day, into: &fields)
+      return walk.fields(&day, sites: &sites, runs: &runs, into: &fields)
     }
+  }
+
+  /// ``scan(_:day:sites:runs:into:)`` with no span kept: every field walked.
+  static func scan(
+    _ line: UnsafeBufferPointer<UInt8>, day: inout ContractDay,
+    into fields: inout ContractFastParser.Fields
+  ) -> Bool {
+    var sites = ContractSpanMemo(quotes: ContractSpanMemo.siteQuotes)
+    var runs = ContractSpanMemo(quotes: ContractSpanMemo.runQuotes)
+    return scan(line, day: &day, sites: &sites, runs: &runs, into: &fields)
   }
 
   /// Fields to write over (``scan(_:day:into:)``).
@@ -151,41 +167,31 @@ enum ContractStructuralScanner {
 
     /// The checks and order of ``ContractFastParser/scan(_:day:)``.
     @inline(__always)
-    mutating func fields(_ day: inout ContractDay, into out: inout ContractFastParser.Fields)
-      -> Bool
-    {
+    mutating func fields(
+      _ day: inout ContractDay, sites: inout ContractSpanMemo, runs: inout ContractSpanMemo,
+      into out: inout ContractFastParser.Fields
+    ) -> Bool {
       // Each field goes to `out` as soon as it is read: held until the end, the fields were
       // spilled to the stack and copied again.
       // One hash per set of fields (``ContractFieldSets``), fed the fields that tell sets apart.
       var site = StringTable.Hasher(seed: seed)
-      var runs = StringTable.Hasher(seed: seed)
+      var runHash = StringTable.Hasher(seed: seed)
       var extra = StringTable.Hasher(seed: seed)
       guard literal(#"{"v":"#), integer() == 1, literal(#","ts":""#),
         let timestamp = timestamp(&day), literal(#"","level":""#), let level = level()
       else { return false }
       out.timestamp = timestamp
       out.level = level
-      guard literal(#"","kind":"#), let kind = text(hashing: &site) else { return false }
-      out.kind = kind
-      // The message id (one per kind), the process and the host (one per run) are not hashed:
-      // their sets (``ContractFieldSets``) are told apart by the kind and the run, and their
-      // bytes are compared.
-      guard literal(#","message_id":"#), let messageID = text() else { return false }
-      out.messageID = messageID
-      guard literal(#","msg":"#), let message = text() else { return false }
-      out.message = message
-      guard literal(#","file":"#), let file = text(hashing: &site) else { return false }
-      out.file = file
-      guard literal(#","line":"#), let lineNumber = integer(),
-        (0...EventDecoder.maxInteger).contains(lineNumber)
-      else { return false }
-      out.line = lineNumber
-      guard literal(#","function":"#), let function = text(hashing: &site) else { return false }
-      out.function = function
-      guard literal(#","value_type":"#), let valueType = text(hashing: &site) else {
-        return false
+      out.siteEntry = -1
+      if let end = span(in: &sites) {
+        out.siteEntry = end.entry
+        out.line = sites.entry(end.entry).line
+        index = end.index
+      } else {
+        let start = index
+        guard siteFields(hashing: &site, into: &out) else { return false }
+        out.siteSpan = start..<index
       }
-      out.valueType = valueType
       guard literal(#","value_present":"#), let valuePresent = boolean() else { return false }
       out.valuePresent = valuePresent
       out.value = nil
@@ -208,14 +214,22 @@ enum ContractStructuralScanner {
         guard let text = text(hashing: &extra) else { return false }
         out.writer = text
       }
-      guard literal(#","process":"#), let process = text() else { return false }
-      out.process = process
-      guard literal(#","pid":"#), let pid = integer() else { return false }
-      out.pid = pid
-      guard literal(#","host":"#), let host = text() else { return false }
-      out.host = host
-      guard literal(#","run":"#), let run = text(hashing: &runs) else { return false }
-      out.run = run
+      out.runEntry = -1
+      if let end = span(in: &runs) {
+        out.runEntry = end.entry
+        index = end.index
+      } else {
+        let start = index
+        guard literal(#","process":"#), let process = text() else { return false }
+        out.process = process
+        guard literal(#","pid":"#), let pid = integer() else { return false }
+        out.pid = pid
+        guard literal(#","host":"#), let host = text() else { return false }
+        out.host = host
+        guard literal(#","run":"#), let run = text(hashing: &runHash) else { return false }
+        out.run = run
+        out.runSpan = start..<index
+      }
       guard literal(#","seq":"#), let seq = integer(), (1...EventDecoder.maxInteger).contains(seq)
       else { return false }
       out.seq = seq
@@ -240,9 +254,73 @@ enum ContractStructuralScanner {
       }
       guard literal("}"), atEndAfterBlanks() else { return false }
       out.siteHash = site.finish(count: 0)
-      out.runHash = runs.finish(count: 0)
+      out.runHash = runHash.finish(count: 0)
       out.extraHash = extra.finish(count: 0)
       return true
+    }
+
+    /// A call site's fields, from the quote closing the level through the one closing the
+    /// type; the ones that key its set fed to `site`.
+    @inline(__always)
+    mutating func siteFields(
+      hashing site: inout StringTable.Hasher, into out: inout ContractFastParser.Fields
+    ) -> Bool {
+      guard literal(#"","kind":"#), let kind = text(hashing: &site) else { return false }
+      out.kind = kind
+      // The message id (one per kind), the process and the host (one per run) are not hashed:
+      // their sets (``ContractFieldSets``) are told apart by the kind and the run, and their
+      // bytes are compared.
+      guard literal(#","message_id":"#), let messageID = text() else { return false }
+      out.messageID = messageID
+      guard literal(#","msg":"#), let message = text() else { return false }
+      out.message = message
+      guard literal(#","file":"#), let file = text(hashing: &site) else { return false }
+      out.file = file
+      guard literal(#","line":"#), let lineNumber = integer(),
+        (0...EventDecoder.maxInteger).contains(lineNumber)
+      else { return false }
+      out.line = lineNumber
+      guard literal(#","function":"#), let function = text(hashing: &site) else { return false }
+      out.function = function
+      guard literal(#","value_type":"#), let valueType = text(hashing: &site) else {
+        return false
+      }
+      out.valueType = valueType
+      return true
+    }
+
+    /// The span of `memo` starting at the index (ending at its ``ContractSpanMemo/quotes``th
+    /// quote), when `memo` keeps one equal to it: its entry, and the index after it.
+    @inline(__always)
+    func span(in memo: inout ContractSpanMemo) -> (entry: Int, index: Int)? {
+      guard memo.pay, let last = quote(memo.quotes, from: index) else { return nil }
+      let end = last &+ 1
+      // A contract span is longer; `find` hashes 24 bytes or more.
+      guard end &- index >= 24 else { return nil }
+      let entry = memo.find(base + index, count: end &- index)
+      return entry < 0 ? nil : (entry, end)
+    }
+
+    /// The `n`th quote (`n` ≥ 1) at or after `position`, or `nil`.
+    @inline(__always)
+    func quote(_ n: Int, from position: Int) -> Int? {
+      var word = position &>> 6
+      guard word < words else { return nil }
+      var bits = quotes[word] & (~0 &<< UInt64(position & 63))
+      var left = n
+      while true {
+        let here = bits.nonzeroBitCount
+        if here >= left { break }
+        left &-= here
+        word &+= 1
+        guard word < words else { return nil }
+        bits = quotes[word]
+      }
+      while left > 1 {
+        bits &= bits &- 1
+        left &-= 1
+      }
+      return word &<< 6 | bits.trailingZeroBitCount
     }
 
     /// The first quote at or after `position`, or `nil`.
