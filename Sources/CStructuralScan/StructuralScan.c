@@ -82,6 +82,29 @@ bd_structure_avx512(const uint8_t *line, size_t count, uint64_t *quotes) {
   return care == 0;
 }
 
+/// `bd_quote_select`'s loop, compiled for a CPU with `popcnt` or without.
+#define BD_QUOTE_SELECT(name, features)                                                        \
+  __attribute__((target(features))) static ptrdiff_t name(const uint64_t *quotes, size_t words,   \
+                                                        size_t position, unsigned n) {         \
+    size_t word = position >> 6;                                                               \
+    if (word >= words) return -1;                                                              \
+    uint64_t bits = quotes[word] & (~(uint64_t)0 << (position & 63));                          \
+    for (;;) {                                                                                 \
+      unsigned here = (unsigned)__builtin_popcountll(bits);                                    \
+      if (here >= n) break;                                                                    \
+      n -= here;                                                                               \
+      if (++word >= words) return -1;                                                          \
+      bits = quotes[word];                                                                     \
+    }                                                                                          \
+    while (--n > 0) bits &= bits - 1;                                                          \
+    return (ptrdiff_t)(word << 6 | (size_t)__builtin_ctzll(bits));                             \
+  }
+BD_QUOTE_SELECT(bd_quote_select_generic, "sse2")
+BD_QUOTE_SELECT(bd_quote_select_popcnt, "popcnt")
+
+typedef ptrdiff_t (*bd_quote_select_function)(const uint64_t *, size_t, size_t, unsigned);
+static bd_quote_select_function bd_select = bd_quote_select_generic;
+
 typedef int (*bd_structure_function)(const uint8_t *, size_t, uint64_t *);
 
 static bd_structure_variant bd_chosen = BD_STRUCTURE_SSE2;
@@ -100,6 +123,7 @@ static int bd_runs(bd_structure_variant variant) {
 /// Chosen before `main`, so every call reads a pointer written once, before any thread.
 __attribute__((constructor)) static void bd_choose(void) {
   __builtin_cpu_init();
+  if (__builtin_cpu_supports("popcnt")) bd_select = bd_quote_select_popcnt;
   if (bd_runs(BD_STRUCTURE_AVX512)) {
     bd_chosen = BD_STRUCTURE_AVX512;
     bd_function = bd_structure_avx512;
@@ -125,5 +149,9 @@ int bd_structure_in(bd_structure_variant variant, const uint8_t *line, size_t co
 }
 
 bd_structure_variant bd_structure_chosen(void) { return bd_chosen; }
+
+ptrdiff_t bd_quote_select(const uint64_t *quotes, size_t words, size_t position, unsigned n) {
+  return bd_select(quotes, words, position, n);
+}
 
 #endif
