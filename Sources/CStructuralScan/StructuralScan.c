@@ -82,6 +82,117 @@ bd_structure_avx512(const uint8_t *line, size_t count, uint64_t *quotes) {
   return care == 0;
 }
 
+/// The end of `bd_line_structure` in a block whose newline bits are `newlines` (not 0): the
+/// quote bits and care bits before the first newline kept, the line's length set.
+static inline int bd_line_end(size_t offset, uint64_t newlines, uint64_t quote_bits,
+                              uint64_t care_bits, int plain, size_t limit, uint64_t *quotes,
+                              size_t *length) {
+  unsigned at = (unsigned)__builtin_ctzll(newlines);
+  if (offset + at > limit) return -1;
+  uint64_t before = at == 0 ? 0 : ~(uint64_t)0 >> (64 - at);
+  quotes[offset >> 6] = quote_bits & before;
+  *length = offset + at;
+  return plain && (care_bits & before) == 0;
+}
+
+__attribute__((target("sse2"))) static int bd_line_sse2(const uint8_t *start, size_t available,
+                                                        size_t limit, uint64_t *quotes,
+                                                        size_t *length) {
+  const __m128i quote = _mm_set1_epi8('"');
+  const __m128i backslash = _mm_set1_epi8('\\');
+  const __m128i space = _mm_set1_epi8(0x20);
+  const __m128i newline = _mm_set1_epi8('\n');
+  int plain = 1;
+  uint8_t block[64];
+  for (size_t offset = 0; offset < available && offset <= limit; offset += 64) {
+    const uint8_t *bytes = start + offset;
+    if (available - offset < 64) {
+      bd_padded_tail(bytes, available - offset, block);
+      bytes = block;
+    }
+    uint64_t quote_bits = 0, care_bits = 0, newlines = 0;
+    for (int lane = 0; lane < 4; lane++) {
+      __m128i v = _mm_loadu_si128((const __m128i *)(bytes + 16 * lane));
+      __m128i care = _mm_or_si128(_mm_cmpeq_epi8(v, backslash), _mm_cmplt_epi8(v, space));
+      quote_bits |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote)) << (16 * lane);
+      care_bits |= (uint64_t)(uint16_t)_mm_movemask_epi8(care) << (16 * lane);
+      newlines |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, newline)) << (16 * lane);
+    }
+    if (newlines) {
+      return bd_line_end(offset, newlines, quote_bits, care_bits, plain, limit, quotes, length);
+    }
+    quotes[offset >> 6] = quote_bits;
+    plain &= care_bits == 0;
+  }
+  return -1;
+}
+
+__attribute__((target("avx2"))) static int bd_line_avx2(const uint8_t *start, size_t available,
+                                                        size_t limit, uint64_t *quotes,
+                                                        size_t *length) {
+  const __m256i quote = _mm256_set1_epi8('"');
+  const __m256i backslash = _mm256_set1_epi8('\\');
+  const __m256i space = _mm256_set1_epi8(0x20);
+  const __m256i newline = _mm256_set1_epi8('\n');
+  // Blocks before the newline's: their care lanes, as a vector (bits only for the last block).
+  __m256i care = _mm256_setzero_si256();
+  uint8_t block[64];
+  for (size_t offset = 0; offset < available && offset <= limit; offset += 64) {
+    const uint8_t *bytes = start + offset;
+    if (available - offset < 64) {
+      bd_padded_tail(bytes, available - offset, block);
+      bytes = block;
+    }
+    __m256i low = _mm256_loadu_si256((const __m256i *)bytes);
+    __m256i high = _mm256_loadu_si256((const __m256i *)(bytes + 32));
+    uint64_t quote_bits = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(low, quote)) |
+                          (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(high, quote))
+                              << 32;
+    __m256i care_low = _mm256_or_si256(_mm256_cmpeq_epi8(low, backslash), _mm256_cmpgt_epi8(space, low));
+    __m256i care_high =
+        _mm256_or_si256(_mm256_cmpeq_epi8(high, backslash), _mm256_cmpgt_epi8(space, high));
+    __m256i newline_low = _mm256_cmpeq_epi8(low, newline);
+    __m256i newline_high = _mm256_cmpeq_epi8(high, newline);
+    if (!_mm256_testz_si256(_mm256_or_si256(newline_low, newline_high),
+                            _mm256_or_si256(newline_low, newline_high))) {
+      uint64_t newlines = (uint64_t)(uint32_t)_mm256_movemask_epi8(newline_low) |
+                          (uint64_t)(uint32_t)_mm256_movemask_epi8(newline_high) << 32;
+      uint64_t care_bits = (uint64_t)(uint32_t)_mm256_movemask_epi8(care_low) |
+                           (uint64_t)(uint32_t)_mm256_movemask_epi8(care_high) << 32;
+      return bd_line_end(offset, newlines, quote_bits, care_bits, _mm256_testz_si256(care, care),
+                         limit, quotes, length);
+    }
+    quotes[offset >> 6] = quote_bits;
+    care = _mm256_or_si256(care, _mm256_or_si256(care_low, care_high));
+  }
+  return -1;
+}
+
+__attribute__((target("avx512f,avx512bw"))) static int
+bd_line_avx512(const uint8_t *start, size_t available, size_t limit, uint64_t *quotes,
+               size_t *length) {
+  const __m512i quote = _mm512_set1_epi8('"');
+  const __m512i backslash = _mm512_set1_epi8('\\');
+  const __m512i space = _mm512_set1_epi8(0x20);
+  const __m512i newline = _mm512_set1_epi8('\n');
+  int plain = 1;
+  for (size_t offset = 0; offset < available && offset <= limit; offset += 64) {
+    size_t rest = available - offset;
+    __m512i v = rest >= 64 ? _mm512_loadu_si512(start + offset)
+                           : _mm512_mask_loadu_epi8(space, ((__mmask64)1 << rest) - 1,
+                                                    start + offset);
+    uint64_t quote_bits = _mm512_cmpeq_epi8_mask(v, quote);
+    uint64_t care_bits = _mm512_cmpeq_epi8_mask(v, backslash) | _mm512_cmplt_epi8_mask(v, space);
+    uint64_t newlines = _mm512_cmpeq_epi8_mask(v, newline);
+    if (newlines) {
+      return bd_line_end(offset, newlines, quote_bits, care_bits, plain, limit, quotes, length);
+    }
+    quotes[offset >> 6] = quote_bits;
+    plain &= care_bits == 0;
+  }
+  return -1;
+}
+
 /// `bd_quote_select`'s loop, compiled for a CPU with `popcnt` or without.
 #define BD_QUOTE_SELECT(name, features)                                                        \
   __attribute__((target(features))) static ptrdiff_t name(const uint64_t *quotes, size_t words,   \
@@ -106,9 +217,11 @@ typedef ptrdiff_t (*bd_quote_select_function)(const uint64_t *, size_t, size_t, 
 static bd_quote_select_function bd_select = bd_quote_select_generic;
 
 typedef int (*bd_structure_function)(const uint8_t *, size_t, uint64_t *);
+typedef int (*bd_line_function)(const uint8_t *, size_t, size_t, uint64_t *, size_t *);
 
 static bd_structure_variant bd_chosen = BD_STRUCTURE_SSE2;
 static bd_structure_function bd_function = bd_structure_sse2;
+static bd_line_function bd_line = bd_line_sse2;
 
 static int bd_runs(bd_structure_variant variant) {
   switch (variant) {
@@ -127,9 +240,11 @@ __attribute__((constructor)) static void bd_choose(void) {
   if (bd_runs(BD_STRUCTURE_AVX512)) {
     bd_chosen = BD_STRUCTURE_AVX512;
     bd_function = bd_structure_avx512;
+    bd_line = bd_line_avx512;
   } else if (bd_runs(BD_STRUCTURE_AVX2)) {
     bd_chosen = BD_STRUCTURE_AVX2;
     bd_function = bd_structure_avx2;
+    bd_line = bd_line_avx2;
   }
 }
 
@@ -149,6 +264,22 @@ int bd_structure_in(bd_structure_variant variant, const uint8_t *line, size_t co
 }
 
 bd_structure_variant bd_structure_chosen(void) { return bd_chosen; }
+
+int bd_line_structure(const uint8_t *start, size_t available, size_t limit, uint64_t *quotes,
+                      size_t *length) {
+  return bd_line(start, available, limit, quotes, length);
+}
+
+int bd_line_structure_in(bd_structure_variant variant, const uint8_t *start, size_t available,
+                         size_t limit, uint64_t *quotes, size_t *length) {
+  if (!bd_runs(variant)) return -2;
+  switch (variant) {
+  case BD_STRUCTURE_SSE2: return bd_line_sse2(start, available, limit, quotes, length);
+  case BD_STRUCTURE_AVX2: return bd_line_avx2(start, available, limit, quotes, length);
+  case BD_STRUCTURE_AVX512: return bd_line_avx512(start, available, limit, quotes, length);
+  }
+  return -2;
+}
 
 ptrdiff_t bd_quote_select(const uint64_t *quotes, size_t words, size_t position, unsigned n) {
   return bd_select(quotes, words, position, n);

@@ -88,10 +88,89 @@
             checked += 1
             #expect(result == 1)
             #expect(quotes[(count - 1) / 64] != 0)
+            // No newline: the one-pass scan reads every byte given, and none more.
+            var length = 0
+            let line = quotes.withUnsafeMutableBufferPointer {
+              bd_line_structure_in(variant, start, count, 1024, $0.baseAddress!, &length)
+            }
+            #expect(line == -1)
           }
         }
       }
       #expect(checked >= 2 * 241)
+    }
+
+    /// A line found and scanned in one pass (`bd_line_structure`) is the bytes up to the first
+    /// newline, with the portable pass's quote bits and verdict for them, when that newline is
+    /// among the bytes given and within the limit; else none. 30 000 buffers of lines of every
+    /// length around the limit, at every alignment, the newline sometimes past the bytes given.
+    @Test func everyVariantFindsAndScansALineAsMemchrAndThePortablePass() {
+      var random = SeededGenerator(seed: 10)
+      var ran: Set<String> = []
+      var wrong: [String] = []
+      var found = 0
+      let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: 1300 + 64, alignment: 64)
+      defer { storage.deallocate() }
+      for index in 0..<30_000 {
+        let available = Int.random(in: 1...1300, using: &random)
+        let start = (storage.baseAddress! + index % 64).assumingMemoryBound(to: UInt8.self)
+        for at in 0..<available {
+          start[at] = Int.random(in: 0..<6, using: &random) == 0 ? 0x22 : 0x61
+        }
+        // Mostly one newline, anywhere; now and then none, or a second.
+        for _ in 0..<Int.random(in: 0...2, using: &random) {
+          start[Int.random(in: 0..<available, using: &random)] = 0x0a
+        }
+        if index % 3 == 0 {
+          let care: [UInt8] = [0x5c, 0x00, 0x1f, 0x80, 0xff]
+          start[Int.random(in: 0..<available, using: &random)] = care.randomElement(using: &random)!
+        }
+        let limit = index % 4 == 0 ? Int.random(in: 0...1100, using: &random) : 1024
+        let newline = (0..<available).first { start[$0] == 0x0a }
+        var expected: (length: Int, plain: Bool, quotes: [UInt64])?
+        if let newline, newline <= limit {
+          var quotes = [UInt64](repeating: 0, count: 24)
+          var plain = true
+          if newline >= 16 {
+            plain = quotes.withUnsafeMutableBufferPointer {
+              ContractStructuralScanner.structure(
+                UnsafeBufferPointer(start: start, count: newline), quotes: $0)
+            }
+          } else {
+            // The portable pass takes 16 bytes or more: the short line's bits and verdict here.
+            for at in 0..<newline {
+              if start[at] == 0x22 { quotes[0] |= 1 << UInt64(at) }
+              if start[at] == 0x5c || start[at] < 0x20 || start[at] >= 0x80 { plain = false }
+            }
+          }
+          expected = (newline, plain, Array(quotes[..<((newline + 63) / 64)]))
+          found += 1
+        }
+        for (name, variant) in Self.variants {
+          var quotes = [UInt64](repeating: 0, count: 24)
+          var length = -1
+          let result = quotes.withUnsafeMutableBufferPointer {
+            bd_line_structure_in(variant, start, available, limit, $0.baseAddress!, &length)
+          }
+          guard result != -2 else { continue }
+          ran.insert(name)
+          let same: Bool
+          if let expected {
+            same =
+              result == (expected.plain ? 1 : 0) && length == expected.length
+              && Array(quotes[..<expected.quotes.count]) == expected.quotes
+              && quotes[(limit / 64 + 1)...].allSatisfy { $0 == 0 }
+          } else {
+            same = result == -1
+          }
+          if !same, wrong.count < 3 {
+            wrong.append("\(name): \(available) bytes at \(index % 64), limit \(limit)")
+          }
+        }
+      }
+      #expect(wrong == [])
+      #expect(ran.contains("SSE2"))
+      #expect(found > 15_000 && found < 28_000)
     }
 
     /// The `n`th quote at or after a position, as the span memo finds a span's end, equals

@@ -1,6 +1,10 @@
 import BindingDiagnostics
 import Dispatch
 
+#if arch(x86_64)
+  import CStructuralScan
+#endif
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -283,20 +287,42 @@ struct ChunkedFileReader {
       guard reader.skipPastNewline(before: chunk.end) else { return }
     }
     let first = chunk.start == 0
+    // The quote bits of a line found and scanned in one pass (`bd_line_structure`).
+    let quotes = UnsafeMutablePointer<UInt64>.allocate(
+      capacity: ContractStructuralScanner.maxBytes / 64 + 1)
+    defer { quotes.deallocate() }
     while reader.offset + reader.position < chunk.end {
       // At a line start; at least one line per call, however long.
       if output.lines > 0, output.bytes >= outputBytes {
         output.resume = reader.offset + reader.position
         return
       }
-      switch reader.nextLine(before: chunk.end) {
+      var next: PieceReader.Line
+      // 1 or 0: the line was found and scanned in one pass, and is plain or not.
+      var scanned = -1
+      #if arch(x86_64)
+        // Not the file's first line, which may start with a byte order mark.
+        if !(first && output.lines == 0), let line = reader.nextScannedLine(quotes: quotes) {
+          next = .line(line.bytes)
+          scanned = line.plain ? 1 : 0
+        } else {
+          next = reader.nextLine(before: chunk.end)
+        }
+      #else
+        next = reader.nextLine(before: chunk.end)
+      #endif
+      switch next {
       case .end:
         return
       case .tooLong:
         output.add(malformed: "line longer than \(reader.maxLineBytes) bytes")
       case .line(let line):
         let bytes = first && output.lines == 0 ? InputReader.droppingBOM(line) : line
-        if let record = output.parser.record(bytes) {
+        let parsed =
+          scanned < 0
+          ? output.parser.record(bytes)
+          : output.parser.record(bytes, quotes: quotes, plain: scanned == 1)
+        if let record = parsed {
           output.records.append(record)
           if counting { output.events += record.events }
         } else {
@@ -355,6 +381,28 @@ struct ChunkedFileReader {
         guard offset + filled < end, refill() else { return false }
       }
     }
+
+    #if arch(x86_64)
+      /// The next line when it lies whole in the buffer, is at most
+      /// ``ContractStructuralScanner/maxBytes`` long and no longer than ``maxLineBytes``,
+      /// found and scanned in one pass (`bd_line_structure`): its bytes (without the `\n`), and
+      /// whether it is plain, its quote bits then in `quotes`. Otherwise `nil`, the reader
+      /// unmoved, for ``nextLine(before:)``.
+      @inline(__always)
+      mutating func nextScannedLine(quotes: UnsafeMutablePointer<UInt64>)
+        -> (bytes: UnsafeBufferPointer<UInt8>, plain: Bool)?
+      {
+        guard position < filled else { return nil }
+        let start = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + position
+        var length = 0
+        let verdict = bd_line_structure(
+          start, filled &- position, min(ContractStructuralScanner.maxBytes, maxLineBytes), quotes,
+          &length)
+        guard verdict >= 0 else { return nil }
+        position &+= length &+ 1
+        return (UnsafeBufferPointer(start: start, count: length), verdict == 1)
+      }
+    #endif
 
     /// The next line (without its `\n`; the last one may lack it). A line too long is skipped
     /// no further than the file offset `end`, where the lines of the next chunk start.

@@ -97,6 +97,21 @@ struct ContractRecordParser: Sendable {
     return scannedByteByByte(line)
   }
 
+  /// ``record(_:)`` for a line found and scanned by `CStructuralScan`'s `bd_line_structure`:
+  /// whether it is plain, and if so its quote bits.
+  @inline(__always)
+  mutating func record(
+    _ line: UnsafeBufferPointer<UInt8>, quotes: UnsafePointer<UInt64>, plain: Bool
+  ) -> InternedRecord? {
+    if plain,
+      ContractStructuralScanner.scan(
+        line, quotes: quotes, day: &day, sites: &siteSpans, runs: &runSpans, into: &fields)
+    {
+      return recordOfPlainFields(in: line)
+    }
+    return scannedByteByByte(line)
+  }
+
   /// ``record(_:)`` for lines the structural scan left.
   @inline(never)
   private mutating func scannedByteByByte(_ line: UnsafeBufferPointer<UInt8>) -> InternedRecord? {

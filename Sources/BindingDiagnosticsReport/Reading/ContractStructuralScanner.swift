@@ -49,6 +49,19 @@ enum ContractStructuralScanner {
     }
   }
 
+  /// ``scan(_:day:sites:runs:into:)`` for a plain line whose quote bits the caller has (from
+  /// `CStructuralScan`'s `bd_line_structure`, which found the line and scanned it in one pass).
+  @inline(__always)
+  static func scan(
+    _ line: UnsafeBufferPointer<UInt8>, quotes: UnsafePointer<UInt64>, day: inout ContractDay,
+    sites: inout ContractSpanMemo, runs: inout ContractSpanMemo,
+    into fields: inout ContractFastParser.Fields
+  ) -> Bool {
+    guard line.count >= 16, line.count <= maxBytes else { return false }
+    var walk = Walk(line: line, quotes: quotes)
+    return walk.fields(&day, sites: &sites, runs: &runs, into: &fields)
+  }
+
   /// ``scan(_:day:sites:runs:into:)`` with no span kept: every field walked.
   static func scan(
     _ line: UnsafeBufferPointer<UInt8>, day: inout ContractDay,

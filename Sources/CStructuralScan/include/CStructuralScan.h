@@ -26,6 +26,19 @@ typedef enum {
 /// `line[0 ..< count]`. The variant is the widest this CPU runs.
 int bd_structure(const uint8_t *line, size_t count, uint64_t *quotes);
 
+/// The line starting at `start`, found and scanned in one pass: when a newline is among the
+/// first `available` bytes, and at most `limit` bytes in, sets `*length` to the line's length
+/// (without the newline), writes its quote bits as `bd_structure` does (no bit past the line;
+/// up to `limit / 64 + 1` words) and returns `bd_structure`'s verdict for the line; else
+/// returns -1. Reads no byte outside `start[0 ..< available]`.
+int bd_line_structure(const uint8_t *start, size_t available, size_t limit, uint64_t *quotes,
+                      size_t *length);
+
+/// `bd_line_structure` in the given variant; -2 (having written nothing) when this CPU cannot
+/// run it.
+int bd_line_structure_in(bd_structure_variant variant, const uint8_t *start, size_t available,
+                         size_t limit, uint64_t *quotes, size_t *length);
+
 /// `bd_structure` in the given variant; -1 (having written nothing) when this CPU cannot run
 /// it. For tests, which compare the variants.
 int bd_structure_in(bd_structure_variant variant, const uint8_t *line, size_t count,
