@@ -38,6 +38,8 @@ struct ContractSpanMemo: Sendable {
 
   /// The quotes from the span's first byte through its last.
   let quotes: Int
+  /// ``StringTable/Hasher/seed``, read once (each read of the lazy global is a call).
+  private let seed = StringTable.Hasher.seed
   private var arena: [UInt8] = []
   private var entries: [Entry] = []
   /// Per slot, the index + 1 of an entry, 0 for none; at most half full.
@@ -86,10 +88,10 @@ struct ContractSpanMemo: Sendable {
   /// Spans alike there but differing elsewhere are told apart by their bytes, up to
   /// ``maxProbes`` of them.
   @inline(__always)
-  static func hash(_ start: UnsafePointer<UInt8>, count: Int) -> UInt64 {
+  func hash(_ start: UnsafePointer<UInt8>, count: Int) -> UInt64 {
     let raw = UnsafeRawPointer(start)
     func word(_ offset: Int) -> UInt64 { raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) }
-    var a = StringTable.Hasher.seed ^ UInt64(truncatingIfNeeded: count)
+    var a = seed ^ UInt64(truncatingIfNeeded: count)
     var b = (a ^ word(8)) &* 0x9e37_79b9_7f4a_7c15
     a = (a ^ word(16)) &* 0xbf58_476d_1ce4_e5b9
     var offset = count &- min(count, 96)
@@ -99,9 +101,8 @@ struct ContractSpanMemo: Sendable {
       offset &+= 16
     }
     if offset < count { a = (a ^ word(count &- 8)) &* 0xbf58_476d_1ce4_e5b9 }
-    var hasher = StringTable.Hasher(seed: a)
-    hasher.combine(b)
-    return hasher.finish(count: 0)
+    let mixed = (a ^ (b &>> 29 | b &<< 35)) &* 0x94d0_49bb_1331_11eb
+    return mixed ^ (mixed &>> 32)
   }
 
   /// The index of the entry whose span equals the `count` bytes at `start`, or -1. Counts a
@@ -109,7 +110,7 @@ struct ContractSpanMemo: Sendable {
   @inline(__always)
   mutating func find(_ start: UnsafePointer<UInt8>, count: Int) -> Int {
     lookups &+= 1
-    let hash = ContractSpanMemo.hash(start, count: count)
+    let hash = self.hash(start, count: count)
     let found = slots.withUnsafeBufferPointer { slots in
       entries.withUnsafeBufferPointer { entries in
         arena.withUnsafeBufferPointer { arena -> Int in
@@ -140,7 +141,7 @@ struct ContractSpanMemo: Sendable {
     _ start: UnsafePointer<UInt8>, count: Int, ids: ContractFieldSets.IDs, line: Int
   ) {
     guard pay, count >= 24 else { return }
-    let hash = ContractSpanMemo.hash(start, count: count)
+    let hash = self.hash(start, count: count)
     let mask = slots.count &- 1
     var slot = Int(truncatingIfNeeded: hash) & mask
     var alike = 0
