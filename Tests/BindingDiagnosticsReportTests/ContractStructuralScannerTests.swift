@@ -97,7 +97,8 @@ import Testing
       && a.runEvents == b.runEvents && a.runDropped == b.runDropped
       && a.siteHash == setHash([a.kind, a.file, a.function, a.valueType], in: line)
       && a.runHash == setHash([a.run], in: line)
-      && a.extraHash == setHash([a.label, a.test, a.writer], in: line)
+      && (a.label == nil && a.test == nil && a.writer == nil
+        || a.extraHash == setHash([a.label, a.test, a.writer], in: line))
   }
 
   /// The hash of a set of fields (``ContractFieldSets``): each present field's bytes, then its

@@ -58,7 +58,8 @@ struct ContractFastParser: Sendable {
     /// The structural scan's hashes of the sets of fields (``ContractFieldSets``): a call
     /// site's (kind, file, function, type), a run's (run) and a record's (label, test, writer),
     /// each of the fields' bytes and lengths in order; 0 from ``scan(_:day:)``, which takes no
-    /// set.
+    /// set. Set only for a set the parser looks up: not for a span found in a
+    /// ``ContractSpanMemo``, nor the record's set when it has no label, test or writer.
     var siteHash: UInt64 = 0
     var runHash: UInt64 = 0
     var extraHash: UInt64 = 0

@@ -266,9 +266,13 @@ enum ContractStructuralScanner {
         out.runDropped = count
       }
       guard literal("}"), atEndAfterBlanks() else { return false }
-      out.siteHash = site.finish(count: 0)
-      out.runHash = runHash.finish(count: 0)
-      out.extraHash = extra.finish(count: 0)
+      // Each set's hash only when its set is looked up (``ContractRecordParser``): a span
+      // found kept has its ids, and a record with no label, test or writer no such set.
+      if out.siteEntry < 0 { out.siteHash = site.finish(count: 0) }
+      if out.runEntry < 0 { out.runHash = runHash.finish(count: 0) }
+      if out.label != nil || out.test != nil || out.writer != nil {
+        out.extraHash = extra.finish(count: 0)
+      }
       return true
     }
 
