@@ -80,6 +80,32 @@ import Testing
       && record.runDropped == (event.runDropped ?? -1)
   }
 
+  /// 2 000 spans kept (the table grown five times), each then found with its own ids and line.
+  @Test func everySpanKeptIsFoundWithItsEntry() {
+    var memo = ContractSpanMemo(quotes: ContractSpanMemo.runQuotes)
+    func span(_ index: Int) -> [UInt8] {
+      Array(#","process":"P\#(index % 7)","pid":\#(index),"host":"h","run":"0123456789abcdef""#.utf8)
+    }
+    func ids(_ index: Int) -> ContractFieldSets.IDs {
+      var ids = ContractFieldSets.IDs(repeating: UInt32(index))
+      ids[7] = 1
+      return ids
+    }
+    for index in 0..<2_000 {
+      span(index).withUnsafeBufferPointer {
+        memo.insert($0.baseAddress!, count: $0.count, ids: ids(index), line: index * 3)
+      }
+    }
+    var wrong: [Int] = []
+    for index in 0..<2_000 {
+      let found = span(index).withUnsafeBufferPointer { memo.find($0.baseAddress!, count: $0.count) }
+      if found < 0 || memo.entry(found).ids != ids(index) || memo.entry(found).line != index * 3 {
+        wrong.append(index)
+      }
+    }
+    #expect(wrong == [])
+  }
+
   /// A kept span is found by its bytes alone: equal bytes anywhere give its entry, and a span
   /// differing in any one byte, or one byte shorter, gives none.
   @Test func aSpanIsFoundOnlyByEqualBytes() {

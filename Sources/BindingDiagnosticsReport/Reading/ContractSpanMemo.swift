@@ -15,17 +15,14 @@
 /// run: 14 quotes). Read from the same bytes, the walk of ``ContractStructuralScanner`` gives the
 /// same fields, and ``ContractRecordParser`` the same ids, so a span equal to one kept here (all
 /// its bytes compared) takes its ids, and its line number for a call site, from the memo. The
-/// span's end is found by counting quote bits, its entry by a hash of its length and four words
-/// of it. A span is kept only after its walk and its fields' checks passed, and, as
+/// span's end is found by counting quote bits, its entry by a hash of its length and some of
+/// its words. A span is kept only after its walk and its fields' checks passed, and, as
 /// ``ContractFieldSets``, only while lookups pay. Its ids are the chunk's table's: the memo is
 /// forgotten with it.
 struct ContractSpanMemo: Sendable {
   /// What a span kept gave: its fields' ids (``ContractFieldSets/IDs``) and, for a call site,
   /// its line number.
   struct Entry: Sendable {
-    var hash: UInt64
-    var start: Int
-    var count: Int
     var ids: ContractFieldSets.IDs
     var line: Int
   }
@@ -40,16 +37,23 @@ struct ContractSpanMemo: Sendable {
   let quotes: Int
   /// ``StringTable/Hasher/seed``, read once (each read of the lazy global is a call).
   private let seed = StringTable.Hasher.seed
+  /// Each span kept: a header (its ids, its line number, its length: ``headerBytes``), then
+  /// its bytes, so a lookup that finds it reads one place (the lookups' cache misses, three
+  /// apart, cost more than their instructions on a file streaming through the cache).
   private var arena: [UInt8] = []
-  private var entries: [Entry] = []
-  /// Per slot, the index + 1 of an entry, 0 for none; at most half full.
-  private var slots = [UInt32](repeating: 0, count: 64)
+  /// Per slot, 0 for none, else the high half of the span's hash over its header's offset in
+  /// `arena` + 1: a slot of another span is told apart without reading the arena. At most half
+  /// full.
+  private var slots = [UInt64](repeating: 0, count: 64)
+  private var count = 0
   private(set) var lookups = 0
   private(set) var misses = 0
-  /// Entries compared, at most, before a lookup gives up (spans hashing alike but differing).
+  /// Spans compared, at most, before a lookup gives up (spans hashing alike but differing).
   private static let maxProbes = 8
   /// Bytes of spans kept, at most, per chunk.
   private static let maxArenaBytes = 1 << 20
+  /// A header: the ids (32 bytes), the line number, the span's length.
+  private static let headerBytes = 48
 
   /// A memo of spans holding `quotes` quotes.
   init(quotes: Int) {
@@ -63,23 +67,25 @@ struct ContractSpanMemo: Sendable {
   }
 
   /// Bytes held, roughly.
-  var bytes: Int {
-    arena.count &+ entries.count &* MemoryLayout<Entry>.stride &+ slots.count &* 4
-  }
+  var bytes: Int { arena.count &+ slots.count &* 8 }
 
   /// Forgets every span, keeping the storage.
   mutating func removeAll() {
     arena.removeAll(keepingCapacity: true)
-    entries.removeAll(keepingCapacity: true)
     slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+    count = 0
     lookups = 0
     misses = 0
   }
 
-  /// The entry at `index` (from ``find(_:count:start:end:)``).
+  /// The entry found at `offset` by ``find(_:count:)``.
   @inline(__always)
-  func entry(_ index: Int) -> Entry {
-    entries.withUnsafeBufferPointer { $0[index] }
+  func entry(_ offset: Int) -> Entry {
+    arena.withUnsafeBytes { arena in
+      Entry(
+        ids: arena.loadUnaligned(fromByteOffset: offset, as: ContractFieldSets.IDs.self),
+        line: arena.loadUnaligned(fromByteOffset: offset &+ 32, as: Int.self))
+    }
   }
 
   /// The hash a span of `count` bytes (at least 24) at `start` is kept under: of its length,
@@ -105,30 +111,34 @@ struct ContractSpanMemo: Sendable {
     return mixed ^ (mixed &>> 32)
   }
 
-  /// The index of the entry whose span equals the `count` bytes at `start`, or -1. Counts a
-  /// lookup, and a miss, for ``pay``.
+  /// Where the span equal to the `count` bytes at `start` is kept (for ``entry(_:)``), or -1.
+  /// Counts a lookup, and a miss, for ``pay``.
   @inline(__always)
   mutating func find(_ start: UnsafePointer<UInt8>, count: Int) -> Int {
     lookups &+= 1
     let hash = self.hash(start, count: count)
+    let tag = hash & 0xffff_ffff_0000_0000
     let found = slots.withUnsafeBufferPointer { slots in
-      entries.withUnsafeBufferPointer { entries in
-        arena.withUnsafeBufferPointer { arena -> Int in
-          let mask = slots.count &- 1
-          var slot = Int(truncatingIfNeeded: hash) & mask
-          var probes = 0
-          while probes < ContractSpanMemo.maxProbes {
-            let held = Int(slots[slot])
-            if held == 0 { return -1 }
-            let entry = entries[held &- 1]
-            if entry.hash == hash, entry.count == count {
-              if memcmp(arena.baseAddress! + entry.start, start, count) == 0 { return held &- 1 }
-              probes &+= 1
+      arena.withUnsafeBytes { arena -> Int in
+        let mask = slots.count &- 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        var probes = 0
+        while probes < ContractSpanMemo.maxProbes {
+          let held = slots[slot]
+          if held == 0 { return -1 }
+          if held & 0xffff_ffff_0000_0000 == tag {
+            let offset = Int(truncatingIfNeeded: held & 0xffff_ffff) &- 1
+            if arena.loadUnaligned(fromByteOffset: offset &+ 40, as: Int.self) == count,
+              memcmp(arena.baseAddress! + (offset &+ ContractSpanMemo.headerBytes), start, count)
+                == 0
+            {
+              return offset
             }
-            slot = (slot &+ 1) & mask
+            probes &+= 1
           }
-          return -1
+          slot = (slot &+ 1) & mask
         }
+        return -1
       }
     }
     if found < 0 { misses &+= 1 }
@@ -136,43 +146,55 @@ struct ContractSpanMemo: Sendable {
   }
 
   /// Keeps the `count` bytes at `start` (a span just walked, whose fields passed their checks)
-  /// with its ids and line number, unless lookups no longer ``pay`` or the span is kept already.
+  /// with its ids and line number, unless lookups no longer ``pay``, the span is kept already
+  /// or too many spans hash alike.
   mutating func insert(
     _ start: UnsafePointer<UInt8>, count: Int, ids: ContractFieldSets.IDs, line: Int
   ) {
     guard pay, count >= 24 else { return }
     let hash = self.hash(start, count: count)
+    let tag = hash & 0xffff_ffff_0000_0000
     let mask = slots.count &- 1
     var slot = Int(truncatingIfNeeded: hash) & mask
     var alike = 0
     while slots[slot] != 0 {
-      let entry = entries[Int(slots[slot]) &- 1]
-      if entry.hash == hash, entry.count == count {
+      if slots[slot] & 0xffff_ffff_0000_0000 == tag {
         alike &+= 1
-        // Kept already, or too many alike to find: walked each time.
-        if alike >= ContractSpanMemo.maxProbes { return }
-        if arena.withUnsafeBufferPointer({ memcmp($0.baseAddress! + entry.start, start, count) })
-          == 0
-        {
-          return
+        let offset = Int(truncatingIfNeeded: slots[slot] & 0xffff_ffff) &- 1
+        let same = arena.withUnsafeBytes {
+          $0.loadUnaligned(fromByteOffset: offset &+ 40, as: Int.self) == count
+            && memcmp($0.baseAddress! + (offset &+ ContractSpanMemo.headerBytes), start, count) == 0
         }
+        if same || alike >= ContractSpanMemo.maxProbes { return }
       }
       slot = (slot &+ 1) & mask
     }
-    entries.append(Entry(hash: hash, start: arena.count, count: count, ids: ids, line: line))
+    let offset = arena.count
+    withUnsafeBytes(of: ids) { arena.append(contentsOf: $0) }
+    withUnsafeBytes(of: line) { arena.append(contentsOf: $0) }
+    withUnsafeBytes(of: count) { arena.append(contentsOf: $0) }
     arena.append(contentsOf: UnsafeBufferPointer(start: start, count: count))
-    slots[slot] = UInt32(truncatingIfNeeded: entries.count)
-    if entries.count &* 2 > slots.count { grow() }
+    // The next header on an 8-byte boundary.
+    arena.append(contentsOf: repeatElement(0, count: (8 &- arena.count & 7) & 7))
+    slots[slot] = tag | UInt64(truncatingIfNeeded: offset &+ 1)
+    self.count &+= 1
+    if self.count &* 2 > slots.count { grow() }
   }
 
   private mutating func grow() {
     let size = slots.count &* 2
-    slots = [UInt32](repeating: 0, count: size)
+    let old = slots
+    slots = [UInt64](repeating: 0, count: size)
     let mask = size &- 1
-    for (index, entry) in entries.enumerated() {
-      var slot = Int(truncatingIfNeeded: entry.hash) & mask
+    for held in old where held != 0 {
+      let offset = Int(truncatingIfNeeded: held & 0xffff_ffff) &- 1
+      let count = arena.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset &+ 40, as: Int.self) }
+      let hash = arena.withUnsafeBufferPointer {
+        self.hash($0.baseAddress! + (offset &+ ContractSpanMemo.headerBytes), count: count)
+      }
+      var slot = Int(truncatingIfNeeded: hash) & mask
       while slots[slot] != 0 { slot = (slot &+ 1) & mask }
-      slots[slot] = UInt32(truncatingIfNeeded: index &+ 1)
+      slots[slot] = held
     }
   }
 }
