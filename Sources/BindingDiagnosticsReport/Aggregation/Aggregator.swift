@@ -48,24 +48,50 @@ package struct Aggregator {
     /// Whether the run has a record inside the window.
     var inWindow: Bool { windowHigh > 0 }
 
+    /// Takes a new record of the run, in one access to the run's state: its `seq`, its process
+    /// and host, whether it selects the run, and ``note(_:inside:runRecord:end:)``; `false`
+    /// (and nothing changed) when its `seq` was seen before.
+    /// - Parameter selects: Whether the record has the filter's host and process.
+    @inline(__always)
+    mutating func take(
+      _ record: UnsafePointer<InternedRecord>, strings: StringTable, selects: Bool, inside: Bool,
+      runRecord: Bool, end: Bool
+    ) -> Bool {
+      guard seqs.insert(record.pointee.seq) else { return false }
+      let recordProcess = record.pointee.process
+      if recordProcess != process, strings.precedes(recordProcess, process) {
+        process = recordProcess
+      }
+      let recordHost = record.pointee.host
+      if recordHost != host, strings.precedes(recordHost, host) { host = recordHost }
+      if selects { selected = true }
+      note(record, inside: inside, runRecord: runRecord, end: end)
+      return true
+    }
+
     /// Notes a new record of the run (in place: the run's `seq`s are not copied).
     /// - Parameters:
     ///   - inside: Whether it is inside the window.
     ///   - runRecord: Whether it is a run record.
     ///   - end: Whether it is a `run-end`.
     @inline(__always)
-    mutating func note(_ record: InternedRecord, inside: Bool, runRecord: Bool, end: Bool) {
-      let time = record.timestamp
+    mutating func note(
+      _ record: UnsafePointer<InternedRecord>, inside: Bool, runRecord: Bool, end: Bool
+    ) {
+      let time = record.pointee.timestamp
+      let seq = record.pointee.seq
       if time > last { last = time }
-      if record.seq == 1 { start = time }
+      if seq == 1 { start = time }
       if inside {
-        if record.seq < windowLow { windowLow = record.seq }
-        if record.seq > windowHigh { windowHigh = record.seq }
-        if !runRecord, record.seq > misuseHigh { misuseHigh = record.seq }
+        if seq < windowLow { windowLow = seq }
+        if seq > windowHigh { windowHigh = seq }
+        if !runRecord, seq > misuseHigh { misuseHigh = seq }
       }
       guard runRecord else { return }
-      if inside, record.runRecords > declared { declared = record.runRecords }
-      if record.runDropped > dropped { dropped = record.runDropped }
+      let runRecords = record.pointee.runRecords
+      let runDropped = record.pointee.runDropped
+      if inside, runRecords > declared { declared = runRecords }
+      if runDropped > dropped { dropped = runDropped }
       if end {
         ended = true
       } else {
@@ -87,6 +113,10 @@ package struct Aggregator {
   private let bySite: Bool
   /// Whether the filter can refuse anything (most runs have none).
   let filters: Bool
+  /// The window's bounds (µs), inclusive: `Int64.min` and `Int64.max` without `--since` and
+  /// `--until`.
+  let since: Int64
+  let until: Int64
   var strings = StringTable()
   var groups: GroupTable
   /// Per string id, the index of the run it names, or -1.
@@ -133,6 +163,8 @@ package struct Aggregator {
     self.filter = filter
     self.bySite = fields == [.kind, .file, .line]
     self.filters = !filter.isEmpty
+    since = filter.since?.microsecondsSinceEpoch ?? .min
+    until = filter.until?.microsecondsSinceEpoch ?? .max
     groups = GroupTable(width: fields.count)
     var table = StringTable()
     func id(_ text: String?) -> UInt32 { text.map { table.intern($0) } ?? InternedRecord.none }
@@ -180,7 +212,14 @@ package struct Aggregator {
       if coverage.waiting { coverage.see(.run, id: strings.intern(event.run), matches: false) }
       return
     }
-    add(record(of: event))
+    var record = record(of: event)
+    let run = run(of: record)
+    var runs: [RunState] = []
+    swap(&runs, &self.runs)
+    defer { swap(&runs, &self.runs) }
+    runs.withUnsafeMutableBufferPointer { runs in
+      withUnsafeMutablePointer(to: &record) { add($0, run: runs.baseAddress! + run) }
+    }
   }
 
   /// A chunk's strings, to be moved to this aggregator's table by ``add(_:translating:)``.
@@ -218,28 +257,61 @@ package struct Aggregator {
       needed = marks
     }
     let ids = strings.ids(of: table, needed: needed)
-    ids.withUnsafeBufferPointer { map in
-      for var record in chunk {
-        record.kind = map[Int(record.kind)]
-        record.file = map[Int(record.file)]
-        record.function = map[Int(record.function)]
-        record.valueType = map[Int(record.valueType)]
-        if record.label != InternedRecord.none, !lazyLabels {
-          record.label = map[Int(record.label)]
+    // The chunk's records with this table's ids, made in one tight pass, then added through
+    // pointers: a record (96 bytes) is not copied from call to call.
+    var translated = ids.withUnsafeBufferPointer { map in
+      [InternedRecord](unsafeUninitializedCapacity: chunk.count) { buffer, count in
+        for index in chunk.indices {
+          var record = chunk[index]
+          record.kind = map[Int(record.kind)]
+          record.file = map[Int(record.file)]
+          record.function = map[Int(record.function)]
+          record.valueType = map[Int(record.valueType)]
+          if record.label != InternedRecord.none, !lazyLabels {
+            record.label = map[Int(record.label)]
+          }
+          // Tests are kept only to group by them; a group keeps its writers (CI reports name
+          // them).
+          if record.test != InternedRecord.none {
+            record.test = byTest ? map[Int(record.test)] : InternedRecord.none
+          }
+          if record.writer != InternedRecord.none { record.writer = map[Int(record.writer)] }
+          record.process = map[Int(record.process)]
+          record.host = map[Int(record.host)]
+          record.run = map[Int(record.run)]
+          (buffer.baseAddress! + index).initialize(to: record)
         }
-        // Tests are kept only to group by them; a group keeps its writers (CI reports name them).
-        if record.test != InternedRecord.none {
-          record.test = byTest ? map[Int(record.test)] : InternedRecord.none
+        count = chunk.count
+      }
+    }
+    // Each record's run, runs new to the chunk made in the order their first records come (as
+    // record by record would), so that no run is made in the loop below: it holds the runs'
+    // storage once for the chunk, not once per record.
+    let runIndices = [Int32](unsafeUninitializedCapacity: translated.count) { indices, count in
+      for index in translated.indices {
+        let run = translated[index].run
+        indices[index] =
+          filterRun != InternedRecord.none && run != filterRun
+          ? -1 : Int32(truncatingIfNeeded: self.run(of: translated[index]))
+      }
+      count = translated.count
+    }
+    let labels = lazyLabels ? table : nil
+    var runs: [RunState] = []
+    swap(&runs, &self.runs)
+    defer { swap(&runs, &self.runs) }
+    runs.withUnsafeMutableBufferPointer { runs in
+      translated.withUnsafeMutableBufferPointer { records in
+        guard let base = records.baseAddress else { return }
+        for index in records.indices {
+          let record = base + index
+          let run = Int(runIndices[index])
+          guard run >= 0 else {
+            if coverage.waiting { coverage.see(.run, id: record.pointee.run, matches: false) }
+            continue
+          }
+          add(record, run: runs.baseAddress! + run, labelsIn: labels)
         }
-        if record.writer != InternedRecord.none { record.writer = map[Int(record.writer)] }
-        record.process = map[Int(record.process)]
-        record.host = map[Int(record.host)]
-        record.run = map[Int(record.run)]
-        if filterRun != InternedRecord.none, record.run != filterRun {
-          if coverage.waiting { coverage.see(.run, id: record.run, matches: false) }
-          continue
-        }
-        add(record, labelsIn: lazyLabels ? table : nil)
       }
     }
   }
@@ -277,40 +349,41 @@ package struct Aggregator {
   }
 
   /// Adds one record whose ids are this table's.
-  /// - Parameter labels: The table of `record`'s label when only its id there is known.
-  private mutating func add(_ record: InternedRecord, labelsIn labels: StringTable? = nil) {
-    var record = record
-    let index = run(of: record)
-    if coverage.waiting { cover(record) }
-    guard runs[index].seqs.insert(record.seq) else {
+  /// - Parameters:
+  ///   - record: The record; its label is changed to this table's id (or `none`).
+  ///   - run: Its run (``run(of:)``), out of ``runs`` while records are added.
+  ///   - labels: The table of `record`'s label when only its id there is known.
+  @inline(__always)
+  private mutating func add(
+    _ record: UnsafeMutablePointer<InternedRecord>, run: UnsafeMutablePointer<RunState>,
+    labelsIn labels: StringTable? = nil
+  ) {
+    if coverage.waiting { cover(record.pointee) }
+    let kind = record.pointee.kind
+    let time = record.pointee.timestamp
+    // Run records tell where a run stands and how far it went; they are never events.
+    let isRunRecord = kind == heartbeatKind || kind == endKind
+    let selects =
+      (filterHost == InternedRecord.none || record.pointee.host == filterHost)
+      && (filterProcess == InternedRecord.none || record.pointee.process == filterProcess)
+    guard
+      run.pointee.take(
+        record, strings: strings, selects: selects, inside: inWindow(time),
+        runRecord: isRunRecord, end: kind == endKind)
+    else {
       duplicates += 1
       return
     }
-    if record.process != runs[index].process,
-      strings.precedes(record.process, runs[index].process)
-    {
-      runs[index].process = record.process
-    }
-    if record.host != runs[index].host, strings.precedes(record.host, runs[index].host) {
-      runs[index].host = record.host
-    }
-    if !runs[index].selected,
-      filterHost == InternedRecord.none || record.host == filterHost,
-      filterProcess == InternedRecord.none || record.process == filterProcess
-    {
-      runs[index].selected = true
-    }
-    if record.timestamp > newest { newest = record.timestamp }
-    // Run records tell where a run stands and how far it went; they are never events.
-    if note(record, in: index) { return }
-    if !filterKinds.isEmpty { see(kind: record.kind) }
-    guard !filters || accepts(record) else { return }
-    events += record.events
+    if time > newest { newest = time }
+    if isRunRecord { return }
+    if !filterKinds.isEmpty { see(kind: kind) }
+    guard !filters || accepts(record.pointee) else { return }
+    events += record.pointee.events
     records += 1
-    let group = group(of: record)
-    if let labels, record.label != InternedRecord.none {
-      let label = record.label
-      record.label = labels.withBytes(label) { bytes in
+    let group = group(of: record.pointee)
+    if let labels, record.pointee.label != InternedRecord.none {
+      let label = record.pointee.label
+      record.pointee.label = labels.withBytes(label) { bytes in
         groups.refusesLabel(bytes, in: group, strings: strings)
           ? InternedRecord.none : strings.intern(bytes, hash: labels.hash(of: label)).id
       }
@@ -325,17 +398,6 @@ package struct Aggregator {
     let id = strings.intern(run)
     guard Int(id) < runOf.count, runOf[Int(id)] >= 0 else { return }
     runs[Int(runOf[Int(id)])].otherUser = true
-  }
-
-  /// Notes what a new record of run `index` says about the run; `true` when it is a run
-  /// record (`run-heartbeat`, `run-end`), which is then counted nowhere else.
-  @inline(__always)
-  private mutating func note(_ record: InternedRecord, in index: Int) -> Bool {
-    let isRunRecord = record.kind == heartbeatKind || record.kind == endKind
-    runs[index].note(
-      record, inside: inWindow(record.timestamp), runRecord: isRunRecord,
-      end: record.kind == endKind)
-    return isRunRecord
   }
 
   /// The index of `record`'s run, creating it when new.
