@@ -169,8 +169,10 @@ struct GroupTable: Sendable {
   @inline(__always)
   private func matches(_ index: Int, _ key: SIMD8<Int64>) -> Bool {
     let base = index &* width
-    for position in 0..<width where keys[base &+ position] != key[position] { return false }
-    return true
+    return keys.withUnsafeBufferPointer { keys in
+      for position in 0..<width where keys[base &+ position] != key[position] { return false }
+      return true
+    }
   }
 
   @inline(__always)
@@ -231,14 +233,17 @@ struct GroupTable: Sendable {
     let widens =
       !state.histogram && state.records > 0
       && time &>> TimeHistogram.minimumShift != state.first &>> TimeHistogram.minimumShift
+    // Whether a second value of a set goes to the extra; not worked out when the group has an
+    // extra already (``addToExtra`` then sees to each set).
     let more =
-      (process != state.process && state.process != none)
+      state.extra != 0
+      || (process != state.process && state.process != none)
       || (host != state.host && state.host != none)
       || (valueType != state.valueType && state.valueType != none)
       || (label != state.label && label != none && state.label != none)
       || (function != state.function && state.function != none)
       || (writer != state.writer && writer != none && state.writer != none)
-    if state.histogram || widens || state.level != rank || more {
+    if more || widens || state.level != rank {
       let extra = extraIndex(&state, &extras)
       addToExtra(
         record, rank: rank, widens: widens, state: &state, extra: &extras[extra],

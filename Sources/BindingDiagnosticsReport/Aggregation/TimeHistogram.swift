@@ -92,13 +92,14 @@ struct TimeHistogram: Sendable {
       // second widens a few times, not once a bucket. The buckets stay where they are: empty
       // ones are added after them.
       count = min(Self.maxBuckets, max(count, 2 * buckets.count))
-      var grown = [Bucket](repeating: Bucket(), count: count)
-      grown.withUnsafeMutableBufferPointer { grown in
-        buckets.withUnsafeBufferPointer { buckets in
-          grown.baseAddress!.update(from: buckets.baseAddress!, count: buckets.count)
+      let old = buckets
+      buckets = [Bucket](unsafeUninitializedCapacity: count) { grown, initialized in
+        old.withUnsafeBufferPointer { old in
+          grown.baseAddress!.initialize(from: old.baseAddress!, count: old.count)
+          (grown.baseAddress! + old.count).initialize(repeating: Bucket(), count: count - old.count)
         }
+        initialized = count
       }
-      buckets = grown
       return
     }
     if !isFirst {
@@ -106,14 +107,18 @@ struct TimeHistogram: Sendable {
       // they were allocated already), so that times moving forward do not widen again at once.
       count = max(count, buckets.count)
     }
-    var merged = [Bucket](repeating: Bucket(), count: count)
-    if !isFirst {
-      for (offset, bucket) in buckets.enumerated() where bucket.count != 0 {
-        let index = ((base &+ Int64(offset)) &>> (newShift - shift)) &- newBase
-        merged[Int(index)].merge(bucket)
+    let old = buckets
+    let (oldBase, oldShift) = (base, shift)
+    buckets = [Bucket](unsafeUninitializedCapacity: count) { merged, initialized in
+      merged.initialize(repeating: Bucket())
+      old.withUnsafeBufferPointer { old in
+        for offset in old.indices where old[offset].count != 0 {
+          let index = ((oldBase &+ Int64(offset)) &>> (newShift &- oldShift)) &- newBase
+          merged[Int(index)].merge(old[offset])
+        }
       }
+      initialized = count
     }
-    buckets = merged
     base = newBase
     shift = newShift
   }
