@@ -257,12 +257,23 @@ package struct Aggregator {
       needed = marks
     }
     let ids = strings.ids(of: table, needed: needed)
-    // The chunk's records with this table's ids, made in one tight pass, then added through
-    // pointers: a record (96 bytes) is not copied from call to call.
-    var translated = ids.withUnsafeBufferPointer { map in
-      [InternedRecord](unsafeUninitializedCapacity: chunk.count) { buffer, count in
-        for index in chunk.indices {
-          var record = chunk[index]
+    let labels = lazyLabels ? table : nil
+    // A batch of records at a time: translated to this table's ids in one tight pass, each
+    // one's run found, then added through pointers (a record, 96 bytes, is not copied from call
+    // to call). A batch, not the chunk, so the copies stay in the cache and few.
+    let capacity = min(chunk.count, Aggregator.batch)
+    let translated = UnsafeMutablePointer<InternedRecord>.allocate(capacity: capacity)
+    let runIndices = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+    defer {
+      translated.deallocate()
+      runIndices.deallocate()
+    }
+    var start = 0
+    while start < chunk.count {
+      let count = min(capacity, chunk.count - start)
+      ids.withUnsafeBufferPointer { map in
+        for index in 0..<count {
+          var record = chunk[start + index]
           record.kind = map[Int(record.kind)]
           record.file = map[Int(record.file)]
           record.function = map[Int(record.function)]
@@ -279,32 +290,23 @@ package struct Aggregator {
           record.process = map[Int(record.process)]
           record.host = map[Int(record.host)]
           record.run = map[Int(record.run)]
-          (buffer.baseAddress! + index).initialize(to: record)
+          (translated + index).initialize(to: record)
         }
-        count = chunk.count
       }
-    }
-    // Each record's run, runs new to the chunk made in the order their first records come (as
-    // record by record would), so that no run is made in the loop below: it holds the runs'
-    // storage once for the chunk, not once per record.
-    let runIndices = [Int32](unsafeUninitializedCapacity: translated.count) { indices, count in
-      for index in translated.indices {
+      // Runs new to the batch are made in the order their first records come (as record by
+      // record would), so that none is made in the loop below: it holds the runs' storage once
+      // per batch, not once per record.
+      for index in 0..<count {
         let run = translated[index].run
-        indices[index] =
+        runIndices[index] =
           filterRun != InternedRecord.none && run != filterRun
           ? -1 : Int32(truncatingIfNeeded: self.run(of: translated[index]))
       }
-      count = translated.count
-    }
-    let labels = lazyLabels ? table : nil
-    var runs: [RunState] = []
-    swap(&runs, &self.runs)
-    defer { swap(&runs, &self.runs) }
-    runs.withUnsafeMutableBufferPointer { runs in
-      translated.withUnsafeMutableBufferPointer { records in
-        guard let base = records.baseAddress else { return }
-        for index in records.indices {
-          let record = base + index
+      var runs: [RunState] = []
+      swap(&runs, &self.runs)
+      runs.withUnsafeMutableBufferPointer { runs in
+        for index in 0..<count {
+          let record = translated + index
           let run = Int(runIndices[index])
           guard run >= 0 else {
             if coverage.waiting { coverage.see(.run, id: record.pointee.run, matches: false) }
@@ -313,8 +315,13 @@ package struct Aggregator {
           add(record, run: runs.baseAddress! + run, labelsIn: labels)
         }
       }
+      swap(&runs, &self.runs)
+      start += count
     }
   }
+
+  /// Records per batch in ``add(_:translating:)``.
+  private static let batch = 2048
 
   /// Records `event`'s `seq` for lost-record tracking only, when its run is already known:
   /// for records read to complete a run's start, outside the window counted.
