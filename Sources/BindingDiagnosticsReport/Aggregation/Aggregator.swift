@@ -291,16 +291,13 @@ package struct Aggregator {
           record.host = map[Int(record.host)]
           record.run = map[Int(record.run)]
           (translated + index).initialize(to: record)
+          // Runs new to the batch are made here, in the order their first records come (as
+          // record by record would), so that none is made in the loop below: it holds the runs'
+          // storage once per batch, not once per record.
+          runIndices[index] =
+            filterRun != InternedRecord.none && record.run != filterRun
+            ? -1 : Int32(truncatingIfNeeded: self.run(of: record))
         }
-      }
-      // Runs new to the batch are made in the order their first records come (as record by
-      // record would), so that none is made in the loop below: it holds the runs' storage once
-      // per batch, not once per record.
-      for index in 0..<count {
-        let run = translated[index].run
-        runIndices[index] =
-          filterRun != InternedRecord.none && run != filterRun
-          ? -1 : Int32(truncatingIfNeeded: self.run(of: translated[index]))
       }
       var runs: [RunState] = []
       swap(&runs, &self.runs)

@@ -170,6 +170,9 @@ struct GroupTable: Sendable {
   private func matches(_ index: Int, _ key: SIMD8<Int64>) -> Bool {
     let base = index &* width
     return keys.withUnsafeBufferPointer { keys in
+      if width == 3 {
+        return keys[base] == key[0] && keys[base &+ 1] == key[1] && keys[base &+ 2] == key[2]
+      }
       for position in 0..<width where keys[base &+ position] != key[position] { return false }
       return true
     }
@@ -178,9 +181,17 @@ struct GroupTable: Sendable {
   @inline(__always)
   private func hash(_ key: SIMD8<Int64>) -> UInt64 {
     var mix = seed
-    for position in 0..<width {
-      mix = (mix ^ UInt64(bitPattern: key[position])) &* 0xbf58_476d_1ce4_e5b9
+    @inline(__always) func combine(_ lane: Int64) {
+      mix = (mix ^ UInt64(bitPattern: lane)) &* 0xbf58_476d_1ce4_e5b9
       mix ^= mix &>> 31
+    }
+    if width == 3 {
+      // The default grouping (kind, file, line), unrolled.
+      combine(key[0])
+      combine(key[1])
+      combine(key[2])
+    } else {
+      for position in 0..<width { combine(key[position]) }
     }
     mix = (mix ^ (mix &>> 30)) &* 0x94d0_49bb_1331_11eb
     return mix ^ (mix &>> 31)
