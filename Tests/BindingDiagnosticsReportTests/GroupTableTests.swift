@@ -34,7 +34,8 @@ import Testing
       var seen: Set<UInt32> = [first]
       for _ in 0..<3000 {
         // Mostly a few values over and over, sometimes any.
-        let id = random.next(4) == 0 ? ids[random.next(distinct)] : ids[random.next(min(4, distinct))]
+        let id =
+          random.next(4) == 0 ? ids[random.next(distinct)] : ids[random.next(min(4, distinct))]
         seen.insert(id)
         if id != first { set.insert(id, first: &first, strings: strings) }
       }
@@ -77,7 +78,10 @@ import Testing
     for seed in 1...20 {
       var random = Random(state: UInt64(seed))
       var table = GroupTable(width: 1)
-      var expected: [Int: (events: Int, first: Int64, last: Int64, levels: [Int: Int], sets: [Set<UInt32>])] = [:]
+      typealias Expected = (
+        events: Int, first: Int64, last: Int64, levels: [Int: Int], sets: [Set<UInt32>]
+      )
+      var expected: [Int: Expected] = [:]
       // Per group, the fields of its last record: each record changes one of them at times.
       var last: [Int: [UInt32]] = [:]
       for _ in 0..<(1 + random.next(40)) {
@@ -94,7 +98,8 @@ import Testing
           timestamp: 1_796_000_000_000_000 + Int64(random.next(1 + random.next(4_000_000))),
           line: 1, seq: 1, suppressed: random.next(3), kind: 0, file: 0, function: fields[4],
           valueType: fields[2], label: fields[3], writer: fields[5], process: fields[0],
-          host: fields[1], run: 0, level: levels[random.next(4) != 0 ? 2 : random.next(levels.count)])
+          host: fields[1], run: 0,
+          level: levels[random.next(4) != 0 ? 2 : random.next(levels.count)])
         let index = table.index(of: SIMD8(Int64(group), 0, 0, 0, 0, 0, 0, 0), level: record.level)
         withUnsafePointer(to: record) { table.add($0, to: index, strings: strings) }
         var entry = expected[index] ?? (0, .max, .min, [:], Array(repeating: [], count: 6))
