@@ -30,9 +30,7 @@ extension Aggregator {
   /// Whether `time` (µs) is inside the filter's window.
   @inline(__always)
   func inWindow(_ time: Int64) -> Bool {
-    if let since = filter.since, time < since.microsecondsSinceEpoch { return false }
-    if let until = filter.until, until.microsecondsSinceEpoch < time { return false }
-    return true
+    since <= time && time <= until
   }
 
   mutating func see(kind: UInt32) {
@@ -50,8 +48,7 @@ extension Aggregator {
 
   /// ``EventFilter/accepts(_:)`` on ids.
   mutating func accepts(_ record: InternedRecord) -> Bool {
-    if let since = filter.since, record.timestamp < since.microsecondsSinceEpoch { return false }
-    if let until = filter.until, until.microsecondsSinceEpoch < record.timestamp { return false }
+    if !inWindow(record.timestamp) { return false }
     if !filterKinds.isEmpty, !filterKinds.contains(record.kind) { return false }
     if filter.fileSubstring != nil, !fileMatches(record.file) { return false }
     if filterProcess != InternedRecord.none, record.process != filterProcess { return false }

@@ -9,73 +9,6 @@ package import BindingDiagnostics
 /// through the same path: an event's strings are interned, a chunk of ``InternedRecord``s is
 /// moved to this table's ids once per distinct string.
 package struct Aggregator {
-  struct RunState {
-    var seqs = SeqTracker()
-    /// The smallest process name among the run's records (one, unless the input is odd), so
-    /// the name shown does not depend on the input's order.
-    var process: UInt32
-    /// The smallest host name among the run's records, likewise.
-    var host: UInt32
-    /// Whether a record of the run has the filter's host and process: only these runs' lost
-    /// records are counted.
-    var selected = false
-    /// Whether the run's first journal entry came from a user other than root and the reader
-    /// (``markOtherUser(run:)``): its losses are counted apart, not in ``Summary/lost``.
-    var otherUser = false
-    /// The lowest and highest `seq` of the run's records inside the window (`--since`,
-    /// `--until`; every record without one): `Int.max` and 0 until one is seen.
-    var windowLow = Int.max
-    var windowHigh = 0
-    /// The highest `seq` of its misuse records inside the window: what follows it up to the
-    /// run's end is its tail.
-    var misuseHigh = 0
-    /// The highest `run_records` of the run records inside the window: its tail.
-    var declared = 0
-    /// The highest `run_dropped` of its run records.
-    var dropped = 0
-    /// Whether a `run-end` was read.
-    var ended = false
-    /// Its newest record's time (µs).
-    var last = Int64.min
-    /// The time of its `seq` 1, when read.
-    var start: Int64?
-    /// Heartbeats read, and the oldest and newest one's time: their cadence is the run's
-    /// heartbeat interval (see ``Aggregator/interval(of:)``).
-    var heartbeats = 0
-    var firstHeartbeat = Int64.max
-    var lastHeartbeat = Int64.min
-
-    /// Whether the run has a record inside the window.
-    var inWindow: Bool { windowHigh > 0 }
-
-    /// Notes a new record of the run (in place: the run's `seq`s are not copied).
-    /// - Parameters:
-    ///   - inside: Whether it is inside the window.
-    ///   - runRecord: Whether it is a run record.
-    ///   - end: Whether it is a `run-end`.
-    @inline(__always)
-    mutating func note(_ record: InternedRecord, inside: Bool, runRecord: Bool, end: Bool) {
-      let time = record.timestamp
-      if time > last { last = time }
-      if record.seq == 1 { start = time }
-      if inside {
-        if record.seq < windowLow { windowLow = record.seq }
-        if record.seq > windowHigh { windowHigh = record.seq }
-        if !runRecord, record.seq > misuseHigh { misuseHigh = record.seq }
-      }
-      guard runRecord else { return }
-      if inside, record.runRecords > declared { declared = record.runRecords }
-      if record.runDropped > dropped { dropped = record.runDropped }
-      if end {
-        ended = true
-      } else {
-        heartbeats += 1
-        firstHeartbeat = min(firstHeartbeat, time)
-        lastHeartbeat = max(lastHeartbeat, time)
-      }
-    }
-  }
-
   /// The heartbeat interval a run is taken to have when its records do not show one (the
   /// sinks' default): 60 s, in µs.
   package static let defaultHeartbeatInterval: Int64 = 60_000_000
@@ -87,6 +20,10 @@ package struct Aggregator {
   private let bySite: Bool
   /// Whether the filter can refuse anything (most runs have none).
   let filters: Bool
+  /// The window's bounds (µs), inclusive: `Int64.min` and `Int64.max` without `--since` and
+  /// `--until`.
+  let since: Int64
+  let until: Int64
   var strings = StringTable()
   var groups: GroupTable
   /// Per string id, the index of the run it names, or -1.
@@ -133,6 +70,8 @@ package struct Aggregator {
     self.filter = filter
     self.bySite = fields == [.kind, .file, .line]
     self.filters = !filter.isEmpty
+    since = filter.since?.microsecondsSinceEpoch ?? .min
+    until = filter.until?.microsecondsSinceEpoch ?? .max
     groups = GroupTable(width: fields.count)
     var table = StringTable()
     func id(_ text: String?) -> UInt32 { text.map { table.intern($0) } ?? InternedRecord.none }
@@ -180,7 +119,14 @@ package struct Aggregator {
       if coverage.waiting { coverage.see(.run, id: strings.intern(event.run), matches: false) }
       return
     }
-    add(record(of: event))
+    var record = record(of: event)
+    let run = run(of: record)
+    var runs: [RunState] = []
+    swap(&runs, &self.runs)
+    defer { swap(&runs, &self.runs) }
+    runs.withUnsafeMutableBufferPointer { runs in
+      withUnsafeMutablePointer(to: &record) { add($0, run: runs.baseAddress! + run) }
+    }
   }
 
   /// A chunk's strings, to be moved to this aggregator's table by ``add(_:translating:)``.
@@ -218,31 +164,68 @@ package struct Aggregator {
       needed = marks
     }
     let ids = strings.ids(of: table, needed: needed)
-    ids.withUnsafeBufferPointer { map in
-      for var record in chunk {
-        record.kind = map[Int(record.kind)]
-        record.file = map[Int(record.file)]
-        record.function = map[Int(record.function)]
-        record.valueType = map[Int(record.valueType)]
-        if record.label != InternedRecord.none, !lazyLabels {
-          record.label = map[Int(record.label)]
+    let labels = lazyLabels ? table : nil
+    // A batch of records at a time: translated to this table's ids in one tight pass, each
+    // one's run found, then added through pointers (a record, 96 bytes, is not copied from call
+    // to call). A batch, not the chunk, so the copies stay in the cache and few.
+    let capacity = min(chunk.count, Aggregator.batch)
+    let translated = UnsafeMutablePointer<InternedRecord>.allocate(capacity: capacity)
+    let runIndices = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+    defer {
+      translated.deallocate()
+      runIndices.deallocate()
+    }
+    var start = 0
+    while start < chunk.count {
+      let count = min(capacity, chunk.count - start)
+      ids.withUnsafeBufferPointer { map in
+        for index in 0..<count {
+          var record = chunk[start + index]
+          record.kind = map[Int(record.kind)]
+          record.file = map[Int(record.file)]
+          record.function = map[Int(record.function)]
+          record.valueType = map[Int(record.valueType)]
+          if record.label != InternedRecord.none, !lazyLabels {
+            record.label = map[Int(record.label)]
+          }
+          // Tests are kept only to group by them; a group keeps its writers (CI reports name
+          // them).
+          if record.test != InternedRecord.none {
+            record.test = byTest ? map[Int(record.test)] : InternedRecord.none
+          }
+          if record.writer != InternedRecord.none { record.writer = map[Int(record.writer)] }
+          record.process = map[Int(record.process)]
+          record.host = map[Int(record.host)]
+          record.run = map[Int(record.run)]
+          (translated + index).initialize(to: record)
+          // Runs new to the batch are made here, in the order their first records come (as
+          // record by record would), so that none is made in the loop below: it holds the runs'
+          // storage once per batch, not once per record.
+          runIndices[index] =
+            filterRun != InternedRecord.none && record.run != filterRun
+            ? -1 : Int32(truncatingIfNeeded: self.run(of: record))
         }
-        // Tests are kept only to group by them; a group keeps its writers (CI reports name them).
-        if record.test != InternedRecord.none {
-          record.test = byTest ? map[Int(record.test)] : InternedRecord.none
-        }
-        if record.writer != InternedRecord.none { record.writer = map[Int(record.writer)] }
-        record.process = map[Int(record.process)]
-        record.host = map[Int(record.host)]
-        record.run = map[Int(record.run)]
-        if filterRun != InternedRecord.none, record.run != filterRun {
-          if coverage.waiting { coverage.see(.run, id: record.run, matches: false) }
-          continue
-        }
-        add(record, labelsIn: lazyLabels ? table : nil)
       }
+      var runs: [RunState] = []
+      swap(&runs, &self.runs)
+      runs.withUnsafeMutableBufferPointer { runs in
+        for index in 0..<count {
+          let record = translated + index
+          let run = Int(runIndices[index])
+          guard run >= 0 else {
+            if coverage.waiting { coverage.see(.run, id: record.pointee.run, matches: false) }
+            continue
+          }
+          add(record, run: runs.baseAddress! + run, labelsIn: labels)
+        }
+      }
+      swap(&runs, &self.runs)
+      start += count
     }
   }
+
+  /// Records per batch in ``add(_:translating:)``.
+  private static let batch = 2048
 
   /// Records `event`'s `seq` for lost-record tracking only, when its run is already known:
   /// for records read to complete a run's start, outside the window counted.
@@ -277,40 +260,41 @@ package struct Aggregator {
   }
 
   /// Adds one record whose ids are this table's.
-  /// - Parameter labels: The table of `record`'s label when only its id there is known.
-  private mutating func add(_ record: InternedRecord, labelsIn labels: StringTable? = nil) {
-    var record = record
-    let index = run(of: record)
-    if coverage.waiting { cover(record) }
-    guard runs[index].seqs.insert(record.seq) else {
+  /// - Parameters:
+  ///   - record: The record; its label is changed to this table's id (or `none`).
+  ///   - run: Its run (``run(of:)``), out of ``runs`` while records are added.
+  ///   - labels: The table of `record`'s label when only its id there is known.
+  @inline(__always)
+  private mutating func add(
+    _ record: UnsafeMutablePointer<InternedRecord>, run: UnsafeMutablePointer<RunState>,
+    labelsIn labels: StringTable? = nil
+  ) {
+    if coverage.waiting { cover(record.pointee) }
+    let kind = record.pointee.kind
+    let time = record.pointee.timestamp
+    // Run records tell where a run stands and how far it went; they are never events.
+    let isRunRecord = kind == heartbeatKind || kind == endKind
+    let selects =
+      (filterHost == InternedRecord.none || record.pointee.host == filterHost)
+      && (filterProcess == InternedRecord.none || record.pointee.process == filterProcess)
+    guard
+      run.pointee.take(
+        record, strings: strings, selects: selects, inside: inWindow(time),
+        runRecord: isRunRecord, end: kind == endKind)
+    else {
       duplicates += 1
       return
     }
-    if record.process != runs[index].process,
-      strings.precedes(record.process, runs[index].process)
-    {
-      runs[index].process = record.process
-    }
-    if record.host != runs[index].host, strings.precedes(record.host, runs[index].host) {
-      runs[index].host = record.host
-    }
-    if !runs[index].selected,
-      filterHost == InternedRecord.none || record.host == filterHost,
-      filterProcess == InternedRecord.none || record.process == filterProcess
-    {
-      runs[index].selected = true
-    }
-    if record.timestamp > newest { newest = record.timestamp }
-    // Run records tell where a run stands and how far it went; they are never events.
-    if note(record, in: index) { return }
-    if !filterKinds.isEmpty { see(kind: record.kind) }
-    guard !filters || accepts(record) else { return }
-    events += record.events
+    if time > newest { newest = time }
+    if isRunRecord { return }
+    if !filterKinds.isEmpty { see(kind: kind) }
+    guard !filters || accepts(record.pointee) else { return }
+    events += record.pointee.events
     records += 1
-    let group = group(of: record)
-    if let labels, record.label != InternedRecord.none {
-      let label = record.label
-      record.label = labels.withBytes(label) { bytes in
+    let group = group(of: record.pointee)
+    if let labels, record.pointee.label != InternedRecord.none {
+      let label = record.pointee.label
+      record.pointee.label = labels.withBytes(label) { bytes in
         groups.refusesLabel(bytes, in: group, strings: strings)
           ? InternedRecord.none : strings.intern(bytes, hash: labels.hash(of: label)).id
       }
@@ -325,17 +309,6 @@ package struct Aggregator {
     let id = strings.intern(run)
     guard Int(id) < runOf.count, runOf[Int(id)] >= 0 else { return }
     runs[Int(runOf[Int(id)])].otherUser = true
-  }
-
-  /// Notes what a new record of run `index` says about the run; `true` when it is a run
-  /// record (`run-heartbeat`, `run-end`), which is then counted nowhere else.
-  @inline(__always)
-  private mutating func note(_ record: InternedRecord, in index: Int) -> Bool {
-    let isRunRecord = record.kind == heartbeatKind || record.kind == endKind
-    runs[index].note(
-      record, inside: inWindow(record.timestamp), runRecord: isRunRecord,
-      end: record.kind == endKind)
-    return isRunRecord
   }
 
   /// The index of `record`'s run, creating it when new.

@@ -45,10 +45,15 @@ package struct FilterCoverage: Sendable {
     }
     matched = Array(repeating: false, count: Field.allCases.count)
     seen = Array(repeating: [], count: Field.allCases.count)
+    waiting = anyWaiting
   }
 
-  /// Whether any filter still waits for its first match (most records need no look).
-  var waiting: Bool {
+  /// Whether any filter still waits for its first match (most records need no look): kept
+  /// up to date by ``see(_:id:matches:)``, since it is read for every record.
+  private(set) var waiting = false
+
+  /// ``waiting`` worked out from `active` and `matched`.
+  private var anyWaiting: Bool {
     for index in active.indices where active[index] && !matched[index] { return true }
     return false
   }
@@ -60,6 +65,7 @@ package struct FilterCoverage: Sendable {
     if matches {
       matched[index] = true
       seen[index] = []
+      waiting = anyWaiting
     } else if seen[index].count < FilterCoverage.maxValues {
       seen[index].insert(id)
     }

@@ -55,16 +55,30 @@ struct GroupTable: Sendable {
     /// Once full, where the largest kept value is: an index in `more`, -1 for the first,
     /// -2 before it is needed.
     private var largest = -2
+    /// Bit `id` set for each id below 64 in `more`: a busy group's few values are small ids
+    /// (the table numbers strings in order of first sight), and a value met again, the usual
+    /// case, is then found without a scan.
+    private var small: UInt64 = 0
 
     /// Inserts `id`, which is not `first` (the set's first value, already set).
+    @inline(__always)
     mutating func insert(_ id: UInt32, first: inout UInt32, strings: StringTable) {
       if id == last { return }
       last = id
+      // Kept already: nothing changes (when full, neither would it below).
+      if id < 64, small & (1 &<< UInt64(id)) != 0 { return }
       guard more.count + 1 < IDSet.limit else {
         return keepIfSmaller(id, first: &first, strings: strings)
       }
-      if more.contains(id) { return }
+      if id >= 64, more.contains(id) { return }
       more.append(id)
+      small |= IDSet.bit(id)
+    }
+
+    /// `id`'s bit in `small`, 0 for an id of 64 or more.
+    @inline(__always)
+    private static func bit(_ id: UInt32) -> UInt64 {
+      id < 64 ? 1 &<< UInt64(id) : 0
     }
 
     /// Whether the set, full, would refuse a value of `bytes` (not smaller than the largest
@@ -92,7 +106,13 @@ struct GroupTable: Sendable {
       findLargest(first: first, strings: strings)
       guard strings.precedes(id, largest < 0 ? first : more[largest]), !more.contains(id)
       else { return }
-      if largest < 0 { first = id } else { more[largest] = id }
+      if largest < 0 {
+        first = id
+      } else {
+        small &= ~IDSet.bit(more[largest])
+        more[largest] = id
+        small |= IDSet.bit(id)
+      }
       largest = -2
     }
   }
@@ -110,7 +130,9 @@ struct GroupTable: Sendable {
   /// Per slot, the index + 1 of a group, 0 for none; at most half full.
   private var slots = [UInt32](repeating: 0, count: 1024)
   /// The process's seed, so crafted keys cannot aim at collisions they cannot see.
-  private static let seed = UInt64.random(in: .min ... .max) | 1
+  private static let processSeed = UInt64.random(in: .min ... .max) | 1
+  /// ``processSeed``, read once: each read of the lazy global is a call.
+  private let seed = GroupTable.processSeed
 
   /// An empty table of keys of `width` fields (1 to 8).
   init(width: Int) {
@@ -147,16 +169,29 @@ struct GroupTable: Sendable {
   @inline(__always)
   private func matches(_ index: Int, _ key: SIMD8<Int64>) -> Bool {
     let base = index &* width
-    for position in 0..<width where keys[base &+ position] != key[position] { return false }
-    return true
+    return keys.withUnsafeBufferPointer { keys in
+      if width == 3 {
+        return keys[base] == key[0] && keys[base &+ 1] == key[1] && keys[base &+ 2] == key[2]
+      }
+      for position in 0..<width where keys[base &+ position] != key[position] { return false }
+      return true
+    }
   }
 
   @inline(__always)
   private func hash(_ key: SIMD8<Int64>) -> UInt64 {
-    var mix = GroupTable.seed
-    for position in 0..<width {
-      mix = (mix ^ UInt64(bitPattern: key[position])) &* 0xbf58_476d_1ce4_e5b9
+    var mix = seed
+    @inline(__always) func combine(_ lane: Int64) {
+      mix = (mix ^ UInt64(bitPattern: lane)) &* 0xbf58_476d_1ce4_e5b9
       mix ^= mix &>> 31
+    }
+    if width == 3 {
+      // The default grouping (kind, file, line), unrolled.
+      combine(key[0])
+      combine(key[1])
+      combine(key[2])
+    } else {
+      for position in 0..<width { combine(key[position]) }
     }
     mix = (mix ^ (mix &>> 30)) &* 0x94d0_49bb_1331_11eb
     return mix ^ (mix &>> 31)
@@ -177,93 +212,129 @@ struct GroupTable: Sendable {
 
   /// Counts `record` in group `index`.
   @inline(__always)
-  mutating func add(_ record: InternedRecord, to index: Int, strings: StringTable) {
-    // The group's state in place: a copy in and out cost more than the counting.
-    states.withUnsafeMutableBufferPointer { states in
-      GroupTable.add(record, to: &states[index], extras: &extras, strings: strings)
-    }
+  mutating func add(
+    _ record: UnsafePointer<InternedRecord>, to index: Int, strings: StringTable
+  ) {
+    // The group's state in place: a copy in and out cost more than the counting. (Not in a
+    // closure of `withUnsafeMutableBufferPointer`: one the optimizer leaves out of line copies
+    // the record.)
+    GroupTable.add(record, to: &states[index], extras: &extras, strings: strings)
   }
 
-  /// ``add(_:to:strings:)`` on the group's `state`, its extra (if any) in `extras`.
+  /// ``add(_:to:strings:)`` on the group's `state`, its extra (if any) in `extras`. What the
+  /// extra takes (histogram, levels, second values) is decided first from the state before the
+  /// record, and done in one access to `extras`: most records of a busy group need it, and each
+  /// access to the array checks that it is not shared.
   @inline(__always)
   private static func add(
-    _ record: InternedRecord, to state: inout State, extras: inout [Extra], strings: StringTable
+    _ record: UnsafePointer<InternedRecord>, to state: inout State, extras: inout [Extra],
+    strings: StringTable
   ) {
-    let events = record.events
-    let time = record.timestamp
-    if state.histogram {
-      extras[Int(state.extra) - 1].histogram.add(time, count: events)
-    } else if state.records > 0,
-      time &>> TimeHistogram.minimumShift != state.first &>> TimeHistogram.minimumShift
-    {
-      // Past one bucket: the bucket so far, then this time.
+    let events = record.pointee.events
+    let time = record.pointee.timestamp
+    let rank = GroupTable.rank(record.pointee.level)
+    let process = record.pointee.process
+    let host = record.pointee.host
+    let valueType = record.pointee.valueType
+    let label = record.pointee.label
+    let function = record.pointee.function
+    let writer = record.pointee.writer
+    let none = InternedRecord.none
+    // Past one bucket: the bucket so far, then this time, go to a histogram.
+    let widens =
+      !state.histogram && state.records > 0
+      && time &>> TimeHistogram.minimumShift != state.first &>> TimeHistogram.minimumShift
+    // Whether a second value of a set goes to the extra; not worked out when the group has an
+    // extra already (``addToExtra`` then sees to each set).
+    let more =
+      state.extra != 0
+      || (process != state.process && state.process != none)
+      || (host != state.host && state.host != none)
+      || (valueType != state.valueType && state.valueType != none)
+      || (label != state.label && label != none && state.label != none)
+      || (function != state.function && state.function != none)
+      || (writer != state.writer && writer != none && state.writer != none)
+    if more || widens || state.level != rank {
       let extra = extraIndex(&state, &extras)
-      extras[extra].histogram = TimeHistogram(
-        first: state.first, last: state.last, count: state.events)
-      extras[extra].histogram.add(time, count: events)
-      state.histogram = true
-    }
-    let rank = UInt8(record.level.rank)
-    if state.level != rank {
-      let extra = extraIndex(&state, &extras)
-      if state.level != GroupTable.mixedLevels {
-        extras[extra].levels[Int(state.level)] = Int64(truncatingIfNeeded: state.events)
-        state.level = GroupTable.mixedLevels
-      }
-      extras[extra].levels[Int(rank)] &+= Int64(truncatingIfNeeded: events)
+      addToExtra(
+        record, rank: rank, widens: widens, state: &state, extra: &extras[extra],
+        strings: strings)
     }
     state.events += events
     state.records += 1
     if time < state.first { state.first = time }
     if time > state.last { state.last = time }
-    if record.process != state.process {
-      if state.process == InternedRecord.none {
-        state.process = record.process
-      } else {
-        let extra = extraIndex(&state, &extras)
-        extras[extra].processes.insert(record.process, first: &state.process, strings: strings)
-      }
+    // The first value of each set; a second one went to the extra above.
+    if state.process == none { state.process = process }
+    if state.host == none { state.host = host }
+    if state.valueType == none { state.valueType = valueType }
+    if state.label == none { state.label = label }
+    if state.function == none { state.function = function }
+    if state.writer == none { state.writer = writer }
+  }
+
+  /// The part of ``add(_:to:extras:strings:)`` that goes to the group's `extra`: `state` is
+  /// as before the record (its events, first and last time, level and first values).
+  @inline(__always)
+  private static func addToExtra(
+    _ record: UnsafePointer<InternedRecord>, rank: UInt8, widens: Bool, state: inout State,
+    extra: inout Extra, strings: StringTable
+  ) {
+    let events = record.pointee.events
+    let time = record.pointee.timestamp
+    let none = InternedRecord.none
+    if state.histogram {
+      extra.histogram.add(time, count: events)
+    } else if widens {
+      extra.histogram = TimeHistogram(first: state.first, last: state.last, count: state.events)
+      extra.histogram.add(time, count: events)
+      state.histogram = true
     }
-    if record.host != state.host {
-      if state.host == InternedRecord.none {
-        state.host = record.host
-      } else {
-        let extra = extraIndex(&state, &extras)
-        extras[extra].hosts.insert(record.host, first: &state.host, strings: strings)
+    if state.level != rank {
+      if state.level != GroupTable.mixedLevels {
+        extra.levels[Int(state.level)] = Int64(truncatingIfNeeded: state.events)
+        state.level = GroupTable.mixedLevels
       }
+      extra.levels[Int(rank)] &+= Int64(truncatingIfNeeded: events)
     }
-    if record.valueType != state.valueType {
-      if state.valueType == InternedRecord.none {
-        state.valueType = record.valueType
-      } else {
-        let extra = extraIndex(&state, &extras)
-        extras[extra].valueTypes.insert(
-          record.valueType, first: &state.valueType, strings: strings)
-      }
+    let process = record.pointee.process
+    if process != state.process, state.process != none {
+      extra.processes.insert(process, first: &state.process, strings: strings)
     }
-    if record.label != state.label, record.label != InternedRecord.none {
-      if state.label == InternedRecord.none {
-        state.label = record.label
-      } else {
-        let extra = extraIndex(&state, &extras)
-        extras[extra].labels.insert(record.label, first: &state.label, strings: strings)
-      }
+    let host = record.pointee.host
+    if host != state.host, state.host != none {
+      extra.hosts.insert(host, first: &state.host, strings: strings)
     }
-    if record.function != state.function {
-      if state.function == InternedRecord.none {
-        state.function = record.function
-      } else {
-        let extra = extraIndex(&state, &extras)
-        extras[extra].functions.insert(record.function, first: &state.function, strings: strings)
-      }
+    let valueType = record.pointee.valueType
+    if valueType != state.valueType, state.valueType != none {
+      extra.valueTypes.insert(valueType, first: &state.valueType, strings: strings)
     }
-    if record.writer != state.writer, record.writer != InternedRecord.none {
-      if state.writer == InternedRecord.none {
-        state.writer = record.writer
-      } else {
-        let extra = extraIndex(&state, &extras)
-        extras[extra].writers.insert(record.writer, first: &state.writer, strings: strings)
-      }
+    let label = record.pointee.label
+    if label != state.label, label != none, state.label != none {
+      extra.labels.insert(label, first: &state.label, strings: strings)
+    }
+    let function = record.pointee.function
+    if function != state.function, state.function != none {
+      extra.functions.insert(function, first: &state.function, strings: strings)
+    }
+    let writer = record.pointee.writer
+    if writer != state.writer, writer != none, state.writer != none {
+      extra.writers.insert(writer, first: &state.writer, strings: strings)
+    }
+  }
+
+  /// `level`'s ``MisuseLevel/rank``, here so that it is inlined (the property is another
+  /// module's, a call per record).
+  @inline(__always)
+  static func rank(_ level: MisuseLevel) -> UInt8 {
+    switch level {
+    case .trace: 0
+    case .debug: 1
+    case .info: 2
+    case .notice: 3
+    case .warning: 4
+    case .error: 5
+    case .critical: 6
     }
   }
 
@@ -282,6 +353,7 @@ struct GroupTable: Sendable {
   }
 
   /// The index of `state`'s extra in `extras`, made when it has none.
+  @inline(__always)
   private static func extraIndex(_ state: inout State, _ extras: inout [Extra]) -> Int {
     if state.extra == 0 {
       extras.append(Extra())

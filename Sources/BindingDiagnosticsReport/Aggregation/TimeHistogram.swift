@@ -54,6 +54,8 @@ struct TimeHistogram: Sendable {
     buckets = [Bucket(count: count, first: first, last: last)]
   }
 
+  /// Counts `count` events at `micros`: inline inside the window, out of line to widen it.
+  @inline(__always)
   mutating func add(_ micros: Int64, count: Int) {
     let offset = UInt64(bitPattern: (micros &>> shift) &- base)
     if offset < UInt64(buckets.count) {
@@ -63,6 +65,12 @@ struct TimeHistogram: Sendable {
       if micros > last { last = micros }
       return
     }
+    addWidening(micros, count: count)
+  }
+
+  /// ``add(_:count:)`` of a time outside the window.
+  @inline(never)
+  private mutating func addWidening(_ micros: Int64, count: Int) {
     widen(toInclude: micros)
     buckets[Int((micros &>> shift) &- base)].add(micros, count: count)
   }
@@ -81,17 +89,36 @@ struct TimeHistogram: Sendable {
     if newShift == shift && newBase == base && !isFirst {
       // Times moving forward, the usual order: room for twice as many buckets (empty ones at
       // the end hold nothing and show nowhere), so a group whose events come second after
-      // second widens a few times, not once a bucket.
+      // second widens a few times, not once a bucket. The buckets stay where they are: empty
+      // ones are added after them.
       count = min(Self.maxBuckets, max(count, 2 * buckets.count))
-    }
-    var merged = [Bucket](repeating: Bucket(), count: count)
-    if !isFirst {
-      for (offset, bucket) in buckets.enumerated() where bucket.count != 0 {
-        let index = ((base &+ Int64(offset)) &>> (newShift - shift)) &- newBase
-        merged[Int(index)].merge(bucket)
+      let old = buckets
+      buckets = [Bucket](unsafeUninitializedCapacity: count) { grown, initialized in
+        old.withUnsafeBufferPointer { old in
+          grown.baseAddress!.initialize(from: old.baseAddress!, count: old.count)
+          (grown.baseAddress! + old.count).initialize(repeating: Bucket(), count: count - old.count)
+        }
+        initialized = count
       }
+      return
     }
-    buckets = merged
+    if !isFirst {
+      // A wider bucket: as many buckets as before (the span needs at most that many now, and
+      // they were allocated already), so that times moving forward do not widen again at once.
+      count = max(count, buckets.count)
+    }
+    let old = buckets
+    let (oldBase, oldShift) = (base, shift)
+    buckets = [Bucket](unsafeUninitializedCapacity: count) { merged, initialized in
+      merged.initialize(repeating: Bucket())
+      old.withUnsafeBufferPointer { old in
+        for offset in old.indices where old[offset].count != 0 {
+          let index = ((oldBase &+ Int64(offset)) &>> (newShift &- oldShift)) &- newBase
+          merged[Int(index)].merge(old[offset])
+        }
+      }
+      initialized = count
+    }
     base = newBase
     shift = newShift
   }
