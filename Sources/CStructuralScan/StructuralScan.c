@@ -198,7 +198,7 @@ bd_line_avx512(const uint8_t *start, size_t available, size_t limit, uint64_t *q
   __attribute__((target(features))) static ptrdiff_t name(const uint64_t *quotes, size_t words,   \
                                                         size_t position, unsigned n) {         \
     size_t word = position >> 6;                                                               \
-    if (word >= words) return -1;                                                              \
+    if (n == 0 || word >= words) return -1;                                                    \
     uint64_t bits = quotes[word] & (~(uint64_t)0 << (position & 63));                          \
     for (;;) {                                                                                 \
       unsigned here = (unsigned)__builtin_popcountll(bits);                                    \

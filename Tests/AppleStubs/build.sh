@@ -42,8 +42,8 @@ export common="-package-name bindingdiagnostics -enable-testing -warnings-as-err
 # The targets, their sources and dependencies, as SwiftPM sees them; with a scratch path of its
 # own, as `swift test` may hold the lock of .build meanwhile.
 swift package --scratch-path "$out/scratch" describe --type json >"$out/package.json"
-# A C target (module_type ClangTarget) is no rule of its own: its dependents find its module map
-# through -I its include directory.
+# A C target (module_type ClangTarget) is no rule of its own: every compile finds its module map
+# through -I its include directory ($clang_includes).
 jq -r '.targets[] | [.name, .c99name,
   (if .module_type == "ClangTarget" then "clang" else .type end), .path,
   ((.target_dependencies // []) | join(" ")),
@@ -65,6 +65,8 @@ compile() {
 
 # rules DIR MODE EXTRA_FLAGS KINDS: a make rule per target whose type is in KINDS, on the
 # modules of its dependencies (a dependency of another type is a missing file: make fails).
+clang_includes=$(awk -F'|' '$3 == "clang" {printf "-I %s/include ", $4}' "$out/targets.txt")
+
 rules() {
   local dir=$1 mode=$2 extra=$3 kinds=$4
   while IFS='|' read -r name module type path deps sources; do
@@ -76,14 +78,14 @@ rules() {
       symbols="-D BINDING_FAULT_INJECTION"
       symbols="$symbols -emit-symbol-graph -emit-symbol-graph-dir $dir/symbols -emit-extension-block-symbols"
     fi
+    # Every C target's module map, for its dependents and theirs (a module that imports one
+    # needs it again wherever that module is imported).
+    symbols="$symbols $clang_includes"
     for dep in $deps; do
       local row
       row=$(awk -F'|' -v n="$dep" '$1 == n' "$out/targets.txt")
-      if [ "$(cut -d'|' -f3 <<<"$row")" = clang ]; then
-        symbols="$symbols -I $(cut -d'|' -f4 <<<"$row")/include"
-      else
-        needs="$needs $dir/$(cut -d'|' -f2 <<<"$row").swiftmodule"
-      fi
+      [ "$(cut -d'|' -f3 <<<"$row")" = clang ] && continue
+      needs="$needs $dir/$(cut -d'|' -f2 <<<"$row").swiftmodule"
     done
     printf '%s:%s\n\t@mkdir -p %s/symbols && compile %s %s %s "%s" %s\n' \
       "$dir/$module.swiftmodule" "$needs" "$dir" "$dir" "$mode" "$module" "$extra $symbols" \

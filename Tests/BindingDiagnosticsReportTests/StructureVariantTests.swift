@@ -1,7 +1,12 @@
 #if arch(x86_64)
   import CStructuralScan
-  import Glibc
   import Testing
+
+  #if canImport(Glibc)
+    import Glibc
+  #elseif canImport(Darwin)
+    import Darwin
+  #endif
 
   @testable import BindingDiagnosticsReport
 
@@ -198,6 +203,9 @@
       }
       #expect(wrong == [])
       #expect(found > 5_000 && found < 19_000)
+      // No 0th quote, even where every bit is one.
+      let all = [UInt64](repeating: .max, count: 2)
+      #expect(all.withUnsafeBufferPointer { bd_quote_select($0.baseAddress!, 2, 0, 0) } == -1)
     }
 
     struct POSIXFailure: Error {

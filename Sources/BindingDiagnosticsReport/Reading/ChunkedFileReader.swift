@@ -297,9 +297,9 @@ struct ChunkedFileReader {
         output.resume = reader.offset + reader.position
         return
       }
-      var next: PieceReader.Line
-      // 1 or 0: the line was found and scanned in one pass, and is plain or not.
-      var scanned = -1
+      let next: PieceReader.Line
+      // 1 or 0: the line was found and scanned in one pass, and is plain or not; -1: not.
+      let scanned: Int
       #if arch(x86_64)
         // Not the file's first line, which may start with a byte order mark.
         if !(first && output.lines == 0), let line = reader.nextScannedLine(quotes: quotes) {
@@ -307,9 +307,11 @@ struct ChunkedFileReader {
           scanned = line.plain ? 1 : 0
         } else {
           next = reader.nextLine(before: chunk.end)
+          scanned = -1
         }
       #else
         next = reader.nextLine(before: chunk.end)
+        scanned = -1
       #endif
       switch next {
       case .end:

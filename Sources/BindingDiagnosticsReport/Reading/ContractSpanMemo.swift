@@ -50,7 +50,8 @@ struct ContractSpanMemo: Sendable {
   private(set) var misses = 0
   /// Spans compared, at most, before a lookup gives up (spans hashing alike but differing).
   private static let maxProbes = 8
-  /// Bytes of spans kept, at most, per chunk.
+  /// Bytes of spans kept, at most, per chunk (then no more are kept; those kept are still
+  /// found).
   private static let maxArenaBytes = 1 << 20
   /// A header: the ids (32 bytes), the line number, the span's length.
   private static let headerBytes = 48
@@ -62,9 +63,7 @@ struct ContractSpanMemo: Sendable {
 
   /// Whether lookups still pay in this chunk (most spans repeat), as
   /// ``ContractFieldSets/pay``.
-  var pay: Bool {
-    (misses < 1024 || misses &* 4 < lookups) && arena.count < ContractSpanMemo.maxArenaBytes
-  }
+  var pay: Bool { misses < 1024 || misses &* 4 < lookups }
 
   /// Bytes held, roughly.
   var bytes: Int { arena.count &+ slots.count &* 8 }
@@ -151,7 +150,7 @@ struct ContractSpanMemo: Sendable {
   mutating func insert(
     _ start: UnsafePointer<UInt8>, count: Int, ids: ContractFieldSets.IDs, line: Int
   ) {
-    guard pay, count >= 24 else { return }
+    guard pay, arena.count < ContractSpanMemo.maxArenaBytes, count >= 24 else { return }
     let hash = self.hash(start, count: count)
     let tag = hash & 0xffff_ffff_0000_0000
     let mask = slots.count &- 1

@@ -16,8 +16,8 @@ import BindingDiagnostics
 /// The fields this scan gives equal what that one returns for the same line (fuzzed), plus one
 /// hash per set of fields (``ContractFieldSets``), of the bytes of the fields that key the set.
 enum ContractStructuralScanner {
-  /// The longest line scanned here (its quote bits are 16 words on the stack); longer ones go to
-  /// the byte-by-byte scan.
+  /// The longest line scanned here (its quote bits are 16 words on the stack, 17 for
+  /// `bd_line_structure`); longer ones go to the byte-by-byte scan.
   static let maxBytes = 1024
 
   /// Writes the fields of `line` into `fields` and returns `true`, or returns `false` (having
@@ -36,7 +36,8 @@ enum ContractStructuralScanner {
     into fields: inout ContractFastParser.Fields
   ) -> Bool {
     guard line.count >= 16, line.count <= maxBytes else { return false }
-    return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 16) { quotes in
+    return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: (maxBytes + 63) / 64) {
+      quotes in
       #if arch(x86_64)
         guard bd_structure(line.baseAddress!, line.count, quotes.baseAddress!) == 1 else {
           return false

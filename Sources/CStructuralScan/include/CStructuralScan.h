@@ -48,7 +48,8 @@ int bd_structure_in(bd_structure_variant variant, const uint8_t *line, size_t co
 bd_structure_variant bd_structure_chosen(void);
 
 /// The position of the `n`th quote (`n` >= 1) at or after `position` in the quote bits `quotes`
-/// of a line of `words` words (as `bd_structure` writes them), or -1 when the line has fewer.
+/// of a line of `words` words (as `bd_structure` writes them), or -1 when the line has fewer
+/// (or `n` is 0).
 /// With the CPU's `popcnt` where it has one (x86-64's baseline has not, and Swift compiles for
 /// it).
 ptrdiff_t bd_quote_select(const uint64_t *quotes, size_t words, size_t position, unsigned n);
