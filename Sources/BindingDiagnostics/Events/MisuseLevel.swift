@@ -30,8 +30,9 @@ public enum MisuseLevel: String, Sendable, Hashable, Codable, CaseIterable, Comp
     }
   }
 
-  /// 0 for `trace` … 6 for `critical`.
-  package var rank: Int {
+  /// 0 for `trace` … 6 for `critical`. Inlinable: the report reader ranks every record it
+  /// aggregates, and a call into this module per record showed in its profile.
+  @inlinable package var rank: Int {
     switch self {
     case .trace: 0
     case .debug: 1

@@ -232,7 +232,7 @@ struct GroupTable: Sendable {
   ) {
     let events = record.pointee.events
     let time = record.pointee.timestamp
-    let rank = GroupTable.rank(record.pointee.level)
+    let rank = UInt8(truncatingIfNeeded: record.pointee.level.rank)
     let process = record.pointee.process
     let host = record.pointee.host
     let valueType = record.pointee.valueType
@@ -320,21 +320,6 @@ struct GroupTable: Sendable {
     let writer = record.pointee.writer
     if writer != state.writer, writer != none, state.writer != none {
       extra.writers.insert(writer, first: &state.writer, strings: strings)
-    }
-  }
-
-  /// `level`'s ``MisuseLevel/rank``, here so that it is inlined (the property is another
-  /// module's, a call per record).
-  @inline(__always)
-  static func rank(_ level: MisuseLevel) -> UInt8 {
-    switch level {
-    case .trace: 0
-    case .debug: 1
-    case .info: 2
-    case .notice: 3
-    case .warning: 4
-    case .error: 5
-    case .critical: 6
     }
   }
 
