@@ -106,7 +106,7 @@ import Testing
         entry.events += record.events
         entry.first = min(entry.first, record.timestamp)
         entry.last = max(entry.last, record.timestamp)
-        entry.levels[Int(GroupTable.rank(record.level)), default: 0] += record.events
+        entry.levels[record.level.rank, default: 0] += record.events
         let ids = [
           record.process, record.host, record.valueType, record.label, record.function,
           record.writer,
