@@ -193,8 +193,24 @@ bd_line_avx512(const uint8_t *start, size_t available, size_t limit, uint64_t *q
   return -1;
 }
 
-/// `bd_quote_select`'s loop, compiled for a CPU with `popcnt` or without.
-#define BD_QUOTE_SELECT(name, features)                                                        \
+/// The `n`th set bit (`n` >= 1) of `bits`, which has `n` or more: the lowest `n - 1` cleared
+/// one at a time.
+static inline __attribute__((always_inline)) unsigned bd_nth_bit_clearing(uint64_t bits,
+                                                                         unsigned n) {
+  while (--n > 0) bits &= bits - 1;
+  return (unsigned)__builtin_ctzll(bits);
+}
+
+/// `bd_nth_bit_clearing` in one instruction: PDEP deposits the single bit `n - 1` of its source
+/// at the `n`th set bit of `bits`.
+__attribute__((target("bmi2"))) static inline __attribute__((always_inline)) unsigned
+bd_nth_bit_pdep(uint64_t bits, unsigned n) {
+  return (unsigned)__builtin_ctzll(_pdep_u64((uint64_t)1 << (n - 1), bits));
+}
+
+/// `bd_quote_select`'s loop, compiled for a CPU with `popcnt` (and BMI2's PDEP) or without;
+/// `nth` finds the bit within the word that holds it.
+#define BD_QUOTE_SELECT(name, features, nth)                                                   \
   __attribute__((target(features))) static ptrdiff_t name(const uint64_t *quotes, size_t words,   \
                                                         size_t position, unsigned n) {         \
     size_t word = position >> 6;                                                               \
@@ -207,14 +223,34 @@ bd_line_avx512(const uint8_t *start, size_t available, size_t limit, uint64_t *q
       if (++word >= words) return -1;                                                          \
       bits = quotes[word];                                                                     \
     }                                                                                          \
-    while (--n > 0) bits &= bits - 1;                                                          \
-    return (ptrdiff_t)(word << 6 | (size_t)__builtin_ctzll(bits));                             \
+    return (ptrdiff_t)(word << 6 | (size_t)nth(bits, n));                                      \
   }
-BD_QUOTE_SELECT(bd_quote_select_generic, "sse2")
-BD_QUOTE_SELECT(bd_quote_select_popcnt, "popcnt")
+BD_QUOTE_SELECT(bd_quote_select_generic, "sse2", bd_nth_bit_clearing)
+BD_QUOTE_SELECT(bd_quote_select_popcnt, "popcnt", bd_nth_bit_clearing)
+BD_QUOTE_SELECT(bd_quote_select_pdep, "bmi2,popcnt", bd_nth_bit_pdep)
 
 typedef ptrdiff_t (*bd_quote_select_function)(const uint64_t *, size_t, size_t, unsigned);
 static bd_quote_select_function bd_select = bd_quote_select_generic;
+static bd_select_variant bd_select_chosen = BD_SELECT_GENERIC;
+
+static int bd_select_runs(bd_select_variant variant) {
+  switch (variant) {
+  case BD_SELECT_GENERIC: return 1;
+  case BD_SELECT_POPCNT: return __builtin_cpu_supports("popcnt");
+  case BD_SELECT_PDEP: return __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
+  }
+  return 0;
+}
+
+/// AMD's families 15h (Excavator) and 17h (Zen, Zen+, Zen 2: `znver1`, `znver2`) run PDEP in
+/// microcode, tens to hundreds of cycles by the bits set: slower there than the loop it
+/// replaces. The families as well as the models, since a model the runtime's table does not
+/// place (or a CPU a hypervisor shows without the features it tells them apart by) has neither
+/// `znver` name, but its family all the same.
+static int bd_pdep_is_slow(void) {
+  return __builtin_cpu_is("amdfam15h") || __builtin_cpu_is("amdfam17h") ||
+         __builtin_cpu_is("znver1") || __builtin_cpu_is("znver2");
+}
 
 typedef int (*bd_structure_function)(const uint8_t *, size_t, uint64_t *);
 typedef int (*bd_line_function)(const uint8_t *, size_t, size_t, uint64_t *, size_t *);
@@ -236,7 +272,13 @@ static int bd_runs(bd_structure_variant variant) {
 /// Chosen before `main`, so every call reads a pointer written once, before any thread.
 __attribute__((constructor)) static void bd_choose(void) {
   __builtin_cpu_init();
-  if (__builtin_cpu_supports("popcnt")) bd_select = bd_quote_select_popcnt;
+  if (bd_select_runs(BD_SELECT_PDEP) && !bd_pdep_is_slow()) {
+    bd_select_chosen = BD_SELECT_PDEP;
+    bd_select = bd_quote_select_pdep;
+  } else if (bd_select_runs(BD_SELECT_POPCNT)) {
+    bd_select_chosen = BD_SELECT_POPCNT;
+    bd_select = bd_quote_select_popcnt;
+  }
   if (bd_runs(BD_STRUCTURE_AVX512)) {
     bd_chosen = BD_STRUCTURE_AVX512;
     bd_function = bd_structure_avx512;
@@ -284,5 +326,18 @@ int bd_line_structure_in(bd_structure_variant variant, const uint8_t *start, siz
 ptrdiff_t bd_quote_select(const uint64_t *quotes, size_t words, size_t position, unsigned n) {
   return bd_select(quotes, words, position, n);
 }
+
+ptrdiff_t bd_quote_select_in(bd_select_variant variant, const uint64_t *quotes, size_t words,
+                             size_t position, unsigned n) {
+  if (!bd_select_runs(variant)) return -2;
+  switch (variant) {
+  case BD_SELECT_GENERIC: return bd_quote_select_generic(quotes, words, position, n);
+  case BD_SELECT_POPCNT: return bd_quote_select_popcnt(quotes, words, position, n);
+  case BD_SELECT_PDEP: return bd_quote_select_pdep(quotes, words, position, n);
+  }
+  return -2;
+}
+
+bd_select_variant bd_quote_select_chosen(void) { return bd_select_chosen; }
 
 #endif

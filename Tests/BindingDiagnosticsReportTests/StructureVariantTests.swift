@@ -178,13 +178,29 @@
       #expect(found > 15_000 && found < 28_000)
     }
 
-    /// The `n`th quote at or after a position, as the span memo finds a span's end, equals
-    /// the naive count over the bits, for 20 000 random lines' bits, positions and counts.
-    @Test func quoteSelectionCountsTheBits() {
+    /// The variants of `bd_quote_select`, by name.
+    static let selections: [(String, bd_select_variant)] = [
+      ("generic", BD_SELECT_GENERIC), ("popcnt", BD_SELECT_POPCNT), ("PDEP", BD_SELECT_PDEP),
+    ]
+
+    /// Whether this CPU runs the variant of `bd_quote_select`.
+    static func selects(_ variant: bd_select_variant) -> Bool {
+      var word: UInt64 = 1
+      return bd_quote_select_in(variant, &word, 1, 0, 1) != -2
+    }
+
+    /// One question to `bd_quote_select` and the naive count's answer.
+    struct Selection: Sendable {
+      let quotes: [UInt64]
+      let position: Int
+      let n: Int
+      let expected: Int
+    }
+
+    /// 20 000 random lines' bits, positions and counts, answered by counting the bits one by one.
+    static let selectionCases: [Selection] = {
       var random = SeededGenerator(seed: 27)
-      var wrong: [String] = []
-      var found = 0
-      for _ in 0..<20_000 {
+      return (0..<20_000).map { _ in
         let words = Int.random(in: 1...16, using: &random)
         let density = UInt64.random(in: 0...3, using: &random)
         let quotes = (0..<words).map { _ in
@@ -194,18 +210,60 @@
         let position = Int.random(in: 0..<(words * 64), using: &random)
         let n = Int.random(in: 1...40, using: &random)
         let bits = (position..<(words * 64)).filter { quotes[$0 >> 6] >> UInt64($0 & 63) & 1 == 1 }
-        let expected = bits.count >= n ? bits[n - 1] : -1
-        let got = quotes.withUnsafeBufferPointer {
-          bd_quote_select($0.baseAddress!, words, position, UInt32(n))
+        return Selection(
+          quotes: quotes, position: position, n: n, expected: bits.count >= n ? bits[n - 1] : -1)
+      }
+    }()
+
+    /// Checks `select` (a variant of `bd_quote_select`, given the quotes, words, position and
+    /// `n`) against the naive count: no wrong answer, a plausible share found, and no 0th quote.
+    static func checkSelection(
+      _ select: (UnsafePointer<UInt64>, Int, Int, UInt32) -> Int,
+      sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+      var wrong: [String] = []
+      var found = 0
+      for question in selectionCases {
+        let got = question.quotes.withUnsafeBufferPointer {
+          select($0.baseAddress!, question.quotes.count, question.position, UInt32(question.n))
         }
         if got >= 0 { found += 1 }
-        if got != expected, wrong.count < 3 { wrong.append("\(quotes) from \(position), n \(n)") }
+        if got != question.expected, wrong.count < 3 {
+          wrong.append("\(question.quotes) from \(question.position), n \(question.n)")
+        }
       }
-      #expect(wrong == [])
-      #expect(found > 5_000 && found < 19_000)
+      #expect(wrong == [], sourceLocation: sourceLocation)
+      #expect(found > 5_000 && found < 19_000, sourceLocation: sourceLocation)
       // No 0th quote, even where every bit is one.
       let all = [UInt64](repeating: .max, count: 2)
-      #expect(all.withUnsafeBufferPointer { bd_quote_select($0.baseAddress!, 2, 0, 0) } == -1)
+      #expect(
+        all.withUnsafeBufferPointer { select($0.baseAddress!, 2, 0, 0) } == -1,
+        sourceLocation: sourceLocation)
+    }
+
+    /// The `n`th quote at or after a position, as the span memo finds a span's end, equals
+    /// the naive count over the bits: the variant this CPU runs, which must be one it can.
+    @Test func quoteSelectionCountsTheBits() {
+      Self.checkSelection { bd_quote_select($0, $1, $2, $3) }
+      #expect(Self.selects(bd_quote_select_chosen()))
+    }
+
+    /// Without `popcnt` and PDEP, as on x86-64's baseline: every x86-64 CPU runs it.
+    @Test func genericQuoteSelectionCountsTheBits() {
+      #expect(Self.selects(BD_SELECT_GENERIC))
+      Self.checkSelection { bd_quote_select_in(BD_SELECT_GENERIC, $0, $1, $2, $3) }
+    }
+
+    /// With `popcnt`, the bit within its word found by clearing the ones below it.
+    @Test(.enabled(if: selects(BD_SELECT_POPCNT), "this CPU has no popcnt"))
+    func popcntQuoteSelectionCountsTheBits() {
+      Self.checkSelection { bd_quote_select_in(BD_SELECT_POPCNT, $0, $1, $2, $3) }
+    }
+
+    /// With `popcnt` and BMI2's PDEP (which this CPU runs even where it is too slow to choose).
+    @Test(.enabled(if: selects(BD_SELECT_PDEP), "this CPU has no BMI2 (PDEP)"))
+    func pdepQuoteSelectionCountsTheBits() {
+      Self.checkSelection { bd_quote_select_in(BD_SELECT_PDEP, $0, $1, $2, $3) }
     }
 
     struct POSIXFailure: Error {

@@ -47,12 +47,30 @@ int bd_structure_in(bd_structure_variant variant, const uint8_t *line, size_t co
 /// The variant `bd_structure` runs on this CPU.
 bd_structure_variant bd_structure_chosen(void);
 
+/// How `bd_quote_select` counts the bits: its variants.
+typedef enum {
+  /// x86-64's baseline: the bits counted without `popcnt`.
+  BD_SELECT_GENERIC = 0,
+  /// The CPU's `popcnt`; the bit within the word found by clearing the bits below it.
+  BD_SELECT_POPCNT = 1,
+  /// `popcnt`, and the bit within the word found with BMI2's PDEP.
+  BD_SELECT_PDEP = 2,
+} bd_select_variant;
+
 /// The position of the `n`th quote (`n` >= 1) at or after `position` in the quote bits `quotes`
 /// of a line of `words` words (as `bd_structure` writes them), or -1 when the line has fewer
 /// (or `n` is 0).
 /// With the CPU's `popcnt` where it has one (x86-64's baseline has not, and Swift compiles for
-/// it).
+/// it), and its PDEP where that is fast (not on AMD before Zen 3, which runs it in microcode).
 ptrdiff_t bd_quote_select(const uint64_t *quotes, size_t words, size_t position, unsigned n);
+
+/// `bd_quote_select` in the given variant; -2 when this CPU cannot run it. For tests, which
+/// compare the variants.
+ptrdiff_t bd_quote_select_in(bd_select_variant variant, const uint64_t *quotes, size_t words,
+                             size_t position, unsigned n);
+
+/// The variant `bd_quote_select` runs on this CPU.
+bd_select_variant bd_quote_select_chosen(void);
 
 #endif
 #endif
