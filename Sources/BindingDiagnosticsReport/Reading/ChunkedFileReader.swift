@@ -158,6 +158,7 @@ struct ChunkedFileReader {
     var events = 0
     var failure: SystemError?
     let fd = self.fd
+    let size = self.size
     let maxLineBytes = self.maxLineBytes
     let outputBytes = self.outputBytes
     func finish(_ chunk: Chunk) {
@@ -174,7 +175,7 @@ struct ChunkedFileReader {
         onProgress?(
           InputReader.Progress(source: name, bytes: min(resume, size), size: size, events: events))
         ChunkedFileReader.process(
-          Chunk(start: resume, end: chunk.end), fd: fd, maxLineBytes: maxLineBytes,
+          Chunk(start: resume, end: chunk.end), fd: fd, size: size, maxLineBytes: maxLineBytes,
           outputBytes: outputBytes, worker, counting)
       }
       onProgress?(
@@ -185,7 +186,8 @@ struct ChunkedFileReader {
         let current = chunk(index)
         let worker = pool.take()
         ChunkedFileReader.process(
-          current, fd: fd, maxLineBytes: maxLineBytes, outputBytes: outputBytes, worker, counting)
+          current, fd: fd, size: size, maxLineBytes: maxLineBytes, outputBytes: outputBytes,
+          worker, counting)
         current.worker = worker
         finish(current)
       }
@@ -204,7 +206,8 @@ struct ChunkedFileReader {
         queue.async {
           let worker = pool.take()
           ChunkedFileReader.process(
-            current, fd: fd, maxLineBytes: maxLineBytes, outputBytes: outputBytes, worker, counting)
+            current, fd: fd, size: size, maxLineBytes: maxLineBytes, outputBytes: outputBytes,
+            worker, counting)
           current.worker = worker
           current.done.signal()
         }
@@ -254,21 +257,36 @@ struct ChunkedFileReader {
   }
 
   /// Reads and classifies the lines starting in `chunk`'s range into `worker`, until its
-  /// output holds `outputBytes`.
+  /// output holds `outputBytes`: through windows of the file mapped (``FileMapping``) where
+  /// they may be, below `size` (its size when opened), else with `pread(2)`. A page of a window that faulted
+  /// (the file shrank under it: ``BusFaultGuard`` gave zeroes) has the chunk read again with
+  /// `pread(2)`, which sees the file's new end.
   private static func process(
-    _ chunk: Chunk, fd: Int32, maxLineBytes: Int, outputBytes: Int, _ worker: Worker,
+    _ chunk: Chunk, fd: Int32, size: Int, maxLineBytes: Int, outputBytes: Int, _ worker: Worker,
     _ counting: Bool
   ) {
+    let faults = FileMapping.faults
     var reader = PieceReader(fd: fd, buffer: worker.buffer, maxLineBytes: maxLineBytes)
-    defer { worker.buffer = reader.buffer }
-    process(chunk, &reader, into: &worker.output, outputBytes: outputBytes, counting)
+    // Windows up to a piece past the range (its last line's end, as a rule), and not past the
+    // file's size when opened: what lies beyond is read with `pread(2)`.
+    let limit =
+      !FileMapping.available ? 0 : chunk.end >= size &- pieceBytes ? size : chunk.end &+ pieceBytes
+    process(
+      chunk, &reader, mappingBelow: limit, into: &worker.output, outputBytes: outputBytes,
+      counting)
+    reader.close()
+    worker.buffer = reader.buffer
+    guard reader.mapped, FileMapping.faults != faults else { return }
+    var again = PieceReader(fd: fd, buffer: worker.buffer, maxLineBytes: maxLineBytes)
+    process(chunk, &again, mappingBelow: 0, into: &worker.output, outputBytes: outputBytes, counting)
+    worker.buffer = again.buffer
   }
 
   /// The loop of ``process(_:fd:maxLineBytes:outputBytes:_:_:)``, on values only (no class
   /// property access per line).
   private static func process(
-    _ chunk: Chunk, _ reader: inout PieceReader, into output: inout Output, outputBytes: Int,
-    _ counting: Bool
+    _ chunk: Chunk, _ reader: inout PieceReader, mappingBelow mapLimit: Int,
+    into output: inout Output, outputBytes: Int, _ counting: Bool
   ) {
     output.reset()
     defer { output.error = reader.error }
@@ -276,10 +294,10 @@ struct ChunkedFileReader {
     // empty, the array was copied over and over in each worker's first chunk.
     let expected = min(chunk.end &- chunk.start, defaultChunkBytes) / 300
     if output.records.capacity < expected { output.records.reserveCapacity(expected) }
+    reader.start(at: max(0, chunk.start - 1), mappingBelow: mapLimit)
     if chunk.start > 0 {
       // The line holding the byte before the range belongs to the chunk before; the search
       // stops at the range's end, or every chunk inside a long line would read to its end.
-      reader.offset = chunk.start - 1
       guard reader.skipPastNewline(before: chunk.end) else { return }
     }
     let first = chunk.start == 0
