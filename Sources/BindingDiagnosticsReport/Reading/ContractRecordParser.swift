@@ -57,14 +57,21 @@ struct ContractRecordParser: Sendable {
     extras.removeAll()
     siteSpans.removeAll()
     runSpans.removeAll()
+    measure()
   }
 
-  /// Bytes the tables hold, roughly (inlined: read per line, and a call copied the parser).
-  var bytes: Int {
-    @inline(__always) get {
+  /// Bytes the tables hold, roughly: measured after each line that may have added to them (a
+  /// line whose call site and run the memo had, with no label, test or writer, adds nothing),
+  /// so that the chunk's budget, checked per line, reads one value.
+  private(set) var bytes = 0
+
+  /// A parser with empty tables.
+  init() { measure() }
+
+  private mutating func measure() {
+    bytes =
       table.bytes &+ messageIDs.bytes &+ formats.count &+ messageIDFormats.count &+ sites.bytes
-        &+ runs.bytes &+ extras.bytes &+ siteSpans.bytes &+ runSpans.bytes
-    }
+      &+ runs.bytes &+ extras.bytes &+ siteSpans.bytes &+ runSpans.bytes
   }
 
   /// A validated event (from the exact parsers) as a record of ``table``.
@@ -74,6 +81,7 @@ struct ContractRecordParser: Sendable {
       if Int(id) == formats.count { formats.append(0) }
       return id
     }
+    defer { measure() }
     return InternedRecord(
       timestamp: event.timestamp.microsecondsSinceEpoch, line: event.line, seq: event.seq,
       suppressed: event.suppressed, kind: id(event.kind.code), file: id(event.file),
@@ -92,8 +100,9 @@ struct ContractRecordParser: Sendable {
     if ContractStructuralScanner.scan(
       line, day: &day, sites: &siteSpans, runs: &runSpans, into: &fields)
     {
-      return recordOfPlainFields(in: line)
+      return measuredRecordOfPlainFields(in: line)
     }
+    defer { measure() }
     return scannedByteByByte(line)
   }
 
@@ -107,9 +116,24 @@ struct ContractRecordParser: Sendable {
       ContractStructuralScanner.scan(
         line, quotes: quotes, day: &day, sites: &siteSpans, runs: &runSpans, into: &fields)
     {
-      return recordOfPlainFields(in: line)
+      return measuredRecordOfPlainFields(in: line)
     }
+    defer { measure() }
     return scannedByteByByte(line)
+  }
+
+  /// ``recordOfPlainFields(in:)``, then ``bytes`` measured unless the line could add nothing.
+  @inline(__always)
+  private mutating func measuredRecordOfPlainFields(in line: UnsafeBufferPointer<UInt8>)
+    -> InternedRecord?
+  {
+    let record = recordOfPlainFields(in: line)
+    if fields.siteEntry < 0 || fields.runEntry < 0 || fields.label != nil || fields.test != nil
+      || fields.writer != nil
+    {
+      measure()
+    }
+    return record
   }
 
   /// ``record(_:)`` for lines the structural scan left.
