@@ -93,50 +93,59 @@ struct ContractRecordParser: Sendable {
       runRecords: event.runRecords ?? -1, runDropped: event.runDropped ?? -1)
   }
 
-  /// The record on `line`, or `nil` to defer to the exact parser. Plain ASCII lines take the
-  /// structural scan (``ContractStructuralScanner``), any other the byte-by-byte one; both give
-  /// the same fields.
-  mutating func record(_ line: UnsafeBufferPointer<UInt8>) -> InternedRecord? {
+  /// Appends the record on `line` to `records`, or returns `false` (nothing appended) to defer
+  /// to the exact parser. Plain ASCII lines take the structural scan
+  /// (``ContractStructuralScanner``), any other the byte-by-byte one; both give the same fields.
+  /// The record is made in the array: returned, its 96 bytes were copied from call to call.
+  mutating func record(_ line: UnsafeBufferPointer<UInt8>, into records: inout [InternedRecord])
+    -> Bool
+  {
     if ContractStructuralScanner.scan(
       line, day: &day, sites: &siteSpans, runs: &runSpans, into: &fields)
     {
-      return measuredRecordOfPlainFields(in: line)
+      return measuredRecordOfPlainFields(in: line, into: &records)
     }
     defer { measure() }
-    return scannedByteByByte(line)
+    guard let record = scannedByteByByte(line) else { return false }
+    records.append(record)
+    return true
   }
 
-  /// ``record(_:)`` for a line found and scanned by `CStructuralScan`'s `bd_line_structure`:
-  /// whether it is plain, and if so its quote bits.
+  /// ``record(_:into:)`` for a line found and scanned by `CStructuralScan`'s
+  /// `bd_line_structure`: whether it is plain, and if so its quote bits.
   @inline(__always)
   mutating func record(
-    _ line: UnsafeBufferPointer<UInt8>, quotes: UnsafePointer<UInt64>, plain: Bool
-  ) -> InternedRecord? {
+    _ line: UnsafeBufferPointer<UInt8>, quotes: UnsafePointer<UInt64>, plain: Bool,
+    into records: inout [InternedRecord]
+  ) -> Bool {
     if plain,
       ContractStructuralScanner.scan(
         line, quotes: quotes, day: &day, sites: &siteSpans, runs: &runSpans, into: &fields)
     {
-      return measuredRecordOfPlainFields(in: line)
+      return measuredRecordOfPlainFields(in: line, into: &records)
     }
     defer { measure() }
-    return scannedByteByByte(line)
+    guard let record = scannedByteByByte(line) else { return false }
+    records.append(record)
+    return true
   }
 
-  /// ``recordOfPlainFields(in:)``, then ``bytes`` measured unless the line could add nothing.
+  /// ``recordOfPlainFields(in:into:)``, then ``bytes`` measured unless the line could add
+  /// nothing.
   @inline(__always)
-  private mutating func measuredRecordOfPlainFields(in line: UnsafeBufferPointer<UInt8>)
-    -> InternedRecord?
-  {
-    let record = recordOfPlainFields(in: line)
+  private mutating func measuredRecordOfPlainFields(
+    in line: UnsafeBufferPointer<UInt8>, into records: inout [InternedRecord]
+  ) -> Bool {
+    let made = recordOfPlainFields(in: line, into: &records)
     if fields.siteEntry < 0 || fields.runEntry < 0 || fields.label != nil || fields.test != nil
       || fields.writer != nil
     {
       measure()
     }
-    return record
+    return made
   }
 
-  /// ``record(_:)`` for lines the structural scan left.
+  /// ``record(_:into:)`` for lines the structural scan left.
   @inline(never)
   private mutating func scannedByteByByte(_ line: UnsafeBufferPointer<UInt8>) -> InternedRecord? {
     guard let scanned = ContractFastParser.scan(line, day: &day) else { return nil }
@@ -148,8 +157,9 @@ struct ContractRecordParser: Sendable {
   /// ids found by set (``ContractFieldSets``), each set made once by a maker that interns in
   /// ``recordOfFields(in:)``'s order.
   @inline(__always)
-  private mutating func recordOfPlainFields(in line: UnsafeBufferPointer<UInt8>) -> InternedRecord?
-  {
+  private mutating func recordOfPlainFields(
+    in line: UnsafeBufferPointer<UInt8>, into records: inout [InternedRecord]
+  ) -> Bool {
     let site: ContractFieldSets.IDs
     if fields.siteEntry >= 0 {
       site = siteSpans.entry(fields.siteEntry).ids
@@ -162,7 +172,7 @@ struct ContractRecordParser: Sendable {
           fields, in: line, table: &table, formats: &formats, messageIDs: &messageIDs,
           messageIDFormats: &messageIDFormats)
       }
-      guard site[7] != 0 else { return nil }
+      guard site[7] != 0 else { return false }
       siteSpans.insert(
         line.baseAddress! + fields.siteSpan.lowerBound, count: fields.siteSpan.count, ids: site,
         line: fields.line)
@@ -176,7 +186,7 @@ struct ContractRecordParser: Sendable {
       ) {
         ContractRecordParser.run(fields, in: line, table: &table, formats: &formats)
       }
-      guard run[7] != 0 else { return nil }
+      guard run[7] != 0 else { return false }
       runSpans.insert(
         line.baseAddress! + fields.runSpan.lowerBound, count: fields.runSpan.count, ids: run,
         line: 0)
@@ -188,14 +198,16 @@ struct ContractRecordParser: Sendable {
       ) {
         ContractRecordParser.extra(fields, in: line, table: &table, formats: &formats)
       }
-      guard extra[7] != 0 else { return nil }
+      guard extra[7] != 0 else { return false }
     }
-    return InternedRecord(
-      timestamp: fields.timestamp.microsecondsSinceEpoch, line: fields.line, seq: fields.seq,
-      suppressed: fields.suppressed, kind: site[0], file: site[1], function: site[2],
-      valueType: site[3], label: extra[0], test: extra[1], writer: extra[2], process: run[0],
-      host: run[1], run: run[2], level: fields.level, runRecords: fields.runRecords ?? -1,
-      runDropped: fields.runDropped ?? -1)
+    records.append(
+      InternedRecord(
+        timestamp: fields.timestamp.microsecondsSinceEpoch, line: fields.line, seq: fields.seq,
+        suppressed: fields.suppressed, kind: site[0], file: site[1], function: site[2],
+        valueType: site[3], label: extra[0], test: extra[1], writer: extra[2], process: run[0],
+        host: run[1], run: run[2], level: fields.level, runRecords: fields.runRecords ?? -1,
+        runDropped: fields.runDropped ?? -1))
+    return true
   }
 
   /// The ids of a call site's fields (kind, file, function, type; lane 7: 1 when the message
