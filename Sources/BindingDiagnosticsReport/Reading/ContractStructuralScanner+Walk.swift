@@ -34,7 +34,8 @@ extension ContractStructuralScanner {
       var site = StringTable.Hasher(seed: seed)
       var runHash = StringTable.Hasher(seed: seed)
       var extra = StringTable.Hasher(seed: seed)
-      guard literal(#"{"v":"#), integer() == 1, literal(#","ts":""#),
+      // `{"v":` then the integer 1 then `,"ts":"`, at once: no other bytes read so.
+      guard literal(#"{"v":1,"ts":""#),
         let timestamp = timestamp(&day), literal(#"","level":""#), let level = level()
       else { return false }
       out.timestamp = timestamp
