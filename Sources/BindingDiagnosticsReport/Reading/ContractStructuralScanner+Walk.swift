@@ -95,29 +95,36 @@ extension ContractStructuralScanner {
       guard literal(#","seq":"#), let seq = integer(), (1...EventDecoder.maxInteger).contains(seq)
       else { return false }
       out.seq = seq
-      guard literal(#","suppressed":"#), let suppressed = integer(),
-        (0...EventDecoder.maxSuppressed).contains(suppressed)
-      else { return false }
-      out.suppressed = suppressed
       out.runRecords = nil
       out.runEvents = nil
       out.runDropped = nil
-      // Only run records go on past `suppressed`.
-      if index < count, base[index] != UInt8(ascii: "}") {
-        if literal(#","run_records":"#) {
-          guard let count = runCount() else { return false }
-          out.runRecords = count
+      // Most records: nothing suppressed and no run counts, the record's end (`0` then `}` read
+      // as the integer and the closing brace would be).
+      if literal(#","suppressed":0}"#) {
+        out.suppressed = 0
+        guard atEndAfterBlanks() else { return false }
+      } else {
+        guard literal(#","suppressed":"#), let suppressed = integer(),
+          (0...EventDecoder.maxSuppressed).contains(suppressed)
+        else { return false }
+        out.suppressed = suppressed
+        // Only run records go on past `suppressed`.
+        if index < count, base[index] != UInt8(ascii: "}") {
+          if literal(#","run_records":"#) {
+            guard let count = runCount() else { return false }
+            out.runRecords = count
+          }
+          if literal(#","run_events":"#) {
+            guard let count = runCount() else { return false }
+            out.runEvents = count
+          }
+          if literal(#","run_dropped":"#) {
+            guard let count = runCount() else { return false }
+            out.runDropped = count
+          }
         }
-        if literal(#","run_events":"#) {
-          guard let count = runCount() else { return false }
-          out.runEvents = count
-        }
-        if literal(#","run_dropped":"#) {
-          guard let count = runCount() else { return false }
-          out.runDropped = count
-        }
+        guard literal("}"), atEndAfterBlanks() else { return false }
       }
-      guard literal("}"), atEndAfterBlanks() else { return false }
       // Each set's hash only when its set is looked up (``ContractRecordParser``): a span
       // found kept has its ids, and a record with no label, test or writer no such set.
       if out.siteEntry < 0 { out.siteHash = site.finish(count: 0) }
