@@ -62,8 +62,11 @@ struct ContractSpanMemo: Sendable {
   }
 
   /// Whether lookups still pay in this chunk (most spans repeat), as
-  /// ``ContractFieldSets/pay``.
-  var pay: Bool { misses < 1024 || misses &* 4 < lookups }
+  /// ``ContractFieldSets/pay``. Kept, not worked out per line: it changes only when a lookup
+  /// misses (or finds a span while it is `false`, which only a direct ``find(_:count:)`` does).
+  private(set) var pay = true
+
+  private mutating func weigh() { pay = misses < 1024 || misses &* 4 < lookups }
 
   /// Bytes held, roughly.
   var bytes: Int { arena.count &+ slots.count &* 8 }
@@ -75,6 +78,7 @@ struct ContractSpanMemo: Sendable {
     count = 0
     lookups = 0
     misses = 0
+    pay = true
   }
 
   /// The entry found at `offset` by ``find(_:count:)``.
@@ -140,7 +144,12 @@ struct ContractSpanMemo: Sendable {
         return -1
       }
     }
-    if found < 0 { misses &+= 1 }
+    if found < 0 {
+      misses &+= 1
+      weigh()
+    } else if !pay {
+      weigh()
+    }
     return found
   }
 
