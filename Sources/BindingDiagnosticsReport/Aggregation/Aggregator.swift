@@ -131,11 +131,29 @@ package struct Aggregator {
 
   /// A chunk's strings, to be moved to this aggregator's table by ``add(_:translating:)``.
   struct Translation {
+    /// A bit of ``roles``: the string is a field every record's aggregation reads (kind, file,
+    /// function, type, process, host, run, writer). Above the bits
+    /// ``ContractRecordParser`` keeps its format verdicts in, in the same array.
+    static let kept: UInt8 = 64
+    /// A bit of ``roles``: the string is a record's test (moved only to group by tests).
+    static let test: UInt8 = 128
+
     let table: StringTable
+    /// Per id of `table`, the roles (``kept``, ``test``; other bits ignored) of every use by a
+    /// record of the chunk, and maybe of uses by none (a line the reader then refused): a
+    /// string used only as a label has neither. `nil`: not known, found from the records.
+    let roles: [UInt8]?
   }
 
   /// What ``add(_:translating:)`` takes to add records made with `table`.
-  func translation(of table: StringTable) -> Translation { Translation(table: table) }
+  func translation(of table: StringTable) -> Translation {
+    Translation(table: table, roles: nil)
+  }
+
+  /// What ``add(_:translating:)`` takes to add records made by `parser` since its last reset.
+  func translation(of parser: ContractRecordParser) -> Translation {
+    Translation(table: parser.table, roles: parser.roles)
+  }
 
   /// Adds records whose ids are those of a chunk's table (see ``translation(of:)``), moved to
   /// this table's ids once per distinct string, a batch at a time. Labels not grouped by are
@@ -147,23 +165,30 @@ package struct Aggregator {
     let table = translation.table
     let lazyLabels = !groupBy.contains(.label)
     let byTest = groupBy.contains(.test)
-    var needed: [Bool]?
+    var roles: [UInt8]?
     if lazyLabels {
-      var marks = [Bool](repeating: false, count: table.count)
-      for record in chunk {
-        marks[Int(record.kind)] = true
-        marks[Int(record.file)] = true
-        marks[Int(record.function)] = true
-        marks[Int(record.valueType)] = true
-        marks[Int(record.process)] = true
-        marks[Int(record.host)] = true
-        marks[Int(record.run)] = true
-        if record.writer != InternedRecord.none { marks[Int(record.writer)] = true }
-        if byTest, record.test != InternedRecord.none { marks[Int(record.test)] = true }
+      roles = translation.roles
+      if roles == nil {
+        let kept = Translation.kept
+        var marks = [UInt8](repeating: 0, count: table.count)
+        for record in chunk {
+          marks[Int(record.kind)] = kept
+          marks[Int(record.file)] = kept
+          marks[Int(record.function)] = kept
+          marks[Int(record.valueType)] = kept
+          marks[Int(record.process)] = kept
+          marks[Int(record.host)] = kept
+          marks[Int(record.run)] = kept
+          if record.writer != InternedRecord.none { marks[Int(record.writer)] = kept }
+          if byTest, record.test != InternedRecord.none {
+            marks[Int(record.test)] |= Translation.test
+          }
+        }
+        roles = marks
       }
-      needed = marks
     }
-    let ids = strings.ids(of: table, needed: needed)
+    let ids = strings.ids(
+      of: table, roles: roles, moving: Translation.kept | (byTest ? Translation.test : 0))
     let labels = lazyLabels ? table : nil
     // A batch of records at a time: translated to this table's ids in one tight pass, each
     // one's run found, then added through pointers (a record, 96 bytes, is not copied from call

@@ -235,7 +235,7 @@ struct ChunkedFileReader {
     _ output: Output, from lineNumber: Int, owners: inout JournalEntryDecoder.RunOwners,
     into aggregator: inout Aggregator
   ) -> Int {
-    let translation = aggregator.translation(of: output.parser.table)
+    let translation = aggregator.translation(of: output.parser)
     output.records.withUnsafeBufferPointer { records in
       var start = 0
       for (index, identity) in output.journal {

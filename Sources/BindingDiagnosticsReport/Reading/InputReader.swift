@@ -167,7 +167,7 @@ package struct InputReader {
     var records: [InternedRecord] = []
     func flush() {
       guard !records.isEmpty else { return }
-      let translation = aggregator.translation(of: parser.table)
+      let translation = aggregator.translation(of: parser)
       records.withUnsafeBufferPointer { aggregator.add($0, translating: translation) }
       records.removeAll(keepingCapacity: true)
       parser.reset()
