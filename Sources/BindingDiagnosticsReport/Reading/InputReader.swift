@@ -168,7 +168,7 @@ package struct InputReader {
     func flush() {
       guard !records.isEmpty else { return }
       let translation = aggregator.translation(of: parser)
-      records.withUnsafeBufferPointer { aggregator.add($0, translating: translation) }
+      records.withUnsafeMutableBufferPointer { aggregator.add($0, translating: translation) }
       records.removeAll(keepingCapacity: true)
       parser.reset()
     }
