@@ -139,9 +139,9 @@ package struct Aggregator {
     static let test: UInt8 = 128
 
     let table: StringTable
-    /// Per id of `table`, the roles (``kept``, ``test``; other bits ignored) of every use by a
-    /// record of the chunk, and maybe of uses by none (a line the reader then refused): a
-    /// string used only as a label has neither. `nil`: not known, found from the records.
+    /// Per id of `table`, the roles (``kept``, ``test``; other bits ignored) of its uses by
+    /// the chunk's records: a string used only as a label has neither. `nil`: not known, found
+    /// from the records added.
     let roles: [UInt8]?
   }
 
@@ -150,7 +150,8 @@ package struct Aggregator {
     Translation(table: table, roles: nil)
   }
 
-  /// What ``add(_:translating:)`` takes to add records made by `parser` since its last reset.
+  /// What ``add(_:translating:)`` takes to add records made by `parser` since its last reset,
+  /// every one of them (a string only a record left out uses would be moved all the same).
   func translation(of parser: ContractRecordParser) -> Translation {
     Translation(table: parser.table, roles: parser.roles)
   }

@@ -237,7 +237,11 @@ struct ChunkedFileReader {
     _ output: inout Output, from lineNumber: Int, owners: inout JournalEntryDecoder.RunOwners,
     into aggregator: inout Aggregator
   ) -> Int {
-    let translation = aggregator.translation(of: output.parser)
+    // Journal entries whose identity is forged are left out: their strings are then found from
+    // the records added (the parser's roles count every record).
+    let translation =
+      output.journal.isEmpty
+      ? aggregator.translation(of: output.parser) : aggregator.translation(of: output.parser.table)
     let table = output.parser.table
     let journal = output.journal
     output.records.withUnsafeMutableBufferPointer { records in

@@ -60,11 +60,19 @@ struct ContractRecordParser: Sendable {
     static let label: UInt8 = 0
   }
 
-  /// Per id of ``table``, the bits of ``Role`` it was interned with (format bits besides).
-  var roles: [UInt8] { formats }
+  /// Whether a line was refused (left to the exact parser) after some of its strings were
+  /// interned: they have roles, yet no record of this parser uses them.
+  private var refusedAfterInterning = false
+
+  /// Per id of ``table``, the bits of ``Role`` it was interned with (format bits besides): the
+  /// roles of its uses by the records made since the last reset, exactly. `nil` when a string
+  /// may have a role no record gives it (a line refused after interning): the aggregator then
+  /// finds them from the records, so that it never keeps a string no record needs.
+  var roles: [UInt8]? { refusedAfterInterning ? nil : formats }
 
   /// Forgets the table (ids start again from 0), keeping its storage.
   mutating func reset() {
+    refusedAfterInterning = false
     table.removeAll()
     formats.removeAll(keepingCapacity: true)
     messageIDs.removeAll()
@@ -135,7 +143,11 @@ struct ContractRecordParser: Sendable {
   private mutating func scannedByteByByte(_ line: UnsafeBufferPointer<UInt8>) -> InternedRecord? {
     guard let scanned = ContractFastParser.scan(line, day: &day) else { return nil }
     fields = scanned
-    return recordOfFields(in: line)
+    guard let record = recordOfFields(in: line) else {
+      refusedAfterInterning = true
+      return nil
+    }
+    return record
   }
 
   /// ``recordOfFields(in:)`` for a line of plain ASCII (no UTF-8 to check), its text fields'
@@ -156,7 +168,10 @@ struct ContractRecordParser: Sendable {
           fields, in: line, table: &table, formats: &formats, messageIDs: &messageIDs,
           messageIDFormats: &messageIDFormats)
       }
-      guard site[7] != 0 else { return nil }
+      guard site[7] != 0 else {
+        refusedAfterInterning = true
+        return nil
+      }
       siteSpans.insert(
         line.baseAddress! + fields.siteSpan.lowerBound, count: fields.siteSpan.count, ids: site,
         line: fields.line)
@@ -170,7 +185,10 @@ struct ContractRecordParser: Sendable {
       ) {
         ContractRecordParser.run(fields, in: line, table: &table, formats: &formats)
       }
-      guard run[7] != 0 else { return nil }
+      guard run[7] != 0 else {
+        refusedAfterInterning = true
+        return nil
+      }
       runSpans.insert(
         line.baseAddress! + fields.runSpan.lowerBound, count: fields.runSpan.count, ids: run,
         line: 0)
@@ -182,7 +200,10 @@ struct ContractRecordParser: Sendable {
       ) {
         ContractRecordParser.extra(fields, in: line, table: &table, formats: &formats)
       }
-      guard extra[7] != 0 else { return nil }
+      guard extra[7] != 0 else {
+        refusedAfterInterning = true
+        return nil
+      }
     }
     return InternedRecord(
       timestamp: fields.timestamp.microsecondsSinceEpoch, line: fields.line, seq: fields.seq,
