@@ -346,11 +346,10 @@ struct ChunkedFileReader {
         let bytes = first && output.lines == 0 ? InputReader.droppingBOM(line) : line
         let parsed =
           scanned < 0
-          ? output.parser.record(bytes)
-          : output.parser.record(bytes, quotes: quotes, plain: scanned == 1)
-        if let record = parsed {
-          output.records.append(record)
-          if counting { output.events += record.events }
+          ? output.parser.record(bytes, into: &output.records)
+          : output.parser.record(bytes, quotes: quotes, plain: scanned == 1, into: &output.records)
+        if parsed {
+          if counting { output.events += output.records[output.records.count - 1].events }
         } else {
           var identity: JournalEntryDecoder.Identity?
           switch LineClassifier.classifyExactly(bytes, identity: &identity) {

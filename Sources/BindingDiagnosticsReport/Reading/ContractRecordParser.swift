@@ -82,14 +82,21 @@ struct ContractRecordParser: Sendable {
     extras.removeAll()
     siteSpans.removeAll()
     runSpans.removeAll()
+    measure()
   }
 
-  /// Bytes the tables hold, roughly (inlined: read per line, and a call copied the parser).
-  var bytes: Int {
-    @inline(__always) get {
+  /// Bytes the tables hold, roughly: measured after each line that may have added to them (a
+  /// line whose call site and run the memo had, with no label, test or writer, adds nothing),
+  /// so that the chunk's budget, checked per line, reads one value.
+  private(set) var bytes = 0
+
+  /// A parser with empty tables.
+  init() { measure() }
+
+  private mutating func measure() {
+    bytes =
       table.bytes &+ messageIDs.bytes &+ formats.count &+ messageIDFormats.count &+ sites.bytes
-        &+ runs.bytes &+ extras.bytes &+ siteSpans.bytes &+ runSpans.bytes
-    }
+      &+ runs.bytes &+ extras.bytes &+ siteSpans.bytes &+ runSpans.bytes
   }
 
   /// A validated event (from the exact parsers) as a record of ``table``.
@@ -100,6 +107,7 @@ struct ContractRecordParser: Sendable {
       formats[Int(id)] |= role
       return id
     }
+    defer { measure() }
     return InternedRecord(
       timestamp: event.timestamp.microsecondsSinceEpoch, line: event.line, seq: event.seq,
       suppressed: event.suppressed, kind: id(event.kind.code), file: id(event.file),
@@ -111,34 +119,59 @@ struct ContractRecordParser: Sendable {
       runRecords: event.runRecords ?? -1, runDropped: event.runDropped ?? -1)
   }
 
-  /// The record on `line`, or `nil` to defer to the exact parser. Plain ASCII lines take the
-  /// structural scan (``ContractStructuralScanner``), any other the byte-by-byte one; both give
-  /// the same fields.
-  mutating func record(_ line: UnsafeBufferPointer<UInt8>) -> InternedRecord? {
+  /// Appends the record on `line` to `records`, or returns `false` (nothing appended) to defer
+  /// to the exact parser. Plain ASCII lines take the structural scan
+  /// (``ContractStructuralScanner``), any other the byte-by-byte one; both give the same fields.
+  /// The record is made in the array: returned, its 96 bytes were copied from call to call.
+  mutating func record(_ line: UnsafeBufferPointer<UInt8>, into records: inout [InternedRecord])
+    -> Bool
+  {
     if ContractStructuralScanner.scan(
       line, day: &day, sites: &siteSpans, runs: &runSpans, into: &fields)
     {
-      return recordOfPlainFields(in: line)
+      return measuredRecordOfPlainFields(in: line, into: &records)
     }
-    return scannedByteByByte(line)
+    defer { measure() }
+    guard let record = scannedByteByByte(line) else { return false }
+    records.append(record)
+    return true
   }
 
-  /// ``record(_:)`` for a line found and scanned by `CStructuralScan`'s `bd_line_structure`:
-  /// whether it is plain, and if so its quote bits.
+  /// ``record(_:into:)`` for a line found and scanned by `CStructuralScan`'s
+  /// `bd_line_structure`: whether it is plain, and if so its quote bits.
   @inline(__always)
   mutating func record(
-    _ line: UnsafeBufferPointer<UInt8>, quotes: UnsafePointer<UInt64>, plain: Bool
-  ) -> InternedRecord? {
+    _ line: UnsafeBufferPointer<UInt8>, quotes: UnsafePointer<UInt64>, plain: Bool,
+    into records: inout [InternedRecord]
+  ) -> Bool {
     if plain,
       ContractStructuralScanner.scan(
         line, quotes: quotes, day: &day, sites: &siteSpans, runs: &runSpans, into: &fields)
     {
-      return recordOfPlainFields(in: line)
+      return measuredRecordOfPlainFields(in: line, into: &records)
     }
-    return scannedByteByByte(line)
+    defer { measure() }
+    guard let record = scannedByteByByte(line) else { return false }
+    records.append(record)
+    return true
   }
 
-  /// ``record(_:)`` for lines the structural scan left.
+  /// ``recordOfPlainFields(in:into:)``, then ``bytes`` measured unless the line could add
+  /// nothing.
+  @inline(__always)
+  private mutating func measuredRecordOfPlainFields(
+    in line: UnsafeBufferPointer<UInt8>, into records: inout [InternedRecord]
+  ) -> Bool {
+    let made = recordOfPlainFields(in: line, into: &records)
+    if fields.siteEntry < 0 || fields.runEntry < 0 || fields.label != nil || fields.test != nil
+      || fields.writer != nil
+    {
+      measure()
+    }
+    return made
+  }
+
+  /// ``record(_:into:)`` for lines the structural scan left.
   @inline(never)
   private mutating func scannedByteByByte(_ line: UnsafeBufferPointer<UInt8>) -> InternedRecord? {
     guard let scanned = ContractFastParser.scan(line, day: &day) else { return nil }
@@ -154,8 +187,9 @@ struct ContractRecordParser: Sendable {
   /// ids found by set (``ContractFieldSets``), each set made once by a maker that interns in
   /// ``recordOfFields(in:)``'s order.
   @inline(__always)
-  private mutating func recordOfPlainFields(in line: UnsafeBufferPointer<UInt8>) -> InternedRecord?
-  {
+  private mutating func recordOfPlainFields(
+    in line: UnsafeBufferPointer<UInt8>, into records: inout [InternedRecord]
+  ) -> Bool {
     let site: ContractFieldSets.IDs
     if fields.siteEntry >= 0 {
       site = siteSpans.entry(fields.siteEntry).ids
@@ -170,7 +204,7 @@ struct ContractRecordParser: Sendable {
       }
       guard site[7] != 0 else {
         refusedAfterInterning = true
-        return nil
+        return false
       }
       siteSpans.insert(
         line.baseAddress! + fields.siteSpan.lowerBound, count: fields.siteSpan.count, ids: site,
@@ -187,7 +221,7 @@ struct ContractRecordParser: Sendable {
       }
       guard run[7] != 0 else {
         refusedAfterInterning = true
-        return nil
+        return false
       }
       runSpans.insert(
         line.baseAddress! + fields.runSpan.lowerBound, count: fields.runSpan.count, ids: run,
@@ -202,15 +236,17 @@ struct ContractRecordParser: Sendable {
       }
       guard extra[7] != 0 else {
         refusedAfterInterning = true
-        return nil
+        return false
       }
     }
-    return InternedRecord(
-      timestamp: fields.timestamp.microsecondsSinceEpoch, line: fields.line, seq: fields.seq,
-      suppressed: fields.suppressed, kind: site[0], file: site[1], function: site[2],
-      valueType: site[3], label: extra[0], test: extra[1], writer: extra[2], process: run[0],
-      host: run[1], run: run[2], level: fields.level, runRecords: fields.runRecords ?? -1,
-      runDropped: fields.runDropped ?? -1)
+    records.append(
+      InternedRecord(
+        timestamp: fields.timestamp.microsecondsSinceEpoch, line: fields.line, seq: fields.seq,
+        suppressed: fields.suppressed, kind: site[0], file: site[1], function: site[2],
+        valueType: site[3], label: extra[0], test: extra[1], writer: extra[2], process: run[0],
+        host: run[1], run: run[2], level: fields.level, runRecords: fields.runRecords ?? -1,
+        runDropped: fields.runDropped ?? -1))
+    return true
   }
 
   /// The ids of a call site's fields (kind, file, function, type; lane 7: 1 when the message

@@ -34,7 +34,8 @@ extension ContractStructuralScanner {
       var site = StringTable.Hasher(seed: seed)
       var runHash = StringTable.Hasher(seed: seed)
       var extra = StringTable.Hasher(seed: seed)
-      guard literal(#"{"v":"#), integer() == 1, literal(#","ts":""#),
+      // `{"v":` then the integer 1 then `,"ts":"`, at once: no other bytes read so.
+      guard literal(#"{"v":1,"ts":""#),
         let timestamp = timestamp(&day), literal(#"","level":""#), let level = level()
       else { return false }
       out.timestamp = timestamp
@@ -57,19 +58,23 @@ extension ContractStructuralScanner {
         out.value = text
       }
       out.label = nil
-      if literal(#","label":"#) {
-        guard let text = text(hashing: &extra) else { return false }
-        out.label = text
-      }
       out.test = nil
-      if literal(#","test":"#) {
-        guard let text = text(hashing: &extra) else { return false }
-        out.test = text
-      }
       out.writer = nil
-      if literal(#","writer":"#) {
-        guard let text = text(hashing: &extra) else { return false }
-        out.writer = text
+      // Most records have no label, test or writer: the run's process follows at once, and one
+      // word tells.
+      if !startsWith(#","proces"#) {
+        if literal(#","label":"#) {
+          guard let text = text(hashing: &extra) else { return false }
+          out.label = text
+        }
+        if literal(#","test":"#) {
+          guard let text = text(hashing: &extra) else { return false }
+          out.test = text
+        }
+        if literal(#","writer":"#) {
+          guard let text = text(hashing: &extra) else { return false }
+          out.writer = text
+        }
       }
       out.runEntry = -1
       if let end = span(in: &runs) {
@@ -95,19 +100,22 @@ extension ContractStructuralScanner {
       else { return false }
       out.suppressed = suppressed
       out.runRecords = nil
-      if literal(#","run_records":"#) {
-        guard let count = runCount() else { return false }
-        out.runRecords = count
-      }
       out.runEvents = nil
-      if literal(#","run_events":"#) {
-        guard let count = runCount() else { return false }
-        out.runEvents = count
-      }
       out.runDropped = nil
-      if literal(#","run_dropped":"#) {
-        guard let count = runCount() else { return false }
-        out.runDropped = count
+      // Only run records go on past `suppressed`.
+      if index < count, base[index] != UInt8(ascii: "}") {
+        if literal(#","run_records":"#) {
+          guard let count = runCount() else { return false }
+          out.runRecords = count
+        }
+        if literal(#","run_events":"#) {
+          guard let count = runCount() else { return false }
+          out.runEvents = count
+        }
+        if literal(#","run_dropped":"#) {
+          guard let count = runCount() else { return false }
+          out.runDropped = count
+        }
       }
       guard literal("}"), atEndAfterBlanks() else { return false }
       // Each set's hash only when its set is looked up (``ContractRecordParser``): a span
@@ -243,6 +251,14 @@ extension ContractStructuralScanner {
       guard matches else { return false }
       index &+= length
       return true
+    }
+
+    /// Whether the 8 bytes at the index are `word`'s (the index unmoved).
+    @inline(__always)
+    func startsWith(_ word: StaticString) -> Bool {
+      assert(word.utf8CodeUnitCount == 8)
+      return index &+ 8 <= count
+        && load(index) == UnsafeRawPointer(word.utf8Start).loadUnaligned(as: UInt64.self)
     }
 
     /// A string whose opening quote is at the index: it ends at the next quote.

@@ -176,12 +176,12 @@ package struct InputReader {
     let result = classifyLines(
       fd: fd, name: name,
       contract: { line in
-        guard let record = parser.record(line) else { return nil }
-        records.append(record)
+        guard parser.record(line, into: &records) else { return nil }
+        let events = records[records.count - 1].events
         if records.count &* MemoryLayout<InternedRecord>.stride &+ parser.bytes >= budget {
           flush()
         }
-        return record.events
+        return events
       },
       forged: { _ in
         aggregator.countForged()
