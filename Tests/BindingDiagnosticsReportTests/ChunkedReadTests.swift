@@ -27,7 +27,10 @@ import Testing
     while bytes.count < 4 << 20 {
       let run = runs.randomElement(using: &random)!
       seqs[run, default: 0] += Int.random(in: 0..<20, using: &random) == 0 ? 2 : 1
-      let event = randomEvent(&random, seq: seqs[run]!, run: run)
+      var event = randomEvent(&random, seq: seqs[run]!, run: run)
+      if Int.random(in: 0..<3, using: &random) == 0 {
+        event.writer = "App/W\(Int.random(in: 0..<9, using: &random)).swift:7"
+      }
       var text = Array(line(event).utf8)
       switch Int.random(in: 0..<40, using: &random) {
       case 0..<8: mutate(&text, &random)
@@ -121,6 +124,9 @@ import Testing
       ("host, function, type", Aggregator(groupBy: [.host, .function, .valueType])),
       ("filtered", Aggregator(groupBy: [.process, .line], filter: filter)),
       ("host and process", Aggregator(filter: hostFilter)),
+      // Tests are moved to the aggregator's table only to group by them (labels, only when a
+      // group keeps them): the parser's roles of a chunk's strings decide which.
+      ("test, writer", Aggregator(groupBy: [.test, .writer])),
     ]
   }
 

@@ -131,79 +131,106 @@ package struct Aggregator {
 
   /// A chunk's strings, to be moved to this aggregator's table by ``add(_:translating:)``.
   struct Translation {
+    /// A bit of ``roles``: the string is a field every record's aggregation reads (kind, file,
+    /// function, type, process, host, run, writer). Above the bits
+    /// ``ContractRecordParser`` keeps its format verdicts in, in the same array.
+    static let kept: UInt8 = 64
+    /// A bit of ``roles``: the string is a record's test (moved only to group by tests).
+    static let test: UInt8 = 128
+
     let table: StringTable
+    /// Per id of `table`, the roles (``kept``, ``test``; other bits ignored) of its uses by
+    /// the chunk's records: a string used only as a label has neither. `nil`: not known, found
+    /// from the records added.
+    let roles: [UInt8]?
   }
 
   /// What ``add(_:translating:)`` takes to add records made with `table`.
-  func translation(of table: StringTable) -> Translation { Translation(table: table) }
+  func translation(of table: StringTable) -> Translation {
+    Translation(table: table, roles: nil)
+  }
+
+  /// What ``add(_:translating:)`` takes to add records made by `parser` since its last reset,
+  /// every one of them (a string only a record left out uses would be moved all the same).
+  func translation(of parser: ContractRecordParser) -> Translation {
+    Translation(table: parser.table, roles: parser.roles)
+  }
 
   /// Adds records whose ids are those of a chunk's table (see ``translation(of:)``), moved to
   /// this table's ids once per distinct string, a batch at a time. Labels not grouped by are
   /// moved only when a group keeps them: a million distinct labels, most of which a group's
   /// full list of labels refuses, are never interned here.
+  /// - Parameter chunk: The records, translated in place (so not copied): once added, their
+  ///   ids are this table's, or `none`, and no longer the chunk's.
   mutating func add(
-    _ chunk: UnsafeBufferPointer<InternedRecord>, translating translation: Translation
+    _ chunk: UnsafeMutableBufferPointer<InternedRecord>, translating translation: Translation
   ) {
     let table = translation.table
     let lazyLabels = !groupBy.contains(.label)
     let byTest = groupBy.contains(.test)
-    var needed: [Bool]?
+    var roles: [UInt8]?
     if lazyLabels {
-      var marks = [Bool](repeating: false, count: table.count)
-      for record in chunk {
-        marks[Int(record.kind)] = true
-        marks[Int(record.file)] = true
-        marks[Int(record.function)] = true
-        marks[Int(record.valueType)] = true
-        marks[Int(record.process)] = true
-        marks[Int(record.host)] = true
-        marks[Int(record.run)] = true
-        if record.writer != InternedRecord.none { marks[Int(record.writer)] = true }
-        if byTest, record.test != InternedRecord.none { marks[Int(record.test)] = true }
+      roles = translation.roles
+      if roles == nil {
+        let kept = Translation.kept
+        var marks = [UInt8](repeating: 0, count: table.count)
+        for record in chunk {
+          marks[Int(record.kind)] = kept
+          marks[Int(record.file)] = kept
+          marks[Int(record.function)] = kept
+          marks[Int(record.valueType)] = kept
+          marks[Int(record.process)] = kept
+          marks[Int(record.host)] = kept
+          marks[Int(record.run)] = kept
+          if record.writer != InternedRecord.none { marks[Int(record.writer)] = kept }
+          if byTest, record.test != InternedRecord.none {
+            marks[Int(record.test)] |= Translation.test
+          }
+        }
+        roles = marks
       }
-      needed = marks
     }
-    let ids = strings.ids(of: table, needed: needed)
+    let ids = strings.ids(
+      of: table, roles: roles, moving: Translation.kept | (byTest ? Translation.test : 0))
     let labels = lazyLabels ? table : nil
-    // A batch of records at a time: translated to this table's ids in one tight pass, each
-    // one's run found, then added through pointers (a record, 96 bytes, is not copied from call
-    // to call). A batch, not the chunk, so the copies stay in the cache and few.
+    // A batch of records at a time: translated to this table's ids in place in one tight pass,
+    // each one's run found, then added through pointers (a record, 96 bytes, is not copied from
+    // call to call). A batch, not the chunk, so its records are still in the cache when added.
+    guard let base = chunk.baseAddress else { return }
     let capacity = min(chunk.count, Aggregator.batch)
-    let translated = UnsafeMutablePointer<InternedRecord>.allocate(capacity: capacity)
     let runIndices = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
-    defer {
-      translated.deallocate()
-      runIndices.deallocate()
-    }
+    defer { runIndices.deallocate() }
     var start = 0
     while start < chunk.count {
       let count = min(capacity, chunk.count - start)
+      let translated = base + start
       ids.withUnsafeBufferPointer { map in
         for index in 0..<count {
-          var record = chunk[start + index]
-          record.kind = map[Int(record.kind)]
-          record.file = map[Int(record.file)]
-          record.function = map[Int(record.function)]
-          record.valueType = map[Int(record.valueType)]
-          if record.label != InternedRecord.none, !lazyLabels {
-            record.label = map[Int(record.label)]
-          }
+          let record = translated + index
+          record.pointee.kind = map[Int(record.pointee.kind)]
+          record.pointee.file = map[Int(record.pointee.file)]
+          record.pointee.function = map[Int(record.pointee.function)]
+          record.pointee.valueType = map[Int(record.pointee.valueType)]
+          let label = record.pointee.label
+          if label != InternedRecord.none, !lazyLabels { record.pointee.label = map[Int(label)] }
           // Tests are kept only to group by them; a group keeps its writers (CI reports name
           // them).
-          if record.test != InternedRecord.none {
-            record.test = byTest ? map[Int(record.test)] : InternedRecord.none
+          let test = record.pointee.test
+          if test != InternedRecord.none {
+            record.pointee.test = byTest ? map[Int(test)] : InternedRecord.none
           }
-          if record.writer != InternedRecord.none { record.writer = map[Int(record.writer)] }
-          record.process = map[Int(record.process)]
-          record.host = map[Int(record.host)]
-          record.run = map[Int(record.run)]
-          (translated + index).initialize(to: record)
+          let writer = record.pointee.writer
+          if writer != InternedRecord.none { record.pointee.writer = map[Int(writer)] }
+          record.pointee.process = map[Int(record.pointee.process)]
+          record.pointee.host = map[Int(record.pointee.host)]
+          let run = map[Int(record.pointee.run)]
+          record.pointee.run = run
           // Runs new to the batch are made here, in the order their first records come (as
           // record by record would), so that none is made in the loop below: it holds the runs'
           // storage once per batch, not once per record.
           runIndices[index] =
-            filterRun != InternedRecord.none && record.run != filterRun
-            ? -1 : Int32(truncatingIfNeeded: self.run(of: record))
+            filterRun != InternedRecord.none && run != filterRun
+            ? -1 : Int32(truncatingIfNeeded: self.run(of: record.pointee))
         }
       }
       var runs: [RunState] = []

@@ -133,14 +133,17 @@ struct StringTable: Sendable {
   /// new ones. A batch's slots, then the entries of those found, are read before any is interned:
   /// the reads do not depend on each other, so their cache misses overlap instead of following
   /// one another (a table of a million strings misses the cache on nearly every new one).
-  /// - Parameter needed: Per id of `other`, whether to move it; those not are `none`.
-  mutating func ids(of other: StringTable, needed: [Bool]? = nil) -> [UInt32] {
+  /// - Parameters:
+  ///   - roles: Per id of `other`, bits: an id whose bits meet `moving` is moved, any other is
+  ///     `none`; `nil` moves every id.
+  ///   - moving: The bits of `roles` that make an id moved.
+  mutating func ids(of other: StringTable, roles: [UInt8]? = nil, moving: UInt8 = 0) -> [UInt32] {
     var ids: [UInt32] = []
     ids.reserveCapacity(other.count)
     var start = 0
     while start < other.count {
       let end = min(start + StringTable.batch, other.count)
-      if let needed, !needed[start..<end].contains(true) {
+      if let roles, !roles[start..<end].contains(where: { $0 & moving != 0 }) {
         ids.append(contentsOf: repeatElement(InternedRecord.none, count: end - start))
         start = end
         continue
@@ -160,7 +163,7 @@ struct StringTable: Sendable {
       // Kept, so the reads above are not optimized away.
       touchedSlots |= touched
       for id in start..<end {
-        guard needed?[id] ?? true else {
+        guard roles.map({ $0[id] & moving != 0 }) ?? true else {
           ids.append(InternedRecord.none)
           continue
         }

@@ -165,7 +165,7 @@ struct ChunkedFileReader {
       guard let worker = chunk.worker else { return }
       defer { pool.give(worker) }
       while true {
-        lineNumber = merge(worker.output, from: lineNumber, owners: &owners, into: &aggregator)
+        lineNumber = merge(&worker.output, from: lineNumber, owners: &owners, into: &aggregator)
         events += worker.output.events
         if worker.output.error != 0, failure == nil {
           failure = SystemError("read", code: worker.output.error)
@@ -230,23 +230,33 @@ struct ChunkedFileReader {
 
   /// Adds a chunk's output to `aggregator` in line order, reporting its malformed lines, and
   /// returns the line number its last line had. A `journalctl -o json` entry whose trusted
-  /// identity is not its run's `owners` say is counted as forged instead.
+  /// identity is not its run's `owners` say is counted as forged instead. The output's records
+  /// are translated to the aggregator's ids in place (``Aggregator/add(_:translating:)``): read
+  /// once, they are not copied.
   private func merge(
-    _ output: Output, from lineNumber: Int, owners: inout JournalEntryDecoder.RunOwners,
+    _ output: inout Output, from lineNumber: Int, owners: inout JournalEntryDecoder.RunOwners,
     into aggregator: inout Aggregator
   ) -> Int {
-    let translation = aggregator.translation(of: output.parser.table)
-    output.records.withUnsafeBufferPointer { records in
+    // Journal entries whose identity is forged are left out: their strings are then found from
+    // the records added (the parser's roles count every record).
+    let translation =
+      output.journal.isEmpty
+      ? aggregator.translation(of: output.parser) : aggregator.translation(of: output.parser.table)
+    let table = output.parser.table
+    let journal = output.journal
+    output.records.withUnsafeMutableBufferPointer { records in
       var start = 0
-      for (index, identity) in output.journal {
-        let run = output.parser.table.string(records[index].run)
+      for (index, identity) in journal {
+        // Not translated yet: only records before `index` were added.
+        let run = table.string(records[index].run)
         guard owners.owner(ofRun: run, claimedBy: identity) != nil else { continue }
         aggregator.add(
-          UnsafeBufferPointer(rebasing: records[start..<index]), translating: translation)
+          UnsafeMutableBufferPointer(rebasing: records[start..<index]), translating: translation)
         aggregator.countForged()
         start = index + 1
       }
-      aggregator.add(UnsafeBufferPointer(rebasing: records[start...]), translating: translation)
+      aggregator.add(
+        UnsafeMutableBufferPointer(rebasing: records[start...]), translating: translation)
     }
     for (line, reason) in output.malformed {
       onMalformed(

@@ -8,7 +8,8 @@ import BindingDiagnostics
 struct ContractRecordParser: Sendable {
   /// The strings of the records made since the last ``reset()``.
   private(set) var table = StringTable()
-  /// Per id of `table`, format verdicts: the bits of ``Format``.
+  /// Per id of `table`, format verdicts (the bits of ``Format``) and the roles it was interned
+  /// in (``Role``): what ``roles`` hands the aggregator.
   private var formats: [UInt8] = []
   /// Message ids, checked once per distinct value but never aggregated, so kept out of
   /// `table` (which the aggregator takes whole), with their verdicts.
@@ -46,8 +47,32 @@ struct ContractRecordParser: Sendable {
     }
   }
 
+  /// The roles a string was interned in, bits of ``formats`` above those of ``Format``: the
+  /// aggregator moves a chunk's strings to its table by these, once per distinct string,
+  /// instead of marking those its records use record by record.
+  enum Role {
+    /// A field every record's aggregation reads: kind, file, function, type, process, host,
+    /// run, writer.
+    static let kept = Aggregator.Translation.kept
+    /// A record's test (kept only to group by it).
+    static let test = Aggregator.Translation.test
+    /// A record's label (moved only when a group keeps it): no bit.
+    static let label: UInt8 = 0
+  }
+
+  /// Whether a line was refused (left to the exact parser) after some of its strings were
+  /// interned: they have roles, yet no record of this parser uses them.
+  private var refusedAfterInterning = false
+
+  /// Per id of ``table``, the bits of ``Role`` it was interned with (format bits besides): the
+  /// roles of its uses by the records made since the last reset, exactly. `nil` when a string
+  /// may have a role no record gives it (a line refused after interning): the aggregator then
+  /// finds them from the records, so that it never keeps a string no record needs.
+  var roles: [UInt8]? { refusedAfterInterning ? nil : formats }
+
   /// Forgets the table (ids start again from 0), keeping its storage.
   mutating func reset() {
+    refusedAfterInterning = false
     table.removeAll()
     formats.removeAll(keepingCapacity: true)
     messageIDs.removeAll()
@@ -76,9 +101,10 @@ struct ContractRecordParser: Sendable {
 
   /// A validated event (from the exact parsers) as a record of ``table``.
   mutating func record(of event: MisuseEvent) -> InternedRecord {
-    func id(_ text: String) -> UInt32 {
+    func id(_ text: String, _ role: UInt8 = Role.kept) -> UInt32 {
       let id = table.intern(text)
       if Int(id) == formats.count { formats.append(0) }
+      formats[Int(id)] |= role
       return id
     }
     defer { measure() }
@@ -86,9 +112,9 @@ struct ContractRecordParser: Sendable {
       timestamp: event.timestamp.microsecondsSinceEpoch, line: event.line, seq: event.seq,
       suppressed: event.suppressed, kind: id(event.kind.code), file: id(event.file),
       function: id(event.function), valueType: id(event.valueType),
-      label: event.label.map(id) ?? InternedRecord.none,
-      test: event.test.map(id) ?? InternedRecord.none,
-      writer: event.writer.map(id) ?? InternedRecord.none, process: id(event.process),
+      label: event.label.map { id($0, Role.label) } ?? InternedRecord.none,
+      test: event.test.map { id($0, Role.test) } ?? InternedRecord.none,
+      writer: event.writer.map { id($0) } ?? InternedRecord.none, process: id(event.process),
       host: id(event.host), run: id(event.run), level: event.level,
       runRecords: event.runRecords ?? -1, runDropped: event.runDropped ?? -1)
   }
@@ -150,7 +176,11 @@ struct ContractRecordParser: Sendable {
   private mutating func scannedByteByByte(_ line: UnsafeBufferPointer<UInt8>) -> InternedRecord? {
     guard let scanned = ContractFastParser.scan(line, day: &day) else { return nil }
     fields = scanned
-    return recordOfFields(in: line)
+    guard let record = recordOfFields(in: line) else {
+      refusedAfterInterning = true
+      return nil
+    }
+    return record
   }
 
   /// ``recordOfFields(in:)`` for a line of plain ASCII (no UTF-8 to check), its text fields'
@@ -172,7 +202,10 @@ struct ContractRecordParser: Sendable {
           fields, in: line, table: &table, formats: &formats, messageIDs: &messageIDs,
           messageIDFormats: &messageIDFormats)
       }
-      guard site[7] != 0 else { return false }
+      guard site[7] != 0 else {
+        refusedAfterInterning = true
+        return false
+      }
       siteSpans.insert(
         line.baseAddress! + fields.siteSpan.lowerBound, count: fields.siteSpan.count, ids: site,
         line: fields.line)
@@ -186,7 +219,10 @@ struct ContractRecordParser: Sendable {
       ) {
         ContractRecordParser.run(fields, in: line, table: &table, formats: &formats)
       }
-      guard run[7] != 0 else { return false }
+      guard run[7] != 0 else {
+        refusedAfterInterning = true
+        return false
+      }
       runSpans.insert(
         line.baseAddress! + fields.runSpan.lowerBound, count: fields.runSpan.count, ids: run,
         line: 0)
@@ -198,7 +234,10 @@ struct ContractRecordParser: Sendable {
       ) {
         ContractRecordParser.extra(fields, in: line, table: &table, formats: &formats)
       }
-      guard extra[7] != 0 else { return false }
+      guard extra[7] != 0 else {
+        refusedAfterInterning = true
+        return false
+      }
     }
     records.append(
       InternedRecord(
@@ -227,7 +266,7 @@ struct ContractRecordParser: Sendable {
     }
     guard
       intern(
-        fields.messageID, in: line, format: .messageID, table: &messageIDs,
+        fields.messageID, in: line, format: .messageID, role: 0, table: &messageIDs,
         formats: &messageIDFormats) != nil,
       let kind = id(fields.kind, .kind), let file = id(fields.file),
       let function = id(fields.function), let valueType = id(fields.valueType)
@@ -271,14 +310,17 @@ struct ContractRecordParser: Sendable {
   ) -> ContractFieldSets.IDs {
     var ids = ContractFieldSets.IDs(repeating: InternedRecord.none)
     ids[7] = 0
-    func note(_ text: ContractFastParser.Text?, _ lane: Int) -> Bool {
+    func note(_ text: ContractFastParser.Text?, _ lane: Int, _ role: UInt8) -> Bool {
       guard let text else { return true }
-      guard let id = intern(text, in: line, format: nil, table: &table, formats: &formats)
+      guard
+        let id = intern(text, in: line, format: nil, role: role, table: &table, formats: &formats)
       else { return false }
       ids[lane] = id
       return true
     }
-    guard note(fields.label, 0), note(fields.test, 1), note(fields.writer, 2) else { return ids }
+    guard note(fields.label, 0, Role.label), note(fields.test, 1, Role.test),
+      note(fields.writer, 2, Role.kept)
+    else { return ids }
     ids[7] = 1
     return ids
   }
@@ -292,7 +334,7 @@ struct ContractRecordParser: Sendable {
       fields.test.map({ $0.ascii || ContractRecordParser.isUTF8($0.bytes(in: line)) }) ?? true,
       fields.writer.map({ $0.ascii || ContractRecordParser.isUTF8($0.bytes(in: line)) }) ?? true,
       ContractRecordParser.intern(
-        fields.messageID, in: line, format: .messageID, table: &messageIDs,
+        fields.messageID, in: line, format: .messageID, role: 0, table: &messageIDs,
         formats: &messageIDFormats) != nil,
       let kind = intern(fields.kind, in: line, format: .kind),
       let file = intern(fields.file, in: line),
@@ -304,12 +346,12 @@ struct ContractRecordParser: Sendable {
     else { return nil }
     var label = InternedRecord.none
     if let text = fields.label {
-      guard let id = intern(text, in: line) else { return nil }
+      guard let id = intern(text, in: line, role: Role.label) else { return nil }
       label = id
     }
     var test = InternedRecord.none
     if let text = fields.test {
-      guard let id = intern(text, in: line) else { return nil }
+      guard let id = intern(text, in: line, role: Role.test) else { return nil }
       test = id
     }
     var writer = InternedRecord.none
@@ -328,21 +370,28 @@ struct ContractRecordParser: Sendable {
   /// The id of a text field's bytes; `nil` when they are not valid UTF-8 or lack `format`.
   @inline(__always)
   private mutating func intern(
-    _ text: ContractFastParser.Text, in line: UnsafeBufferPointer<UInt8>, format: Format? = nil
+    _ text: ContractFastParser.Text, in line: UnsafeBufferPointer<UInt8>, format: Format? = nil,
+    role: UInt8 = Role.kept
   ) -> UInt32? {
-    ContractRecordParser.intern(text, in: line, format: format, table: &table, formats: &formats)
+    ContractRecordParser.intern(
+      text, in: line, format: format, role: role, table: &table, formats: &formats)
   }
 
-  /// The id of a text field's bytes in `table`, whose verdicts are `formats`.
+  /// The id of a text field's bytes in `table`, whose verdicts are `formats`, noting `role`
+  /// (a bit of ``Role``) there.
   @inline(__always)
   private static func intern(
     _ text: ContractFastParser.Text, in line: UnsafeBufferPointer<UInt8>, format: Format?,
-    table: inout StringTable, formats: inout [UInt8]
+    role: UInt8 = Role.kept, table: inout StringTable, formats: inout [UInt8]
   ) -> UInt32? {
     let bytes = text.bytes(in: line)
     guard text.ascii || ContractRecordParser.isUTF8(bytes) else { return nil }
     let (id, new) = table.intern(bytes, hash: text.hash ?? StringTable.hash(bytes))
-    if new { formats.append(0) }
+    if new {
+      formats.append(role)
+    } else if role != 0 {
+      formats[Int(id)] |= role
+    }
     guard let format else { return id }
     let verdict = formats[Int(id)]
     if verdict & format.checked == 0 {

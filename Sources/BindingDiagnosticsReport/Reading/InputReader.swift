@@ -167,8 +167,8 @@ package struct InputReader {
     var records: [InternedRecord] = []
     func flush() {
       guard !records.isEmpty else { return }
-      let translation = aggregator.translation(of: parser.table)
-      records.withUnsafeBufferPointer { aggregator.add($0, translating: translation) }
+      let translation = aggregator.translation(of: parser)
+      records.withUnsafeMutableBufferPointer { aggregator.add($0, translating: translation) }
       records.removeAll(keepingCapacity: true)
       parser.reset()
     }
