@@ -18,6 +18,10 @@
     /// reads; a change another thread caused only makes it read again.
     private static let count = Atomic<Int>(0)
 
+    /// `si_code` of an access to a page of a mapped file past its end (`BUS_ADRERR`): a
+    /// constant, not a stored global (the handler must not run a global's lazy initializer).
+    private static var addressError: Int32 { 2 }
+
     /// Faults repaired so far.
     static var faults: Int { count.load(ordering: .relaxed) }
 
@@ -25,9 +29,16 @@
     static let install: Void = {
       _ = count.load(ordering: .relaxed)
       var action = sigaction()
-      action.__sigaction_handler.sa_sigaction = { _, info, _ in
+      action.__sigaction_handler.sa_sigaction = { number, info, _ in
+        // Only a mapped file's missing page (`BUS_ADRERR`); a `SIGBUS` another process sent,
+        // or a hardware memory error, takes the default action as it would have.
+        guard let info, info.pointee.si_code == BusFaultGuard.addressError else {
+          signal(number, SIG_DFL)
+          raise(number)
+          return
+        }
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let address = Int(bitPattern: info?.pointee._sifields._sigfault.si_addr)
+        let address = Int(bitPattern: info.pointee._sifields._sigfault.si_addr)
         let start = UnsafeMutableRawPointer(bitPattern: address & ~(page - 1))
         let mapped = mmap(
           start, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0)

@@ -62,6 +62,9 @@ extension ChunkedFileReader {
 
     /// Whether a window was read (its pages may have faulted: see ``BusFaultGuard``).
     private(set) var mapped = false
+    /// The file offset past the last byte served from a window: a file now shorter than that
+    /// may have served zeroes (the part past its new end of the page holding it never faults).
+    private(set) var mappedEnd = 0
 
     /// Unmaps the window, if any.
     mutating func close() {
@@ -88,6 +91,7 @@ extension ChunkedFileReader {
       position = start &- first
       offset = first
       filled = served &- first
+      mappedEnd = max(mappedEnd, served)
       return true
     }
 

@@ -268,9 +268,10 @@ struct ChunkedFileReader {
 
   /// Reads and classifies the lines starting in `chunk`'s range into `worker`, until its
   /// output holds `outputBytes`: through windows of the file mapped (``FileMapping``) where
-  /// they may be, below `size` (its size when opened), else with `pread(2)`. A page of a window that faulted
-  /// (the file shrank under it: ``BusFaultGuard`` gave zeroes) has the chunk read again with
-  /// `pread(2)`, which sees the file's new end.
+  /// they may be, below `size` (its size when opened), else with `pread(2)`. A page of a window
+  /// that faulted (the file shrank under it: ``BusFaultGuard`` gave zeroes), or a file now
+  /// shorter than the windows served, has the chunk read again with `pread(2)`, which sees the
+  /// file's new end.
   private static func process(
     _ chunk: Chunk, fd: Int32, size: Int, maxLineBytes: Int, outputBytes: Int, _ worker: Worker,
     _ counting: Bool
@@ -286,7 +287,11 @@ struct ChunkedFileReader {
       counting)
     reader.close()
     worker.buffer = reader.buffer
-    guard reader.mapped, FileMapping.faults != faults else { return }
+    // Read again when a page faulted, and when the file is now shorter than what the windows
+    // served: the page holding the new end reads as zeroes past it, and that never faults.
+    guard reader.mapped,
+      FileMapping.faults != faults || FileMapping.size(of: fd) < reader.mappedEnd
+    else { return }
     var again = PieceReader(fd: fd, buffer: worker.buffer, maxLineBytes: maxLineBytes)
     process(chunk, &again, mappingBelow: 0, into: &worker.output, outputBytes: outputBytes, counting)
     worker.buffer = again.buffer

@@ -34,6 +34,15 @@ enum FileMapping {
   /// Faults repaired so far (``BusFaultGuard/faults``).
   static var faults: Int { BusFaultGuard.faults }
 
+  /// The size of the file `fd` refers to now; `Int.max` when `fstat(2)` fails (nothing to
+  /// tell: the read stands).
+  static func size(of fd: Int32) -> Int {
+    switch FileDescriptorIO.status(fd) {
+    case .success(let info): Int(info.st_size)
+    case .failure: Int.max
+    }
+  }
+
   /// The bytes of a page.
   static let pageBytes: Int = {
     #if canImport(Glibc)
