@@ -50,12 +50,20 @@ extension ContractStructuralScanner {
         guard siteFields(hashing: &site, into: &out) else { return false }
         out.siteSpan = start..<index
       }
-      guard literal(#","value_present":"#), let valuePresent = boolean() else { return false }
-      out.valuePresent = valuePresent
+      guard literal(#","value_present":"#) else { return false }
       out.value = nil
-      if literal(#","value":"#) {
+      // Most records: `false`, then a value (as the boolean and the key would be read).
+      if literal(#"false,"value":"#) {
+        out.valuePresent = false
         guard let text = text() else { return false }
         out.value = text
+      } else {
+        guard let valuePresent = boolean() else { return false }
+        out.valuePresent = valuePresent
+        if literal(#","value":"#) {
+          guard let text = text() else { return false }
+          out.value = text
+        }
       }
       out.label = nil
       out.test = nil
