@@ -60,11 +60,13 @@ extension ChunkedFileReader {
       if mapLimit > 0 { _ = mapWindow(from: start) }
     }
 
-    /// Whether a window was read (its pages may have faulted: see ``BusFaultGuard``).
-    private(set) var mapped = false
-    /// The file offset past the last byte served from a window: a file now shorter than that
-    /// may have served zeroes (the part past its new end of the page holding it never faults).
+    /// The file offset past the last byte served from a window, 0 when none was: a file now
+    /// shorter than that may have served zeroes (the part past its new end of the page holding
+    /// it never faults).
     private(set) var mappedEnd = 0
+
+    /// Whether a window was read (its pages may have faulted: see ``BusFaultGuard``).
+    var mapped: Bool { mappedEnd > 0 }
 
     /// Unmaps the window, if any.
     mutating func close() {
@@ -86,7 +88,6 @@ extension ChunkedFileReader {
       else { return false }
       if let window { FileMapping.unmap(window) }
       window = next
-      mapped = true
       data = next.baseAddress!
       position = start &- first
       offset = first

@@ -297,7 +297,7 @@ struct ChunkedFileReader {
     worker.buffer = again.buffer
   }
 
-  /// The loop of ``process(_:fd:maxLineBytes:outputBytes:_:_:)``, on values only (no class
+  /// The loop of ``process(_:fd:size:maxLineBytes:outputBytes:_:_:)``, on values only (no class
   /// property access per line).
   private static func process(
     _ chunk: Chunk, _ reader: inout PieceReader, mappingBelow mapLimit: Int,

@@ -131,10 +131,7 @@ struct ContractRecordParser: Sendable {
     {
       return measuredRecordOfPlainFields(in: line, into: &records)
     }
-    defer { measure() }
-    guard let record = scannedByteByByte(line) else { return false }
-    records.append(record)
-    return true
+    return scannedByteByByte(line, into: &records)
   }
 
   /// ``record(_:into:)`` for a line found and scanned by `CStructuralScan`'s
@@ -150,10 +147,7 @@ struct ContractRecordParser: Sendable {
     {
       return measuredRecordOfPlainFields(in: line, into: &records)
     }
-    defer { measure() }
-    guard let record = scannedByteByByte(line) else { return false }
-    records.append(record)
-    return true
+    return scannedByteByByte(line, into: &records)
   }
 
   /// ``recordOfPlainFields(in:into:)``, then ``bytes`` measured unless the line could add
@@ -171,16 +165,20 @@ struct ContractRecordParser: Sendable {
     return made
   }
 
-  /// ``record(_:into:)`` for lines the structural scan left.
+  /// ``record(_:into:)`` for lines the structural scan left, ``bytes`` measured after.
   @inline(never)
-  private mutating func scannedByteByByte(_ line: UnsafeBufferPointer<UInt8>) -> InternedRecord? {
-    guard let scanned = ContractFastParser.scan(line, day: &day) else { return nil }
+  private mutating func scannedByteByByte(
+    _ line: UnsafeBufferPointer<UInt8>, into records: inout [InternedRecord]
+  ) -> Bool {
+    defer { measure() }
+    guard let scanned = ContractFastParser.scan(line, day: &day) else { return false }
     fields = scanned
     guard let record = recordOfFields(in: line) else {
       refusedAfterInterning = true
-      return nil
+      return false
     }
-    return record
+    records.append(record)
+    return true
   }
 
   /// ``recordOfFields(in:)`` for a line of plain ASCII (no UTF-8 to check), its text fields'
