@@ -46,6 +46,59 @@ import Testing
     }
   }
 
+  /// A busy group's records through the table, each bringing values of every set from a pool
+  /// of ids below and above 64 (the sets' bitmask), many repeating, some new, more distinct
+  /// than a set keeps, labels and writers at times absent: each set holds exactly the
+  /// smallest distinct values its records brought, whether a record took the path for values
+  /// all known already or the one that inserts them one by one.
+  @Test(arguments: [5, 70, 150])
+  func busyGroupsSetsKeepTheSmallestValues(distinct: Int) {
+    var strings = StringTable()
+    // Ids 0 to 219, strings in another order than the ids.
+    let ids = (0..<220).map { strings.intern("w\(($0 * 7919) % 1000 + 1000)") }
+    for seed in 1...3 {
+      var random = Random(state: UInt64(seed) &* 31)
+      var table = GroupTable(width: 1)
+      var seen = Array(repeating: Set<UInt32>(), count: 6)
+      let index = table.index(of: .zero, level: .error)
+      for _ in 0..<4000 {
+        // Mostly a few ids (below and above 64), sometimes any of `distinct`.
+        func pick() -> UInt32 {
+          random.next(5) == 0
+            ? ids[random.next(distinct)] : ids[[1, 2, 90, 130][random.next(min(4, distinct))]]
+        }
+        let fields = (0..<6).map { position -> UInt32 in
+          (position == 3 || position == 5) && random.next(3) == 0 ? .max : pick()
+        }
+        let record = InternedRecord(
+          timestamp: 1_796_000_000_000_000 + Int64(random.next(10_000_000)), line: 1, seq: 1,
+          suppressed: 0, kind: 0, file: 0, function: fields[4], valueType: fields[2],
+          label: fields[3], writer: fields[5], process: fields[0], host: fields[1], run: 0,
+          level: .error)
+        withUnsafePointer(to: record) { table.add($0, to: index, strings: strings) }
+        for (position, id) in fields.enumerated() where id != InternedRecord.none {
+          seen[position].insert(id)
+        }
+      }
+      let state = table.states[index]
+      let extra = table.extra(of: state)
+      let firsts = [
+        state.process, state.host, state.valueType, state.label, state.function, state.writer,
+      ]
+      let mores = [
+        extra?.processes.more, extra?.hosts.more, extra?.valueTypes.more, extra?.labels.more,
+        extra?.functions.more, extra?.writers.more,
+      ]
+      for position in 0..<6 {
+        let held = [firsts[position]] + (mores[position] ?? [])
+        let smallest = seen[position].sorted { strings.precedes($0, $1) }
+          .prefix(GroupTable.IDSet.limit)
+        #expect(held.count == Set(held).count, "seed \(seed), set \(position): a value twice")
+        #expect(Set(held) == Set(smallest), "seed \(seed), set \(position)")
+      }
+    }
+  }
+
   /// Events at random times added in three orders (as read, sorted, reversed), over spans from
   /// a second to years: the same bins, with every event counted.
   @Test func histogramBinsDoNotDependOnOrder() {

@@ -75,6 +75,20 @@ struct GroupTable: Sendable {
       small |= IDSet.bit(id)
     }
 
+    /// 0 when inserting `id` would change nothing, as ``insert(_:first:strings:)`` finds
+    /// first: `id` is the set's `first` value, or `first` is not set yet (the record sets it),
+    /// or `id` is a small id kept; with `skippingNone`, also when `id` is `none` (labels and
+    /// writers: a record without one). Else 1. Integer arithmetic, no branch.
+    @inline(__always)
+    func unknown(_ id: UInt32, first: UInt32, skippingNone: Bool = false) -> UInt64 {
+      // 1 when `x` is not 0: bit 32 of `x + 2^32 - 1`.
+      @inline(__always) func nonzero(_ x: UInt32) -> UInt64 { (UInt64(x) &+ 0xffff_ffff) &>> 32 }
+      let kept = (small &>> UInt64(id & 63)) & 1 & (nonzero(id &>> 6) ^ 1)
+      var unknown = nonzero(id ^ first) & nonzero(~first) & (kept ^ 1)
+      if skippingNone { unknown &= nonzero(~id) }
+      return unknown
+    }
+
     /// `id`'s bit in `small`, 0 for an id of 64 or more.
     @inline(__always)
     private static func bit(_ id: UInt32) -> UInt64 {
@@ -282,7 +296,6 @@ struct GroupTable: Sendable {
   ) {
     let events = record.pointee.events
     let time = record.pointee.timestamp
-    let none = InternedRecord.none
     if state.histogram {
       extra.histogram.add(time, count: events)
     } else if widens {
@@ -298,26 +311,56 @@ struct GroupTable: Sendable {
       extra.levels[Int(rank)] &+= Int64(truncatingIfNeeded: events)
     }
     let process = record.pointee.process
+    let host = record.pointee.host
+    let valueType = record.pointee.valueType
+    let label = record.pointee.label
+    let function = record.pointee.function
+    let writer = record.pointee.writer
+    // The usual record of a busy group brings values its sets know: the set's first value
+    // (or none yet: the record sets it), a small id kept, or none for a label or a writer.
+    // Checked for the six sets at once without a branch per set (those mispredict on records
+    // taking turns among a few values each: processes, hosts, types); only a record bringing
+    // a value not known goes through the sets one by one, out of line.
+    let unknown =
+      extra.processes.unknown(process, first: state.process)
+      | extra.hosts.unknown(host, first: state.host)
+      | extra.valueTypes.unknown(valueType, first: state.valueType)
+      | extra.labels.unknown(label, first: state.label, skippingNone: true)
+      | extra.functions.unknown(function, first: state.function)
+      | extra.writers.unknown(writer, first: state.writer, skippingNone: true)
+    if unknown != 0 { addToSets(record, state: &state, extra: &extra, strings: strings) }
+  }
+
+  /// The part of ``addToExtra(_:rank:widens:state:extra:strings:)`` that inserts `record`'s
+  /// values in the group's sets. Out of line: apart, its branches cannot be merged into the
+  /// check that calls it.
+  @inline(never)
+  private static func addToSets(
+    _ record: UnsafePointer<InternedRecord>, state: inout State, extra: inout Extra,
+    strings: StringTable
+  ) {
+    let none = InternedRecord.none
+    let process = record.pointee.process
+    let host = record.pointee.host
+    let valueType = record.pointee.valueType
+    let label = record.pointee.label
+    let function = record.pointee.function
+    let writer = record.pointee.writer
     if process != state.process, state.process != none {
       extra.processes.insert(process, first: &state.process, strings: strings)
     }
-    let host = record.pointee.host
     if host != state.host, state.host != none {
       extra.hosts.insert(host, first: &state.host, strings: strings)
     }
-    let valueType = record.pointee.valueType
     if valueType != state.valueType, state.valueType != none {
       extra.valueTypes.insert(valueType, first: &state.valueType, strings: strings)
     }
-    let label = record.pointee.label
     if label != state.label, label != none, state.label != none {
       extra.labels.insert(label, first: &state.label, strings: strings)
     }
-    let function = record.pointee.function
     if function != state.function, state.function != none {
       extra.functions.insert(function, first: &state.function, strings: strings)
     }
-    let writer = record.pointee.writer
     if writer != state.writer, writer != none, state.writer != none {
       extra.writers.insert(writer, first: &state.writer, strings: strings)
     }
