@@ -105,17 +105,6 @@ package enum FileDescriptorIO {
     retrying("read", .read, limit: buffer.count) { systemRead(fd, buffer.baseAddress, $0) }
   }
 
-  /// Whether the current task injects faults into the seam's calls (``SystemCallFaults``):
-  /// a reader that could bypass a call (mapping a file instead of reading it) makes it then, so
-  /// that the faults land. Always `false` in a release build.
-  package static var injectingFaults: Bool {
-    #if BINDING_FAULT_INJECTION
-      SystemCallFaults.current != nil
-    #else
-      false
-    #endif
-  }
-
   /// `pread(2)`: up to `buffer.count` bytes at `offset`, the descriptor's offset left alone.
   /// - Parameters:
   ///   - fd: The descriptor.

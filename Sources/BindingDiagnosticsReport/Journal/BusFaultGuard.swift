@@ -2,20 +2,20 @@
   import Glibc
   import Synchronization
 
-  /// Survives `SIGBUS` while a file is read through `mmap(2)` (libsystemd's journal files,
-  /// ``FileMapping``'s windows of an input): a file that shrinks under the reader (rotated,
-  /// vacuumed, truncated by hand) faults on the pages past its new end. As `journalctl` does, the
-  /// handler maps anonymous zeroed memory over the faulting page and counts the fault; the reader
-  /// then sees the count change and skips that file, or reads that chunk again with `pread(2)`.
+  /// Survives `SIGBUS` while libsystemd reads a journal file through `mmap(2)`: a file that
+  /// shrinks under the reader (rotated, vacuumed, truncated by hand) faults on the pages past
+  /// its new end. As `journalctl` does, the handler maps anonymous zeroed memory over the
+  /// faulting page and counts the fault; the reader then sees the count change and skips that
+  /// file.
   ///
-  /// The handler is installed for the whole process the first time a journal or a mapped window
-  /// is read (signal handlers are per process). A fault it cannot repair (the `mmap(2)` fails)
-  /// restores the default action, so the signal kills the process as it would have.
+  /// The handler is installed for the whole process the first time a journal is read (signal
+  /// handlers are per process). A fault it cannot repair (the `mmap(2)` fails) restores the
+  /// default action, so the signal kills the process as it would have.
   enum BusFaultGuard {
     /// Faults repaired so far, by any thread: the handler runs on the faulting thread
     /// (`SIGBUS` from a memory access is synchronous) and adds to it without a lock (a lock-free
     /// atomic is safe in a signal handler). A reader compares it before and after its own
-    /// reads; a change another thread caused only makes it read again.
+    /// reads.
     private static let count = Atomic<Int>(0)
 
     /// `si_code` of an access to a page of a mapped file past its end (`BUS_ADRERR`): a

@@ -158,7 +158,6 @@ struct ChunkedFileReader {
     var events = 0
     var failure: SystemError?
     let fd = self.fd
-    let size = self.size
     let maxLineBytes = self.maxLineBytes
     let outputBytes = self.outputBytes
     func finish(_ chunk: Chunk) {
@@ -175,7 +174,7 @@ struct ChunkedFileReader {
         onProgress?(
           InputReader.Progress(source: name, bytes: min(resume, size), size: size, events: events))
         ChunkedFileReader.process(
-          Chunk(start: resume, end: chunk.end), fd: fd, size: size, maxLineBytes: maxLineBytes,
+          Chunk(start: resume, end: chunk.end), fd: fd, maxLineBytes: maxLineBytes,
           outputBytes: outputBytes, worker, counting)
       }
       onProgress?(
@@ -186,8 +185,7 @@ struct ChunkedFileReader {
         let current = chunk(index)
         let worker = pool.take()
         ChunkedFileReader.process(
-          current, fd: fd, size: size, maxLineBytes: maxLineBytes, outputBytes: outputBytes,
-          worker, counting)
+          current, fd: fd, maxLineBytes: maxLineBytes, outputBytes: outputBytes, worker, counting)
         current.worker = worker
         finish(current)
       }
@@ -206,8 +204,7 @@ struct ChunkedFileReader {
         queue.async {
           let worker = pool.take()
           ChunkedFileReader.process(
-            current, fd: fd, size: size, maxLineBytes: maxLineBytes, outputBytes: outputBytes,
-            worker, counting)
+            current, fd: fd, maxLineBytes: maxLineBytes, outputBytes: outputBytes, worker, counting)
           current.worker = worker
           current.done.signal()
         }
@@ -267,41 +264,22 @@ struct ChunkedFileReader {
   }
 
   /// Reads and classifies the lines starting in `chunk`'s range into `worker`, until its
-  /// output holds `outputBytes`: through windows of the file mapped (``FileMapping``) where
-  /// they may be, below `size` (its size when opened), else with `pread(2)`. A page of a window
-  /// that faulted (the file shrank under it: ``BusFaultGuard`` gave zeroes), or a file now
-  /// shorter than the windows served, has the chunk read again with `pread(2)`, which sees the
-  /// file's new end.
+  /// output holds `outputBytes`, with `pread(2)` a piece at a time. (Windows of the file
+  /// mapped instead cost more CPU on the machine measured: Performance.md.)
   private static func process(
-    _ chunk: Chunk, fd: Int32, size: Int, maxLineBytes: Int, outputBytes: Int, _ worker: Worker,
+    _ chunk: Chunk, fd: Int32, maxLineBytes: Int, outputBytes: Int, _ worker: Worker,
     _ counting: Bool
   ) {
-    let faults = FileMapping.faults
     var reader = PieceReader(fd: fd, buffer: worker.buffer, maxLineBytes: maxLineBytes)
-    // Windows up to a piece past the range (its last line's end, as a rule), and not past the
-    // file's size when opened: what lies beyond is read with `pread(2)`.
-    let limit =
-      !FileMapping.available ? 0 : chunk.end >= size &- pieceBytes ? size : chunk.end &+ pieceBytes
-    process(
-      chunk, &reader, mappingBelow: limit, into: &worker.output, outputBytes: outputBytes,
-      counting)
-    reader.close()
-    worker.buffer = reader.buffer
-    // Read again when a page faulted, and when the file is now shorter than what the windows
-    // served: the page holding the new end reads as zeroes past it, and that never faults.
-    guard reader.mapped,
-      FileMapping.faults != faults || FileMapping.size(of: fd) < reader.mappedEnd
-    else { return }
-    var again = PieceReader(fd: fd, buffer: worker.buffer, maxLineBytes: maxLineBytes)
-    process(chunk, &again, mappingBelow: 0, into: &worker.output, outputBytes: outputBytes, counting)
-    worker.buffer = again.buffer
+    defer { worker.buffer = reader.buffer }
+    process(chunk, &reader, into: &worker.output, outputBytes: outputBytes, counting)
   }
 
-  /// The loop of ``process(_:fd:size:maxLineBytes:outputBytes:_:_:)``, on values only (no class
+  /// The loop of ``process(_:fd:maxLineBytes:outputBytes:_:_:)``, on values only (no class
   /// property access per line).
   private static func process(
-    _ chunk: Chunk, _ reader: inout PieceReader, mappingBelow mapLimit: Int,
-    into output: inout Output, outputBytes: Int, _ counting: Bool
+    _ chunk: Chunk, _ reader: inout PieceReader, into output: inout Output, outputBytes: Int,
+    _ counting: Bool
   ) {
     output.reset()
     defer { output.error = reader.error }
@@ -309,10 +287,10 @@ struct ChunkedFileReader {
     // empty, the array was copied over and over in each worker's first chunk.
     let expected = min(chunk.end &- chunk.start, defaultChunkBytes) / 300
     if output.records.capacity < expected { output.records.reserveCapacity(expected) }
-    reader.start(at: max(0, chunk.start - 1), mappingBelow: mapLimit)
     if chunk.start > 0 {
       // The line holding the byte before the range belongs to the chunk before; the search
       // stops at the range's end, or every chunk inside a long line would read to its end.
+      reader.offset = chunk.start - 1
       guard reader.skipPastNewline(before: chunk.end) else { return }
     }
     let first = chunk.start == 0
