@@ -3,7 +3,7 @@ import BindingDiagnosticsReport
 
 /// The command dispatcher: `bindiag <command> [options]`, `summary` by default.
 enum Bindiag {
-  static let version = "3.2.0"
+  static let version = "3.2.1"
 
   /// Runs the command line and returns the exit code.
   static func run(_ arguments: [String]) -> Int32 {

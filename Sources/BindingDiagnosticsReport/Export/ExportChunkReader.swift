@@ -70,23 +70,22 @@ struct ExportChunkReader {
   ) -> Result<Void, SystemError> {
     let chunkCount = max(1, (size + ExportChunkReader.chunkBytes - 1) / ExportChunkReader.chunkBytes)
     let workers = max(1, min(threads, chunkCount, 32))
-    let queues = (0..<workers).map { DispatchQueue(label: "bindiag.export.\($0)") }
     let work = Work(
       fd: fd, size: size, maxLineBytes: maxLineBytes, filter: exporter.filter,
       format: exporter.format, batch: exporter.batch, version: exporter.version)
+    let queue = ChunkQueue<Chunk>(workers: workers, label: "bindiag.export") { chunk in
+      work.process(chunk)
+      chunk.done.signal()
+    }
     var inFlight: [Chunk] = []
     var next = 0
     func submit() {
       let start = next * ExportChunkReader.chunkBytes
       let end = next == chunkCount - 1 ? Int.max : start + ExportChunkReader.chunkBytes
       let chunk = Chunk(start: start, end: end)
-      let queue = queues[next % queues.count]
       next += 1
       inFlight.append(chunk)
-      queue.async {
-        work.process(chunk)
-        chunk.done.signal()
-      }
+      queue.put(chunk)
     }
     var owners = JournalEntryDecoder.RunOwners()
     var lineNumber = 0
@@ -118,6 +117,7 @@ struct ExportChunkReader {
       }
       if failure == nil, !exporter.writeFailed, next < chunkCount { submit() }
     }
+    queue.stop()
     if let failure { return .failure(failure) }
     return .success(())
   }
