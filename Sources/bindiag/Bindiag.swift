@@ -5,8 +5,17 @@ import BindingDiagnosticsReport
 enum Bindiag {
   static let version = "3.2.1"
 
-  /// Runs the command line and returns the exit code.
+  /// Runs the command line and returns the exit code: 1 instead of 0 when standard output
+  /// could not be written (``OutputFailure``), with a line on standard error.
   static func run(_ arguments: [String]) -> Int32 {
+    let status = dispatch(arguments)
+    guard Console.current.outputFailure.happened else { return status }
+    Output.err("Error: cannot write to standard output\n")
+    return status == ExitCode.success ? ExitCode.failure : status
+  }
+
+  /// Runs the command the arguments name.
+  private static func dispatch(_ arguments: [String]) -> Int32 {
     var arguments = arguments
     let command: Command
     if let first = arguments.first, let named = Command(rawValue: first) {

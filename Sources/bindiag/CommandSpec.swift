@@ -35,7 +35,7 @@ struct CommandSpec {
         """,
       synopsis: "summary [<options>] [<file> ...]", takesFiles: true, notes: [],
       exitCodes:
-        "0 success, 1 unreadable input or journal unavailable, 64 usage error, 65 malformed lines with --strict.",
+        "0 success, 1 unreadable input, journal unavailable or output failed, 64 usage error, 65 malformed lines with --strict.",
       examples: [
         "summary app.jsonl app.jsonl.1",
         "app 2>&1 >/dev/null | bindiag summary --format markdown",
@@ -51,7 +51,7 @@ struct CommandSpec {
         """,
       synopsis: "check [<options>] [<file> ...]", takesFiles: true, notes: [],
       exitCodes:
-        "0 success, 1 unreadable input or journal unavailable, 3 threshold crossed, 64\u{A0}usage error, 65 malformed lines with --strict.",
+        "0 success, 1 unreadable input, journal unavailable or output failed, 3 threshold crossed, 64\u{A0}usage error, 65 malformed lines with --strict.",
       examples: [
         "check app.jsonl",
         "check --max-events 10 --max-lost 0 --level error app.jsonl",
@@ -79,7 +79,7 @@ struct CommandSpec {
           ]
         )
       ],
-      exitCodes: "0 success, 1 unreadable file or journal unavailable, 64 usage error.",
+      exitCodes: "0 success, 1 unreadable file, journal unavailable or output failed, 64 usage error.",
       examples: [
         "follow /var/log/app/bindings.jsonl",
         "follow -n 0 --format json app.jsonl | jq -r .kind",

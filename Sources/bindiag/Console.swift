@@ -24,6 +24,8 @@ struct Console: Sendable {
   /// The size of the terminal on standard output (1) or error (2), or `nil` when it is none or
   /// reports none.
   let terminalSize: @Sendable (_ fd: Int32) -> (columns: Int, rows: Int)?
+  /// Whether a write to standard output failed (``Output/out(_:)``).
+  let outputFailure = OutputFailure()
 
   /// The process's streams and environment (the system-call seam retries `EINTR` and partial
   /// writes, and stops at any other error).

@@ -72,7 +72,7 @@ enum ManPage {
       .B BINDIAG_FOLLOW_POLL
       With 1, follow polls files every 0.2 s instead of using inotify.
       .SH EXIT STATUS
-      0 success; 1 unreadable input or journal unavailable; 3 check threshold crossed;
+      0 success; 1 unreadable input, journal unavailable or output failed; 3 check threshold crossed;
       64 usage error; 65 malformed lines with \\-\\-strict.
       .SH SEE ALSO
       .BR journalctl (1)

@@ -26,10 +26,13 @@ enum Output {
     self.console(2, text, on: console)
   }
 
-  /// Writes `text` to the console's standard output (1) or error (2).
+  /// Writes `text` to the console's standard output (1) or error (2); a failed write to
+  /// standard output is noted (``Console/outputFailure``), one to standard error has nowhere to
+  /// be told.
   private static func console(_ fd: Int32, _ text: String, on console: Console = .current) {
     var text = text
-    text.withUTF8 { _ = console.write(fd, UnsafeRawBufferPointer($0)) }
+    let written = text.withUTF8 { console.write(fd, UnsafeRawBufferPointer($0)) }
+    if !written, fd == 1 { console.outputFailure.record() }
   }
 
   /// `Error: …` and the usage on standard error; returns 64. The message quotes arguments, so

@@ -10,6 +10,27 @@ import Testing
     #expect(result.status == 0)
   }
 
+  /// A report written to a full disk (`/dev/full`) is not a report: the built binary says so
+  /// and ends with status 1, where it ended with 0 over nothing written; the same command to
+  /// `/dev/null` still ends with 0, and `check`'s gate status is kept when it is not 0.
+  @Test(arguments: [
+    ("summary --format json", "/dev/full", 1), ("summary --format json", "/dev/null", 0),
+    ("summary", "/dev/full", 1), ("check --max-events 0", "/dev/full", 3),
+    ("check --max-events 100 --max-lost 100", "/dev/full", 1),
+    ("export --format otlp", "/dev/full", 1),
+    ("summary --format csv", "/dev/null", 0),
+  ])
+  func aReportThatCannotBeWrittenFails(command: String, output: String, status: Int32) throws {
+    let file = try writeFixture(jsonLines(summaryFixtureEvents))
+    let result = try runProduct(
+      "/bin/sh", ["-c", "\"$0\" \(command) \"$1\" > \(output)",
+        productsDirectory().appendingPathComponent("bindiag").path, file],
+      environment: bindiagEnvironment)
+    #expect(result.status == status, "\(result.stderr)")
+    let said = result.stderr.contains("Error: cannot write to standard output\n")
+    #expect(said == (output == "/dev/full"), "\(result.stderr)")
+  }
+
   @Test(arguments: ["summary", "check", "follow", "demo", "catalog", "completions", "manpage"])
   func helpIsTheSameThreeWays(command: String) throws {
     let viaHelp = try bindiag("help", command)
