@@ -19,6 +19,23 @@ import Testing
     }
   }
 
+  /// The values group `index` holds in each of its six sets (process, host, type, label,
+  /// function, writer): its first value, unless none yet, and its extra's.
+  static func sets(of table: GroupTable, _ index: Int) -> [[UInt32]] {
+    let state = table.states[index]
+    let extra = table.extra(of: state)
+    let firsts = [
+      state.process, state.host, state.valueType, state.label, state.function, state.writer,
+    ]
+    let mores = [
+      extra?.processes.more, extra?.hosts.more, extra?.valueTypes.more, extra?.labels.more,
+      extra?.functions.more, extra?.writers.more,
+    ]
+    return (0..<6).map { position in
+      (firsts[position] == InternedRecord.none ? [] : [firsts[position]]) + (mores[position] ?? [])
+    }
+  }
+
   /// Ids below and above 64 (the set's bitmask of small ids), values repeated and alternating,
   /// fewer and more than the set's limit: the set holds exactly the smallest distinct values
   /// seen, each once.
@@ -80,17 +97,9 @@ import Testing
           seen[position].insert(id)
         }
       }
-      let state = table.states[index]
-      let extra = table.extra(of: state)
-      let firsts = [
-        state.process, state.host, state.valueType, state.label, state.function, state.writer,
-      ]
-      let mores = [
-        extra?.processes.more, extra?.hosts.more, extra?.valueTypes.more, extra?.labels.more,
-        extra?.functions.more, extra?.writers.more,
-      ]
+      let sets = Self.sets(of: table, index)
       for position in 0..<6 {
-        let held = [firsts[position]] + (mores[position] ?? [])
+        let held = sets[position]
         let smallest = seen[position].sorted { strings.precedes($0, $1) }
           .prefix(GroupTable.IDSet.limit)
         #expect(held.count == Set(held).count, "seed \(seed), set \(position): a value twice")
@@ -181,17 +190,9 @@ import Testing
         } else {
           #expect(entry.levels.count == 1 && entry.levels[Int(state.level)] == entry.events)
         }
-        let firsts = [
-          state.process, state.host, state.valueType, state.label, state.function, state.writer,
-        ]
-        let mores = [
-          extra?.processes.more, extra?.hosts.more, extra?.valueTypes.more, extra?.labels.more,
-          extra?.functions.more, extra?.writers.more,
-        ]
+        let sets = Self.sets(of: table, index)
         for position in 0..<6 {
-          let held = (firsts[position] == InternedRecord.none ? [] : [firsts[position]])
-            + (mores[position] ?? [])
-          #expect(Set(held) == entry.sets[position], "seed \(seed), set \(position)")
+          #expect(Set(sets[position]) == entry.sets[position], "seed \(seed), set \(position)")
         }
       }
     }

@@ -310,24 +310,18 @@ struct GroupTable: Sendable {
       }
       extra.levels[Int(rank)] &+= Int64(truncatingIfNeeded: events)
     }
-    let process = record.pointee.process
-    let host = record.pointee.host
-    let valueType = record.pointee.valueType
-    let label = record.pointee.label
-    let function = record.pointee.function
-    let writer = record.pointee.writer
     // The usual record of a busy group brings values its sets know: the set's first value
     // (or none yet: the record sets it), a small id kept, or none for a label or a writer.
     // Checked for the six sets at once without a branch per set (those mispredict on records
     // taking turns among a few values each: processes, hosts, types); only a record bringing
     // a value not known goes through the sets one by one, out of line.
     let unknown =
-      extra.processes.unknown(process, first: state.process)
-      | extra.hosts.unknown(host, first: state.host)
-      | extra.valueTypes.unknown(valueType, first: state.valueType)
-      | extra.labels.unknown(label, first: state.label, skippingNone: true)
-      | extra.functions.unknown(function, first: state.function)
-      | extra.writers.unknown(writer, first: state.writer, skippingNone: true)
+      extra.processes.unknown(record.pointee.process, first: state.process)
+      | extra.hosts.unknown(record.pointee.host, first: state.host)
+      | extra.valueTypes.unknown(record.pointee.valueType, first: state.valueType)
+      | extra.labels.unknown(record.pointee.label, first: state.label, skippingNone: true)
+      | extra.functions.unknown(record.pointee.function, first: state.function)
+      | extra.writers.unknown(record.pointee.writer, first: state.writer, skippingNone: true)
     if unknown != 0 { addToSets(record, state: &state, extra: &extra, strings: strings) }
   }
 
