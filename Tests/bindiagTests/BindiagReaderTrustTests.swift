@@ -176,6 +176,44 @@ import Testing
       inside.stdout.hasPrefix(#"{"schema":1,"events":2,"records":2,"malformed":0,"other":1,"#))
   }
 
+  /// Standard input is read from where it stands, as `cat` would read it, and left at its end:
+  /// a file read in chunks at its offsets must not start over from byte 0 nor leave the
+  /// descriptor where it found it. (`read` in the shell takes one line and no more.)
+  @Test(arguments: [
+    (#"{ read -r first; "$0" summary --format json -; } < "$1""#, 4),
+    (#"{ read -r first; read -r second; "$0" summary --threads 1 --format json -; } < "$1""#, 3),
+    (#""$0" summary --format json - < "$1""#, 5),
+  ])
+  func standardInputIsReadFromWhereItStands(script: String, records: Int) throws {
+    let path = try writeFixture(jsonLines((1...5).map { fixtureEvent(seq: $0) }))
+    let result = try runProduct(
+      "/bin/sh", ["-c", script, productsDirectory().appendingPathComponent("bindiag").path, path],
+      environment: bindiagEnvironment)
+    let counts = "{\"schema\":1,\"events\":\(records),\"records\":\(records),\"malformed\":0,"
+    #expect(result.stdout.hasPrefix(counts), "\(result.stdout)")
+    #expect(result.stderr == "")
+    #expect(result.status == 0)
+  }
+
+  @Test(arguments: [
+    ("summary --format json", ""), ("export --format otlp", ""),
+    (
+      "check --max-events 100",
+      "check passed: 5 events at warning and above (--max-events 100), 0 lost records"
+        + " (--max-lost 0)\n"
+    ),
+  ])
+  func standardInputIsLeftAtItsEnd(command: String, stderr: String) throws {
+    let path = try writeFixture(jsonLines((1...5).map { fixtureEvent(seq: $0) }))
+    let result = try runProduct(
+      "/bin/sh", ["-c", #"{ "$0" \#(command) - > /dev/null; cat; } < "$1""#,
+        productsDirectory().appendingPathComponent("bindiag").path, path],
+      environment: bindiagEnvironment)
+    #expect(result.stdout == "", "what the next command read of standard input")
+    #expect(result.stderr == stderr)
+    #expect(result.status == 0)
+  }
+
   @Test func aByteOrderMarkIsSkippedInALargeFileReadInParallel() throws {
     var random = SystemRandomNumberGenerator()
     let events = (1...24_000).map { seq in

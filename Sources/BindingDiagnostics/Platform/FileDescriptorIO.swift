@@ -119,6 +119,20 @@ package enum FileDescriptorIO {
     }
   }
 
+  /// `lseek(2)`: moves the descriptor's offset (never interrupted by a signal).
+  /// - Parameters:
+  ///   - fd: The descriptor.
+  ///   - offset: Bytes from `whence`.
+  ///   - whence: `SEEK_SET`, `SEEK_CUR` or `SEEK_END`.
+  /// - Returns: The new offset from the start of the file, or the failure of `lseek` (`ESPIPE`
+  ///   for a pipe or a terminal).
+  package static func seek(_ fd: Int32, to offset: Int, from whence: Int32) -> Result<
+    Int, SystemError
+  > {
+    let result = lseek(fd, off_t(offset), whence)
+    return result < 0 ? .failure(SystemError("lseek", code: errno)) : .success(Int(result))
+  }
+
   /// `open(2)` with `flags` and `mode`.
   /// - Parameters:
   ///   - path: The file.

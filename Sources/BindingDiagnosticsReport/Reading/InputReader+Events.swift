@@ -133,12 +133,11 @@ extension InputReader {
     Void, SystemError
   > {
     withOpenInput(path: path) { fd, name, info in
-      if fd != 0, threads > 1, info.st_mode & S_IFMT == S_IFREG,
-        !InputReader.opensAnArray(fd, maxLineBytes: maxLineBytes)
-      {
+      if threads > 1, readsInChunks(fd, info) {
         let reader = ExportChunkReader(
           fd: fd, name: name, size: Int(info.st_size), maxLineBytes: maxLineBytes,
           threads: threads)
+        defer { InputReader.consumed(fd) }
         return reader.read(into: &exporter, onMalformed: onMalformed, forged: { _ in })
       }
       return classifyLines(

@@ -141,6 +141,25 @@ package struct InputReader {
     return body(fd, name, info)
   }
 
+  /// Whether `fd`, whose status is `info`, is read in chunks at its offsets
+  /// (``ChunkedFileReader``, ``ExportChunkReader``): a regular file whose offset is at its
+  /// start, and not a unified-log array. Standard input that an earlier command left part-read
+  /// (`{ head -n 1; bindiag summary -; } < file`) is read on from where it stands, line by
+  /// line, as `cat` would.
+  func readsInChunks(_ fd: Int32, _ info: stat) -> Bool {
+    guard info.st_mode & S_IFMT == S_IFREG,
+      case .success(0) = FileDescriptorIO.seek(fd, to: 0, from: SEEK_CUR)
+    else { return false }
+    return !InputReader.opensAnArray(fd, maxLineBytes: maxLineBytes)
+  }
+
+  /// After a read in chunks (at offsets, with `pread(2)`): the descriptor's offset moved to
+  /// the end of the file, where a read to the end leaves it, so that a command reading the
+  /// same standard input next (`{ bindiag summary -; cat; } < file`) does not read it again.
+  static func consumed(_ fd: Int32) {
+    _ = FileDescriptorIO.seek(fd, to: 0, from: SEEK_END)
+  }
+
   /// Reads an open descriptor to its end into `aggregator`.
   /// - Parameters:
   ///   - fd: The descriptor.
@@ -150,14 +169,13 @@ package struct InputReader {
   package func read(fd: Int32, name: String, into aggregator: inout Aggregator) -> Result<
     Void, SystemError
   > {
-    if case .success(let info) = FileDescriptorIO.status(fd), info.st_mode & S_IFMT == S_IFREG,
-      !InputReader.opensAnArray(fd, maxLineBytes: maxLineBytes)
-    {
+    if case .success(let info) = FileDescriptorIO.status(fd), readsInChunks(fd, info) {
       var reader = ChunkedFileReader(
         fd: fd, name: name, size: Int(info.st_size), maxLineBytes: maxLineBytes,
         threads: threads, chunkBytes: chunkBytes, onMalformed: onMalformed,
         onProgress: onProgress)
       reader.outputBytes = chunkOutputBytes
+      defer { InputReader.consumed(fd) }
       return reader.read(into: &aggregator)
     }
     // Line by line (a pipe, standard input, a unified-log array): plain contract lines become
