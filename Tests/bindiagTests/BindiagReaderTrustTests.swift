@@ -134,7 +134,8 @@ import Testing
         #""lost_runs":[{"run":"0123456789abcdef","process":"Demo","host":"build-01","lost":4,"head":4,"#
           + #""tail":0,"dropped":0}],"stale_runs":[],"run_fields":["host"],"#
           + #""run_groups":[{"key":{"host":"build-01"},"lost":4,"dropped":0,"#
-          + #""runs":{"ended":0,"running":1,"stale":0},"last":"2026-11-30T04:12:33.123456Z"}]}"# + "\n"))
+          + #""runs":{"ended":0,"running":1,"stale":0},"last":"2026-11-30T04:12:33.123456Z"}]}"#
+          + "\n"))
   }
 
   @Test func aDuplicatedKeyIsMalformedInJSONAndLogfmt() throws {
@@ -206,8 +207,11 @@ import Testing
   func standardInputIsLeftAtItsEnd(command: String, stderr: String) throws {
     let path = try writeFixture(jsonLines((1...5).map { fixtureEvent(seq: $0) }))
     let result = try runProduct(
-      "/bin/sh", ["-c", #"{ "$0" \#(command) - > /dev/null; cat; } < "$1""#,
-        productsDirectory().appendingPathComponent("bindiag").path, path],
+      "/bin/sh",
+      [
+        "-c", #"{ "$0" \#(command) - > /dev/null; cat; } < "$1""#,
+        productsDirectory().appendingPathComponent("bindiag").path, path,
+      ],
       environment: bindiagEnvironment)
     #expect(result.stdout == "", "what the next command read of standard input")
     #expect(result.stderr == stderr)

@@ -166,8 +166,7 @@ package enum FileDescriptorIO {
   ///   - entry: The descriptor and events; its `revents` are set.
   ///   - milliseconds: The longest wait (-1: no limit).
   /// - Returns: 1 when the entry is ready, 0 when the time ran out, or the failure of `poll`.
-  package static func poll(_ entry: inout pollfd, milliseconds: Int32) -> Result<Int, SystemError>
-  {
+  package static func poll(_ entry: inout pollfd, milliseconds: Int32) -> Result<Int, SystemError> {
     retrying("poll", .poll) { _ in Int(systemPoll(&entry, 1, milliseconds)) }
   }
 
