@@ -315,12 +315,13 @@ extension Diagnostics {
       }
     }
 
-    /// The writer: the stack is walked on the first call only.
+    /// The writer: the stack is walked on the first call only. A relayed record's writer is
+    /// known by name alone (`nil` here): the stack is the relay's, not the writer's.
     var site: WriterSite? {
       mutating get {
         switch state {
         case .found(let site): return site
-        case .given: return WriterCapture.capture()
+        case .given: return nil
         case .unknown:
           let site = WriterCapture.capture()
           state = .found(site)

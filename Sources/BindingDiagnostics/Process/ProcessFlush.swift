@@ -266,9 +266,7 @@ package enum ProcessFlush {
   static func prepareForFork() {
     _ = channel.requestWrite
     _ = stopping.isSet
-    // Both of the gate's atomics (``WriteGate/prepare()`` reads only the closed flag); a
-    // write let through is left at once, so nothing is counted.
-    if WriteGate.enter() { WriteGate.leave() }
+    WriteGate.prepare()
   }
 
   /// In a forked child (async-signal-safe): closes the child's copies of the flush pipes, whose

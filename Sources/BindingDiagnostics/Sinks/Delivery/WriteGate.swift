@@ -31,10 +31,16 @@ enum WriteGate {
     private static let closed = Atomic<Bool>(false)
   #endif
 
-  /// Makes the gate's storage now, never for the first time in a signal handler or the exit
-  /// hook (a global's first use may allocate).
+  /// Makes the gate's storage now, never for the first time in a signal handler, the exit
+  /// hook or a forked child (a global's first use takes the runtime's `swift_once` lock and may
+  /// allocate).
   static func prepare() {
-    _ = isClosed
+    #if canImport(os)
+      _ = state
+    #else
+      _ = underWay.load(ordering: .relaxed)
+      _ = closed.load(ordering: .relaxed)
+    #endif
   }
 
   /// Before a write: counts it as under way, unless the gate is closed.
