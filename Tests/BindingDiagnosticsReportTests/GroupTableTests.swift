@@ -152,7 +152,8 @@ import Testing
         if random.next(2) == 0 {
           let position = random.next(6)
           fields[position] =
-            position == 3 || position == 5 ? [.max, values[random.next(12)]][random.next(2)]
+            position == 3 || position == 5
+            ? [.max, values[random.next(12)]][random.next(2)]
             : values[random.next(12)]
         }
         last[group] = fields
@@ -162,7 +163,9 @@ import Testing
           valueType: fields[2], label: fields[3], writer: fields[5], process: fields[0],
           host: fields[1], run: 0,
           level: levels[random.next(4) != 0 ? 2 : random.next(levels.count)])
-        let index = table.index(of: SIMD8(Int64(group), 0, 0, 0, 0, 0, 0, 0), level: record.level)
+        let index = table.index(
+          of: SIMD16(lowHalf: SIMD8(Int64(group), 0, 0, 0, 0, 0, 0, 0), highHalf: .zero),
+          level: record.level)
         withUnsafePointer(to: record) { table.add($0, to: index, strings: strings) }
         var entry = expected[index] ?? (0, .max, .min, [:], Array(repeating: [], count: 6))
         entry.events += record.events

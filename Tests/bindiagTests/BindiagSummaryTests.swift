@@ -211,6 +211,31 @@ import Testing
     #expect(relative.stdout.hasPrefix(#"{"schema":1,"events":1,"#))
   }
 
+  /// All ten fields at once (`site` is three): the key has a lane for each; past eight the
+  /// binary died of an out-of-range lane (SIGILL), in `summary` and `check` alike.
+  @Test(arguments: [["summary"], ["check", "--max-events", "10"]])
+  func everyFieldGroupsAtOnce(command: [String]) throws {
+    let path = try writeFixture(
+      jsonLines([
+        fixtureEvent(seq: 1, test: "t1", writer: "App/A.swift:3"),
+        fixtureEvent(seq: 2, test: "t1", writer: "App/A.swift:3"),
+        fixtureEvent(seq: 3, test: "t2", writer: "App/A.swift:3"),
+        fixtureEvent(seq: 4, host: "build-02"),
+      ]))
+    let result = try launchedBindiag(
+      arguments: command + [
+        "--format", "csv", "--group-by", "site,function,type,process,host,label,test,writer", path,
+      ])
+    #expect(result.status == 0, "\(result.stderr)")
+    let rows = result.stdout.split(separator: "\r\n").map(String.init)
+    #expect(
+      rows.first?.hasPrefix(
+        "events,records,kind,file,line,function,value_type,process,host,label,test,writer,first,")
+        == true, "\(rows.first ?? "")")
+    #expect(rows.count == 4, "\(result.stdout)\(result.stderr)")
+    #expect(rows.dropFirst().map { $0.prefix(4) } == ["2,2,", "1,1,", "1,1,"])
+  }
+
   @Test func checkGatesOnEventsAndLostRecords() throws {
     let path = try writeFixture(jsonLines(events))
     let failing = try bindiag("check", "--format", "json", path)

@@ -42,7 +42,7 @@ extension Aggregator {
     }
     let reference = staleReference?.microsecondsSinceEpoch ?? newest
     let runLevel = !groupBy.isEmpty && groupBy.allSatisfy { $0 == .host || $0 == .process }
-    var groupLost: [SIMD8<Int64>: Int] = [:]
+    var groupLost: [SIMD16<Int64>: Int] = [:]
     var runFields = groupBy.filter { $0 == .host || $0 == .process }
     if !runFields.contains(.host) { runFields.append(.host) }
     var runGroups: [[UInt32]: Summary.RunGroup] = [:]
@@ -97,7 +97,7 @@ extension Aggregator {
       group.last = max(group.last ?? time, time)
       runGroups[ids] = group
       if runLevel {
-        var lanes = SIMD8<Int64>.zero
+        var lanes = SIMD16<Int64>.zero
         for (position, field) in groupBy.enumerated() {
           lanes[position] = Int64(field == .host ? run.host : run.process)
         }

@@ -63,7 +63,8 @@ package struct Aggregator {
   ///   - groupBy: Grouping fields; `site` (kind, file, line) by default.
   ///   - filter: Which events count.
   package init(groupBy: [GroupField] = [.kind, .file, .line], filter: EventFilter = EventFilter()) {
-    // Each field once (as `GroupField.parseList` gives them), so a key fits its eight lanes.
+    // Each field once (as `GroupField.parseList` gives them), so a key of all ten fits its
+    // sixteen lanes.
     var fields: [GroupField] = []
     for field in groupBy where !fields.contains(field) { fields.append(field) }
     self.groupBy = fields
@@ -355,7 +356,7 @@ package struct Aggregator {
   /// The index of `record`'s group, creating it when new.
   @inline(__always)
   mutating func group(of record: InternedRecord) -> Int {
-    var key = SIMD8<Int64>.zero
+    var key = SIMD16<Int64>.zero
     if bySite {
       key[0] = Int64(record.kind)
       key[1] = Int64(record.file)

@@ -148,7 +148,7 @@ struct GroupTable: Sendable {
   /// ``processSeed``, read once: each read of the lazy global is a call.
   private let seed = GroupTable.processSeed
 
-  /// An empty table of keys of `width` fields (1 to 8).
+  /// An empty table of keys of `width` fields (1 to 16; ten fields exist).
   init(width: Int) {
     self.width = width
   }
@@ -162,7 +162,7 @@ struct GroupTable: Sendable {
   /// The index of the group of `key` (its first `width` lanes), made when new with the level
   /// of its first record.
   @inline(__always)
-  mutating func index(of key: SIMD8<Int64>, level: MisuseLevel) -> Int {
+  mutating func index(of key: SIMD16<Int64>, level: MisuseLevel) -> Int {
     let hash = hash(key)
     let mask = slots.count - 1
     var slot = Int(truncatingIfNeeded: hash) & mask
@@ -181,7 +181,7 @@ struct GroupTable: Sendable {
   }
 
   @inline(__always)
-  private func matches(_ index: Int, _ key: SIMD8<Int64>) -> Bool {
+  private func matches(_ index: Int, _ key: SIMD16<Int64>) -> Bool {
     let base = index &* width
     return keys.withUnsafeBufferPointer { keys in
       if width == 3 {
@@ -193,7 +193,7 @@ struct GroupTable: Sendable {
   }
 
   @inline(__always)
-  private func hash(_ key: SIMD8<Int64>) -> UInt64 {
+  private func hash(_ key: SIMD16<Int64>) -> UInt64 {
     var mix = seed
     @inline(__always) func combine(_ lane: Int64) {
       mix = (mix ^ UInt64(bitPattern: lane)) &* 0xbf58_476d_1ce4_e5b9
@@ -215,7 +215,7 @@ struct GroupTable: Sendable {
     let size = slots.count * 2
     slots = [UInt32](repeating: 0, count: size)
     let mask = size - 1
-    var key = SIMD8<Int64>.zero
+    var key = SIMD16<Int64>.zero
     for index in states.indices {
       for position in 0..<width { key[position] = keys[index * width + position] }
       var slot = Int(truncatingIfNeeded: hash(key)) & mask

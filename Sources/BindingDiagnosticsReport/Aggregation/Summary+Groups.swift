@@ -14,14 +14,14 @@ extension Summary {
     private let start: Int64
     private let end: Int64
     /// Lost records by key, when the fields are all run-level (see ``Summary/Group/lost``).
-    private let lost: [SIMD8<Int64>: Int]?
+    private let lost: [SIMD16<Int64>: Int]?
 
     /// The groups of `table`, sorted.
     /// - Parameter lost: Lost records by key (ids as in `table`), when every field is one a
     ///   whole run shares.
     init(
       table: GroupTable, strings: StringTable, fields: [GroupField], start: Int64, end: Int64,
-      lost: [SIMD8<Int64>: Int]? = nil
+      lost: [SIMD16<Int64>: Int]? = nil
     ) {
       self.lost = lost
       self.table = table
@@ -88,7 +88,7 @@ extension Summary {
       }
       var groupLost: Int?
       if let lost {
-        var lanes = SIMD8<Int64>.zero
+        var lanes = SIMD16<Int64>.zero
         for position in fields.indices { lanes[position] = table.key(index, position) }
         groupLost = lost[lanes] ?? 0
       }
