@@ -147,6 +147,87 @@ func runRecordEvent(
     #expect(check.stderr == "check failed: 2 stale runs (--max-stale 1)\n")
   }
 
+  /// The runs, run groups' last records and what the sinks dropped, from a summary's JSON.
+  func runs(_ arguments: [String]) throws -> String {
+    let result = try bindiag(arguments: ["summary", "--format", "json"] + arguments)
+    #expect(result.status == 0)
+    #expect(result.stderr == "")
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    let runs = try #require(object["runs"] as? [String: Int])
+    let groups = try #require(object["run_groups"] as? [[String: Any]])
+    let lastRecords = groups.compactMap { $0["last"] as? String }.map { $0.dropFirst(11).prefix(8) }
+    return
+      "ended \(runs["ended"]!) running \(runs["running"]!) stale \(runs["stale"]!), lost "
+      + "\(object["lost"]!), dropped \(object["run_dropped"]!), last \(lastRecords)"
+  }
+
+  /// A window judges a run on what lies inside it alone (BindiagGates: "a release that started
+  /// after `--until` cannot fail a check of the one before"): neither another run's record nor
+  /// the run's own `run-end` after `--until` makes it stale, ended, or tells its drops.
+  @Test func aRunIsJudgedOnTheWindowAlone() throws {
+    let path = try writeFixture(
+      jsonLines([
+        fixtureEvent(seq: 1, at: "2026-11-30T04:00:00.000000Z", host: "h1", run: Self.mail),
+        fixtureEvent(seq: 2, at: "2026-11-30T04:00:10.000000Z", host: "h1", run: Self.mail),
+        runRecordEvent(
+          .runEnd, seq: 6, at: "2026-11-30T04:00:20.000000Z", records: 5, dropped: 3, host: "h1",
+          run: Self.mail),
+        fixtureEvent(seq: 1, at: "2026-11-30T04:16:40.000000Z", host: "h2", run: Self.live),
+      ]))
+    #expect(
+      try runs([path])
+        == #"ended 1 running 1 stale 0, lost 3, dropped 3, last ["04:00:20", "04:16:40"]"#)
+    let until = ["--until", "2026-11-30T04:00:10Z", path]
+    #expect(try runs(until) == #"ended 0 running 1 stale 0, lost 0, dropped 0, last ["04:00:10"]"#)
+    let check = try bindiag(arguments: ["check", "--max-events", "10", "--max-stale", "0"] + until)
+    #expect(check.status == 0)
+    #expect(
+      check.stderr
+        == "check passed: 2 events at warning and above (--max-events 10), 0 lost records"
+        + " (--max-lost 0), 0 stale runs (--max-stale 0)\n")
+    // Without its `run-end`, the run is still running at the window's end: the other run's
+    // record after it does not make it silent.
+    let unended = try writeFixture(
+      jsonLines([
+        fixtureEvent(seq: 1, at: "2026-11-30T04:00:00.000000Z", host: "h1", run: Self.mail),
+        fixtureEvent(seq: 2, at: "2026-11-30T04:00:10.000000Z", host: "h1", run: Self.mail),
+        fixtureEvent(seq: 1, at: "2026-11-30T04:16:40.000000Z", host: "h2", run: Self.live),
+      ]))
+    let windowed = try bindiag(
+      "check", "--max-events", "10", "--max-stale", "0", "--until", "2026-11-30T04:00:10Z",
+      unended)
+    #expect(windowed.status == 0, "\(windowed.stderr)")
+  }
+
+  /// `--run` selects a run as `--host` does: the run is judged stale against the input's
+  /// newest record, not against its own (which would never find it stale).
+  @Test(arguments: [["--run", mail], ["--host", "h1"]])
+  func aRunSelectedIsJudgedAgainstTheInputsNewestRecord(selection: [String]) throws {
+    let path = try writeFixture(
+      jsonLines([
+        fixtureEvent(seq: 1, at: "2026-11-30T04:00:00.000000Z", host: "h1", run: Self.mail),
+        fixtureEvent(seq: 2, at: "2026-11-30T04:00:10.000000Z", host: "h1", run: Self.mail),
+        fixtureEvent(seq: 1, at: "2026-11-30T04:16:40.000000Z", host: "h2", run: Self.live),
+      ]))
+    let check = try bindiag(
+      arguments: ["check", "--max-events", "10", "--max-stale", "0"] + selection + [path])
+    #expect(check.status == 3)
+    #expect(check.stderr == "check failed: 1 stale run (--max-stale 0)\n")
+  }
+
+  /// A run read only through a run record: the `seq`s it handed out before are its head, and
+  /// not its tail as well (the table said "4 lost, of them 4 before … and 4 after …").
+  @Test func aRunOfRunRecordsOnlyHasAHeadAndNoTail() throws {
+    let path = try writeFixture(
+      jsonLines([runRecordEvent(.runHeartbeat, seq: 5, at: "2026-11-30T04:00:00.000000Z")]))
+    let result = try bindiag("summary", "--format", "json", path)
+    #expect(
+      result.stdout.contains(
+        #""lost_runs":[{"run":"0123456789abcdef","process":"Demo","host":"build-01","lost":4,"head":4,"tail":0,"dropped":0}]"#
+      ), "\(result.stdout)")
+  }
+
   @Test func markdownCSVAndHTMLCarryTheRuns() throws {
     let path = try writeFixture(jsonLines(Self.events))
     let markdown = try bindiag("summary", "--format", "markdown", "--group-by", "host", path)

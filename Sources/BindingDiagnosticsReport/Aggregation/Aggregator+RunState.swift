@@ -23,16 +23,16 @@ extension Aggregator {
     var misuseHigh = 0
     /// The highest `run_records` of the run records inside the window: its tail.
     var declared = 0
-    /// The highest `run_dropped` of its run records.
+    /// The highest `run_dropped` of its run records inside the window.
     var dropped = 0
-    /// Whether a `run-end` was read.
+    /// Whether a `run-end` was read inside the window.
     var ended = false
-    /// Its newest record's time (µs).
+    /// Its newest record's time (µs) inside the window.
     var last = Int64.min
     /// The time of its `seq` 1, when read.
     var start: Int64?
-    /// Heartbeats read, and the oldest and newest one's time: their cadence is the run's
-    /// heartbeat interval (see ``Aggregator/interval(of:)``).
+    /// Heartbeats read inside the window, and the oldest and newest one's time: their cadence
+    /// is the run's heartbeat interval (see ``Aggregator/interval(of:)``).
     var heartbeats = 0
     var firstHeartbeat = Int64.max
     var lastHeartbeat = Int64.min
@@ -72,17 +72,18 @@ extension Aggregator {
     ) {
       let time = record.pointee.timestamp
       let seq = record.pointee.seq
-      if time > last { last = time }
       if seq == 1 { start = time }
-      if inside {
-        if seq < windowLow { windowLow = seq }
-        if seq > windowHigh { windowHigh = seq }
-        if !runRecord, seq > misuseHigh { misuseHigh = seq }
-      }
+      // A run is judged on what lies inside the window alone: a record after `--until` neither
+      // keeps it running nor ends it, and a `run-end` there neither tells its drops nor its tail.
+      guard inside else { return }
+      if time > last { last = time }
+      if seq < windowLow { windowLow = seq }
+      if seq > windowHigh { windowHigh = seq }
+      if !runRecord, seq > misuseHigh { misuseHigh = seq }
       guard runRecord else { return }
       let runRecords = record.pointee.runRecords
       let runDropped = record.pointee.runDropped
-      if inside, runRecords > declared { declared = runRecords }
+      if runRecords > declared { declared = runRecords }
       if runDropped > dropped { dropped = runDropped }
       if end {
         ended = true

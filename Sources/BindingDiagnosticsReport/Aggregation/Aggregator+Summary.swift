@@ -40,7 +40,7 @@ extension Aggregator {
       first = min(first ?? state.first, state.first)
       last = max(last ?? state.last, state.last)
     }
-    let reference = staleReference?.microsecondsSinceEpoch ?? newest
+    let reference = staleReference?.microsecondsSinceEpoch ?? windowNewest
     let runLevel = !groupBy.isEmpty && groupBy.allSatisfy { $0 == .host || $0 == .process }
     var groupLost: [SIMD16<Int64>: Int] = [:]
     var runFields = groupBy.filter { $0 == .host || $0 == .process }
@@ -64,7 +64,9 @@ extension Aggregator {
       let low = filter.since == nil ? 1 : run.windowLow
       let high = max(run.windowHigh, run.declared)
       let missing = run.seqs.missing(in: low...high)
-      let afterMisuse = max(run.misuseHigh + 1, low)
+      // After the last misuse record read and after the first record seen, so that a run read
+      // only through its run records has its missing `seq`s in its head, not in both.
+      let afterMisuse = max(run.misuseHigh + 1, low, run.windowLow)
       let tail = afterMisuse <= high ? run.seqs.missing(in: afterMisuse...high) : 0
       let state = Aggregator.state(of: run, reference: reference)
       states[state] += 1

@@ -47,6 +47,9 @@ package struct Aggregator {
   private let endKind: UInt32
   /// The newest record's time (µs), any record read.
   var newest = Int64.min
+  /// The newest record's time (µs) inside the window, any run's (`--run` selecting one or
+  /// not): what the runs of an input that is not live are judged stale against.
+  var windowNewest = Int64.min
   /// The time stale runs are judged against (`now` for the live journal), or `nil` for the
   /// input's newest record.
   package var staleReference: Timestamp?
@@ -118,6 +121,7 @@ package struct Aggregator {
   package mutating func add(_ event: MisuseEvent) {
     if let selected = filter.run, !EventFilter.same(event.run, selected) {
       if coverage.waiting { coverage.see(.run, id: strings.intern(event.run), matches: false) }
+      see(time: event.timestamp.microsecondsSinceEpoch)
       return
     }
     var record = record(of: event)
@@ -242,6 +246,7 @@ package struct Aggregator {
           let run = Int(runIndices[index])
           guard run >= 0 else {
             if coverage.waiting { coverage.see(.run, id: record.pointee.run, matches: false) }
+            see(time: record.pointee.timestamp)
             continue
           }
           add(record, run: runs.baseAddress! + run, labelsIn: labels)
@@ -313,7 +318,7 @@ package struct Aggregator {
       duplicates += 1
       return
     }
-    if time > newest { newest = time }
+    see(time: time)
     if isRunRecord { return }
     if !filterKinds.isEmpty { see(kind: kind) }
     guard !filters || accepts(record.pointee) else { return }
@@ -328,6 +333,14 @@ package struct Aggregator {
       }
     }
     groups.add(record, to: group, strings: strings)
+  }
+
+  /// Notes a record's time (µs) for ``newest`` and ``windowNewest``: a record of any run, even
+  /// one `--run` leaves out.
+  @inline(__always)
+  private mutating func see(time: Int64) {
+    if time > newest { newest = time }
+    if time > windowNewest, inWindow(time) { windowNewest = time }
   }
 
   /// Marks `run` as begun by a user other than root and the reader (its first journal entry's
