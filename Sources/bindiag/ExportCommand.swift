@@ -56,17 +56,10 @@ enum ExportCommand {
       }
     } else {
       for file in options.files where !exporter.writeFailed {
-        if let compression = CompressedInput.format(of: file) {
-          let name = DisplayText.escapingControls(file)
-          Output.err(
-            "Error: cannot read '\(name)': compressed with \(compression.name); read it "
-              + "decompressed: \(compression.command) '\(name)' | bindiag export -\n")
-          failed = true
-          continue
-        }
         let result = reader.export(path: file, into: &exporter)
         if case .failure(let error) = result {
-          Output.err("Error: cannot read '\(DisplayText.escapingControls(file))': \(error.message)\n")
+          let reason = CompressedInput.reason(error, file: file, command: .export)
+          Output.err("Error: cannot read '\(DisplayText.escapingControls(file))': \(reason)\n")
           failed = true
         }
       }

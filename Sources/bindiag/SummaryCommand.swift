@@ -79,17 +79,9 @@ enum SummaryCommand {
     // counts once.
     for file in options.files {
       progress?.begin(file == "-" ? "<stdin>" : file)
-      if let compression = CompressedInput.format(of: file) {
-        let name = DisplayText.escapingControls(file)
-        warn(
-          "Error: cannot read '\(name)': compressed with \(compression.name); read it "
-            + "decompressed: \(compression.command) '\(name)' | bindiag \(options.command.rawValue) -\n"
-        )
-        failed = true
-        continue
-      }
       if case .failure(let error) = reader.read(path: file, into: &aggregator) {
-        warn("Error: cannot read '\(DisplayText.escapingControls(file))': \(error.message)\n")
+        let reason = CompressedInput.reason(error, file: file, command: options.command)
+        warn("Error: cannot read '\(DisplayText.escapingControls(file))': \(reason)\n")
         failed = true
       }
     }

@@ -182,4 +182,36 @@ import Testing
       arguments: ["check", "-"], stdin: try Data(contentsOf: URL(fileURLWithPath: plain)))
     #expect(piped.status == 3)
   }
+  /// Compressed bytes piped in, or given as standard input, are refused from their first bytes
+  /// as a named compressed file is: `check - < events.jsonl.gz` passed on "0 events" before.
+  /// Each input is the compression's magic then bytes that are no record.
+  @Test(
+    arguments: [
+      ("gzip", "zcat", [0x1F, 0x8B, 0x08, 0x00]), ("zstd", "zstdcat", [0x28, 0xB5, 0x2F, 0xFD]),
+      ("xz", "xzcat", [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]),
+      ("bzip2", "bzcat", Array("BZh91AY&SY".utf8)), ("lz4", "lz4cat", [0x04, 0x22, 0x4D, 0x18]),
+    ] as [(String, String, [UInt8])])
+  func compressedStandardInputIsRefused(name: String, command: String, magic: [UInt8]) throws {
+    let path = try temporaryDirectory() + "/rotated"
+    try Data(magic + Array("\u{7}\u{1}junk\n{\"v\":1}\nmore junk\n".utf8)).write(
+      to: URL(fileURLWithPath: path))
+    let binary = productsDirectory().appendingPathComponent("bindiag").path
+    for (script, bindiagCommand, status) in [
+      (#""$0" check --max-events 5 - < "$1""#, "check", 1),
+      (#"cat "$1" | "$0" check --max-events 5"#, "check", 1),
+      (#"cat "$1" | "$0" summary --threads 1 -"#, "summary", 1),
+      (#""$0" export --format otlp - < "$1""#, "export", 1),
+      (#""$0" export --format clickhouse "$1""#, "export", 1),
+    ] {
+      let result = try runProduct(
+        "/bin/sh", ["-c", script, binary, path], environment: bindiagEnvironment)
+      let file = script.hasSuffix(#" "$1""#) && !script.contains("<") ? "'\(path)'" : "FILE"
+      let shown = file == "FILE" ? "-" : path
+      #expect(result.status == Int32(status), "\(script)")
+      #expect(
+        result.stderr
+          == "Error: cannot read '\(shown)': compressed with \(name); read it decompressed: "
+          + "\(command) \(file) | bindiag \(bindiagCommand) -\n", "\(script)")
+    }
+  }
 }

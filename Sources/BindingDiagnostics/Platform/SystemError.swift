@@ -11,6 +11,9 @@ public struct SystemError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The (positive) errno value.
   public let code: Int32
 
+  /// What went wrong, when the errno's text would not say it (a reader refusing an input).
+  private let detail: String?
+
   /// An error for `operation` failing with `code`.
   /// - Parameters:
   ///   - operation: The C function's name.
@@ -18,10 +21,18 @@ public struct SystemError: Error, Sendable, Hashable, CustomStringConvertible {
   public init(_ operation: String, code: Int32) {
     self.operation = operation
     self.code = code
+    self.detail = nil
   }
 
-  /// The errno symbol's text, from `strerror`.
-  public var message: String { String(cString: strerror(code)) }
+  /// An error for `operation` with `code`, whose ``message`` is `detail`.
+  package init(_ operation: String, code: Int32, detail: String) {
+    self.operation = operation
+    self.code = code
+    self.detail = detail
+  }
+
+  /// The errno symbol's text, from `strerror`, or the detail given.
+  public var message: String { detail ?? String(cString: strerror(code)) }
 
   /// `operation: message (errno N)`.
   public var description: String { "\(operation): \(message) (errno \(code))" }

@@ -134,6 +134,9 @@ extension InputReader {
   > {
     withOpenInput(path: path) { fd, name, info in
       if threads > 1, readsInChunks(fd, info) {
+        if let compression = InputReader.compression(atStartOf: fd) {
+          return .failure(compression.refusal)
+        }
         let reader = ExportChunkReader(
           fd: fd, name: name, size: Int(info.st_size), maxLineBytes: maxLineBytes,
           threads: threads)

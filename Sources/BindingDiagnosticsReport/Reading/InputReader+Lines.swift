@@ -72,6 +72,8 @@ extension InputReader {
     // A `log show --style json` export: one array over many lines, read element by element.
     var array = UnifiedLogArray(maxBytes: maxLineBytes)
     var atStart = true
+    /// A compressed input, refused from its first line.
+    var refused: SystemError?
     func advance(events lineEvents: Int, _ number: Int) {
       if let onProgress {
         events += lineEvents
@@ -111,6 +113,10 @@ extension InputReader {
         bytesRead += maxLineBytes
       case .text(let bytes):
         bytesRead += bytes.count + 1
+        if number == 1, let compression = InputCompression.of(head: UnsafeRawBufferPointer(bytes)) {
+          refused = compression.refusal
+          return false
+        }
         if array.continues(with: bytes) || (atStart && UnifiedLogArray.opens(bytes)) {
           var proceed = true
           array.feed(bytes, number: number) { proceed = proceed && element($0) }
@@ -137,6 +143,7 @@ extension InputReader {
       progress(kind, number)
       return body(kind, number)
     }
+    if let refused { return .failure(refused) }
     array.finish { _ = element($0) }
     onProgress?(Progress(source: name, bytes: bytesRead, size: size, events: events))
     return result.map { _ in () }

@@ -153,6 +153,16 @@ package struct InputReader {
     return !InputReader.opensAnArray(fd, maxLineBytes: maxLineBytes)
   }
 
+  /// The compression the regular file `fd` starts with (read at offset 0, its offset left as
+  /// it is), or `nil`. The line-by-line readers look at their first line instead.
+  static func compression(atStartOf fd: Int32) -> InputCompression? {
+    var head = [UInt8](repeating: 0, count: InputCompression.headBytes)
+    return head.withUnsafeMutableBytes { head in
+      let count = (try? FileDescriptorIO.read(fd, into: head, at: 0).get()) ?? 0
+      return InputCompression.of(head: UnsafeRawBufferPointer(rebasing: head[..<count]))
+    }
+  }
+
   /// After a read in chunks (at offsets, with `pread(2)`): the descriptor's offset moved to
   /// the end of the file, where a read to the end leaves it, so that a command reading the
   /// same standard input next (`{ bindiag summary -; cat; } < file`) does not read it again.
@@ -170,6 +180,9 @@ package struct InputReader {
     Void, SystemError
   > {
     if case .success(let info) = FileDescriptorIO.status(fd), readsInChunks(fd, info) {
+      if let compression = InputReader.compression(atStartOf: fd) {
+        return .failure(compression.refusal)
+      }
       var reader = ChunkedFileReader(
         fd: fd, name: name, size: Int(info.st_size), maxLineBytes: maxLineBytes,
         threads: threads, chunkBytes: chunkBytes, onMalformed: onMalformed,
