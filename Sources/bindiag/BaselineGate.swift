@@ -53,12 +53,22 @@ enum BaselineGate {
       return ExitCode.failure
     }
     if let path = options.ci.writeBaseline {
-      let baseline = Baseline(summary: summary, sources: loaded.sources)
-      if case .failure(let error) = BaselineFile.write(baseline, to: path) {
-        Output.err("Error: cannot write baseline '\(path)': \(error.message)\n")
+      if options.files.contains(where: { $0 != "-" && BaselineFile.sameFile($0, path) }) {
+        Output.err(
+          "Error: cannot write baseline '\(DisplayText.escapingControls(path))': it is an input "
+            + "of this run\n")
         return ExitCode.failure
       }
-      Output.err("baseline: recorded \(sites(baseline.entries.count)) in \(path)\n")
+      let baseline = Baseline(summary: summary, sources: loaded.sources)
+      if case .failure(let error) = BaselineFile.write(baseline, to: path) {
+        Output.err(
+          "Error: cannot write baseline '\(DisplayText.escapingControls(path))': \(error.message)\n"
+        )
+        return ExitCode.failure
+      }
+      Output.err(
+        "baseline: recorded \(sites(baseline.entries.count)) in "
+          + "\(DisplayText.escapingControls(path))\n")
     }
     guard let comparison = loaded.comparison else { return ExitCode.success }
     if !comparison.unseen.isEmpty {

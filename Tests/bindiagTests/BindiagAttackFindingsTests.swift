@@ -36,6 +36,28 @@ import Testing
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["baseline.json"])
   }
 
+  /// `--write-baseline` replaces a file only: renamed over, a FIFO (or `/dev/null` for a root
+  /// CI runner) became a regular file and the run passed; an input of the run was overwritten.
+  @Test func aBaselineIsNeverWrittenOverAFIFOOrAnInput() throws {
+    let directory = try temporaryDirectory()
+    let input = try writeFixture(jsonLines([fixtureEvent(seq: 1)]))
+    let original = try String(contentsOfFile: input, encoding: .utf8)
+    let fifo = directory + "/baseline.fifo"
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let onFIFO = try bindiag("check", "--write-baseline", fifo, input)
+    #expect(onFIFO.status == 1)
+    #expect(onFIFO.stderr == "Error: cannot write baseline '\(fifo)': not a regular file\n")
+    var status = stat()
+    #expect(lstat(fifo, &status) == 0)
+    #expect(status.st_mode & S_IFMT == S_IFIFO, "still a FIFO")
+    let onInput = try bindiag("check", "--write-baseline", input, input)
+    #expect(onInput.status == 1)
+    #expect(
+      onInput.stderr == "Error: cannot write baseline '\(input)': it is an input of this run\n")
+    #expect(try String(contentsOfFile: input, encoding: .utf8) == original)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["baseline.fifo"])
+  }
+
   @Test func markdownRendersNoHTMLFromTheInput() throws {
     let path = try writeFixture(
       jsonLines([fixtureEvent(seq: 1, process: "<img src=https://x.example/p.gif><details>")]))

@@ -242,7 +242,7 @@ package enum FileDescriptorIO {
   }
 
   /// `stat(2)` without following a final symlink (`lstat`).
-  static func linkStatus(_ path: String) -> Result<stat, SystemError> {
+  package static func linkStatus(_ path: String) -> Result<stat, SystemError> {
     var info = stat()
     return retrying("lstat", .status) { _ in lstat(path, &info) }.map { _ in info }
   }

@@ -33,6 +33,14 @@ package enum BaselineFile {
   /// device or a hostile file cannot exhaust memory.
   package static let maxBytes = 64 << 20
 
+  /// Whether `path` and `other` name the same file (its device and inode), following symlinks.
+  package static func sameFile(_ path: String, _ other: String) -> Bool {
+    guard case .success(let one) = FileDescriptorIO.pathStatus(path),
+      case .success(let two) = FileDescriptorIO.pathStatus(other)
+    else { return false }
+    return one.st_dev == two.st_dev && one.st_ino == two.st_ino
+  }
+
   /// Reads the baseline at `path` (`open(2)` without blocking, `fstat(2)`, `read(2)`), at most
   /// ``maxBytes``; anything but a regular file is refused before it is read.
   /// - Parameter path: The file.
@@ -65,11 +73,19 @@ package enum BaselineFile {
 
   /// Writes `baseline` to `path` whole or not at all: a new sibling temporary file (a random
   /// name, `O_EXCL | O_NOFOLLOW`, mode `0640`, so nothing planted there is written through),
-  /// then `rename(2)` over `path` (a symlink at `path` is replaced, never followed).
+  /// then `rename(2)` over `path` (a symlink at `path` is replaced, never followed; anything
+  /// else there but a file, a device or a FIFO, is refused).
   /// - Parameters:
   ///   - baseline: The baseline.
   ///   - path: The file.
   package static func write(_ baseline: Baseline, to path: String) -> Result<Void, SystemError> {
+    // Only a file is replaced: renamed over, a device (`/dev/null` for a root CI runner), a FIFO
+    // or a socket would become a file, and a write that cannot go anywhere would pass.
+    if case .success(let status) = FileDescriptorIO.linkStatus(path),
+      status.st_mode & S_IFMT != S_IFREG, status.st_mode & S_IFMT != S_IFLNK
+    {
+      return .failure(SystemError("rename", code: EINVAL, detail: "not a regular file"))
+    }
     let temporary = path + ".tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
     let fd: Int32
     switch FileDescriptorIO.openFile(
