@@ -31,7 +31,7 @@ struct CatalogOptions {
       case .positional(let value):
         throw UsageError("Unexpected argument '\(value)'", command: .catalog)
       case .option(let name, let inline):
-        let option = try OptionSpec.find(name, command: .catalog)
+        let option = try OptionSpec.find(name, inline: inline, command: .catalog)
         switch option.id {
         case .help: options.help = true
         case .appKind:

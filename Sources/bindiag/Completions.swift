@@ -17,8 +17,8 @@ enum Completions {
     var scanner = ArgumentScanner(arguments, command: .completions)
     while let token = scanner.next() {
       switch token {
-      case .option(let name, _):
-        guard try OptionSpec.find(name, command: .completions).id == .help else {
+      case .option(let name, let inline):
+        guard try OptionSpec.find(name, inline: inline, command: .completions).id == .help else {
           throw scanner.unknown(name)
         }
         return Help.print(.completions)

@@ -11,7 +11,7 @@ struct DemoOptions {
       case .positional(let value):
         throw UsageError("Unexpected argument '\(value)'", command: .demo)
       case .option(let name, let inline):
-        switch try OptionSpec.find(name, command: .demo).id {
+        switch try OptionSpec.find(name, inline: inline, command: .demo).id {
         case .help: options.help = true
         case .directory: options.directory = try scanner.value(name, inline: inline)
         default: throw scanner.unknown(name)

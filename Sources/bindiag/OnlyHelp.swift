@@ -8,8 +8,8 @@ enum OnlyHelp {
       switch token {
       case .positional(let value):
         throw UsageError("Unexpected argument '\(value)'", command: command)
-      case .option(let name, _):
-        guard try OptionSpec.find(name, command: command).id == .help else {
+      case .option(let name, let inline):
+        guard try OptionSpec.find(name, inline: inline, command: command).id == .help else {
           throw scanner.unknown(name)
         }
         help = true

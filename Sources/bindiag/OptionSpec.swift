@@ -115,10 +115,19 @@ struct OptionSpec {
   }
 
   /// The option of `command` spelled `name`, or a usage error naming the closest one (or the
-  /// commands that have it, when it is another command's).
-  static func find(_ name: String, command: Command) throws(UsageError) -> OptionSpec {
+  /// commands that have it, when it is another command's), or saying that a flag takes no
+  /// value (`--strict=false` would have turned it on all the same).
+  /// - Parameter inline: The value given after `=` (`--format=json`), if any.
+  static func find(_ name: String, inline: String?, command: Command) throws(UsageError)
+    -> OptionSpec
+  {
     let own = options(of: command)
-    if let option = own.first(where: { $0.names.contains(name) }) { return option }
+    if let option = own.first(where: { $0.names.contains(name) }) {
+      guard option.value != nil || inline == nil else {
+        throw UsageError("Option '\(name)' takes no value", command: command)
+      }
+      return option
+    }
     let others = all.filter { $0.names.contains(name) }.flatMap(\.commands)
     if !others.isEmpty {
       let owners = Command.allCases.filter { others.contains($0) }.map(\.rawValue)

@@ -76,7 +76,7 @@ struct ReportOptions {
       case .positional(let file):
         options.files.append(file)
       case .option(let name, let inline):
-        let option = try OptionSpec.find(name, command: command)
+        let option = try OptionSpec.find(name, inline: inline, command: command)
         try options.apply(option, name: name, inline: inline, scanner: &scanner, now: now)
       }
     }

@@ -23,8 +23,11 @@ import Testing
   func aReportThatCannotBeWrittenFails(command: String, output: String, status: Int32) throws {
     let file = try writeFixture(jsonLines(summaryFixtureEvents))
     let result = try runProduct(
-      "/bin/sh", ["-c", "\"$0\" \(command) \"$1\" > \(output)",
-        productsDirectory().appendingPathComponent("bindiag").path, file],
+      "/bin/sh",
+      [
+        "-c", "\"$0\" \(command) \"$1\" > \(output)",
+        productsDirectory().appendingPathComponent("bindiag").path, file,
+      ],
       environment: bindiagEnvironment)
     #expect(result.status == status, "\(result.stderr)")
     let said = result.stderr.contains("Error: cannot write to standard output\n")
@@ -72,6 +75,28 @@ import Testing
       result.stderr
         == "Error: Unknown option '--colour'; did you mean '--color'?\nUsage: bindiag summary [<options>] [<file> ...]\n  See 'bindiag help summary' for more information.\n"
     )
+    #expect(result.status == 64)
+  }
+
+  /// A flag given a value is refused: `--strict=false` turned strict mode on, `--utc=no`
+  /// printed UTC.
+  @Test(arguments: [
+    ("summary", "--strict=false"), ("summary", "--utc=no"), ("check", "--no-pager=0"),
+    ("summary", "--live=no"), ("follow", "--utc=1"), ("catalog", "--help=yes"),
+  ])
+  func aFlagGivenAValueIsAUsageError(command: String, flag: String) throws {
+    let result = try bindiag(command, flag, "/dev/null")
+    let name = String(flag.prefix { $0 != "=" })
+    let usage =
+      [
+        "catalog": "[--kind <kind> --subject <text> --body <text>] ...",
+        "follow": "[<options>] [-n <n>] [--count <n>] [<file> ...]",
+      ][command] ?? "[<options>] [<file> ...]"
+    #expect(result.stdout == "")
+    #expect(
+      result.stderr
+        == "Error: Option '\(name)' takes no value\nUsage: bindiag \(command) \(usage)\n"
+        + "  See 'bindiag help \(command)' for more information.\n")
     #expect(result.status == 64)
   }
 
