@@ -82,6 +82,26 @@ private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathCom
                               sample.value], sort_keys=True))
     """
 
+  /// Control characters and bidirectional controls of a value reach neither the terminal nor
+  /// a `.prom` file raw (ESC, BEL, CR, U+202E were written as they came): they are shown as the
+  /// other formats show them, and the format's own escapes still hold.
+  @Test func labelValuesCarryNoTerminalEscapes() throws {
+    var event = fixtureEvent(seq: 1, process: "P\u{1B}]0;title\u{07}", host: "h\u{202E}x")
+    event.label = "L\u{1B}[31mRED\r\"q\\"
+    let result = try bindiag(
+      "summary", "--format", "prometheus", "--group-by", "label,process",
+      writeFixture(jsonLines([event])))
+    #expect(result.status == 0)
+    #expect(
+      !result.stdout.unicodeScalars.contains {
+        ($0.value < 0x20 && $0 != "\n") || $0 == "\u{202E}" || $0 == "\u{7F}"
+      })
+    #expect(
+      result.stdout.contains(
+        #"bindiag_events_total{label="L\\u001b[31mRED\\u000d\"q\\",process="P\\u001b]0;title\\u0007",host="h\\u202ex"} 1"#
+      ), "\(result.stdout)")
+  }
+
   @Test(
     .enabled(
       if: prometheusClientAvailable,

@@ -95,7 +95,9 @@ package struct PrometheusRenderer: Sendable {
   }
 
   /// A label value escaped as the text format says: `\` as `\\`, `"` as `\"`, a line feed as
-  /// `\n`.
+  /// `\n`. Its other control characters and bidirectional controls are shown as the other
+  /// formats show them (``DisplayText/escapingControls(_:)``: ESC as the text `\u001b`), so
+  /// that neither a terminal nor `cat` of a `.prom` file runs them.
   static func escape(_ value: String) -> String {
     var out = ""
     out.reserveCapacity(value.utf8.count)
@@ -104,11 +106,17 @@ package struct PrometheusRenderer: Sendable {
       case "\\": out += "\\\\"
       case "\"": out += "\\\""
       case "\n": out += "\\n"
-      default: out.unicodeScalars.append(scalar)
+      case " "..."~": out.unicodeScalars.append(scalar)
+      default:
+        // Shown as `\u001b`: its backslash escaped in turn, so a parser reads that text.
+        for shown in DisplayText.escapingControls(String(scalar)).unicodeScalars {
+          if shown == "\\" { out += "\\\\" } else { out.unicodeScalars.append(shown) }
+        }
       }
     }
     return out
   }
+
 }
 
 extension PrometheusRenderer: SummaryRenderer {
