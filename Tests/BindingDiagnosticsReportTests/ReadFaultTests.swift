@@ -57,15 +57,32 @@ import Testing
   @Test func aReadFailingMidFileGivesTheReadErrorAndKeepsWhatCameBefore() throws {
     let path = try Self.file()
     let clean = Self.read(path: path)
-    // The first `pread(2)` is the reader's look at the file's head (does it open a unified-log
-    // array?), the second the first chunk's: the third fails.
-    let faults = SystemCallFaults([.read: [.asUsual, .asUsual, .error(EIO)]])
+    // The first two `pread(2)`s are the reader's looks at the file's head (is it compressed?
+    // does it open a unified-log array?), the third the first chunk's: the fourth fails.
+    let faults = SystemCallFaults([.read: [.asUsual, .asUsual, .asUsual, .error(EIO)]])
     let faulted = SystemCallFaults.$current.withValue(faults) { Self.read(path: path) }
     #expect(throws: SystemError("read", code: EIO)) { try faulted.result.get() }
     // What bindiag says after `Error: cannot read 'FILE': `.
     #expect(SystemError("read", code: EIO).message == "Input/output error")
     #expect(faulted.summary.events > 0)
     #expect(faulted.summary.events < clean.summary.events)
+  }
+
+  /// A file truncated while its chunks are read: the read fails, saying so, instead of ending
+  /// as if whole (chunks past the new end read nothing; `check` would have passed on a part).
+  @Test func aFileThatShrinksWhileReadFailsTheRead() throws {
+    let path = try Self.file()
+    let size = Self.input.count
+    let faults = SystemCallFaults([
+      .read: [.asUsual, .asUsual, .asUsual, .interleaved({ _ = truncate(path, 1000) })]
+    ])
+    let faulted = SystemCallFaults.$current.withValue(faults) { Self.read(path: path) }
+    #expect(faults.remaining == [])
+    #expect(throws: SystemError.self) { try faulted.result.get() }
+    if case .failure(let error) = faulted.result {
+      #expect(error.message == "the file shrank while it was read (from \(size) to 1000 bytes)")
+    }
+    #expect(faulted.summary.events > 0)
   }
 
   /// A pipe holding `input` whole (it fits the pipe's buffer), its write end closed.

@@ -141,7 +141,9 @@ extension InputReader {
           fd: fd, name: name, size: Int(info.st_size), maxLineBytes: maxLineBytes,
           threads: threads)
         defer { InputReader.consumed(fd) }
-        return reader.read(into: &exporter, onMalformed: onMalformed, forged: { _ in })
+        return reader.read(into: &exporter, onMalformed: onMalformed, forged: { _ in }).flatMap {
+          InputReader.unshrunk(fd, from: info)
+        }
       }
       return classifyLines(
         fd: fd, name: name,

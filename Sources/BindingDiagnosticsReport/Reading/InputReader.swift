@@ -163,6 +163,19 @@ package struct InputReader {
     }
   }
 
+  /// After a read in chunks: a failure when the file is now shorter than it was when the read
+  /// began (truncated, or rewritten in place, under the reader): chunks past its new end read
+  /// nothing, and what was read may be cut mid-line, so the read is not whole.
+  static func unshrunk(_ fd: Int32, from before: stat) -> Result<Void, SystemError> {
+    guard case .success(let after) = FileDescriptorIO.status(fd), after.st_size < before.st_size
+    else { return .success(()) }
+    return .failure(
+      SystemError(
+        "read", code: EIO,
+        detail:
+          "the file shrank while it was read (from \(before.st_size) to \(after.st_size) bytes)"))
+  }
+
   /// After a read in chunks (at offsets, with `pread(2)`): the descriptor's offset moved to
   /// the end of the file, where a read to the end leaves it, so that a command reading the
   /// same standard input next (`{ bindiag summary -; cat; } < file`) does not read it again.
@@ -189,7 +202,7 @@ package struct InputReader {
         onProgress: onProgress)
       reader.outputBytes = chunkOutputBytes
       defer { InputReader.consumed(fd) }
-      return reader.read(into: &aggregator)
+      return reader.read(into: &aggregator).flatMap { InputReader.unshrunk(fd, from: info) }
     }
     // Line by line (a pipe, standard input, a unified-log array): plain contract lines become
     // records through the chunked reader's parser, moved to the aggregator a chunk's output
