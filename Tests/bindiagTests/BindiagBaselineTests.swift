@@ -68,6 +68,21 @@ import Testing
     )
   }
 
+  /// A baseline an editor saved with a byte order mark first is read as the inputs are.
+  @Test func aBaselineWithAByteOrderMarkIsRead() throws {
+    let plain = try writeBaseline()
+    let marked = try temporaryDirectory() + "/marked-baseline.json"
+    try Data([0xEF, 0xBB, 0xBF] + Array(try String(contentsOfFile: plain, encoding: .utf8).utf8))
+      .write(to: URL(fileURLWithPath: marked))
+    let events = try writeFixture(jsonLines(recorded))
+    let result = try bindiag("check", "--format", "json", "--baseline", marked, events)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(
+      result.stderr
+        == "check passed: 0 events at warning and above at sites not in the baseline (--max-events 0), 0 lost records (--max-lost 0)\n"
+    )
+  }
+
   @Test func sitesNotSeenAreNotedAndPass() throws {
     let baseline = try writeBaseline()
     let events = try writeFixture(jsonLines([recorded[0]]))

@@ -68,6 +68,8 @@ package enum BaselineFile {
       bytes += chunk[..<count]
       if bytes.count > maxBytes { return .failure(.unreadable(SystemError("read", code: EFBIG))) }
     }
+    // A byte order mark an editor put first is skipped, as the readers skip one.
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
     return Baseline.parse(bytes).mapError { .invalid($0) }
   }
 
