@@ -7,6 +7,8 @@ struct ExportOptions {
   var format: ExportFormat?
   /// `--batch`: OTLP records per line, at most.
   var batch = OTLPEncoder.defaultBatch
+  /// Whether `--batch` was given (it applies to OTLP only).
+  var batchGiven = false
   /// `--schema`: the engine whose table to print instead of exporting.
   var schema: String?
 
@@ -19,7 +21,9 @@ struct ExportOptions {
     command: Command
   ) throws(UsageError) {
     switch id {
-    case .batch: batch = try scanner.integer(name, inline: inline, in: 1...1_000_000)
+    case .batch:
+      batch = try scanner.integer(name, inline: inline, in: 1...1_000_000)
+      batchGiven = true
     case .schema:
       let engine = try scanner.value(name, inline: inline)
       guard ExportOptions.schemaEngines.contains(engine) else {
@@ -45,6 +49,10 @@ struct ExportOptions {
       throw UsageError(
         "'export' needs '--format otlp' or '--format clickhouse' (or '--schema clickhouse')",
         command: .export)
+    }
+    if batchGiven, format != .otlp {
+      throw UsageError(
+        "'--batch' sets OTLP records per line: give it with '--format otlp'", command: .export)
     }
   }
 }

@@ -131,6 +131,7 @@ let chdbSummaryQueries = """
     (["export", "--schema", "clickhouse", "--format", "otlp"], "'--schema' prints the table and reads nothing: give it alone"),
     (["export", "--format", "otlp", "--batch", "0"], "The value '0' is invalid for '--batch': expected a whole number from 1 to 1000000"),
     (["export", "--format", "otlp", "--color", "never"], "Unknown option '--color' (an option of summary, check and follow)"),
+    (["export", "--format", "clickhouse", "--batch", "5"], "'--batch' sets OTLP records per line: give it with '--format otlp'"),
   ])
   func usageErrors(arguments: [String], message: String) throws {
     let result = try bindiag(arguments: arguments)
