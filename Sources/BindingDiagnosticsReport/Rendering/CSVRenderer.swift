@@ -60,8 +60,8 @@ package struct CSVRenderer: Sendable {
   /// A field with control and bidirectional characters other than TAB, CR and LF escaped
   /// (`\u001b`, …), quoted when it holds `,`, `"`, CR or LF (quotes doubled); a leading `=`, `+`,
   /// `-`, `@`, TAB or CR is prefixed with `'` so spreadsheets never run a value as a formula
-  /// (OWASP's list). The first Unicode scalar is what counts: a combining mark after `=` does
-  /// not hide it.
+  /// (OWASP's list), unless the field is a whole number (`-1`). The first Unicode scalar is
+  /// what counts: a combining mark after `=` does not hide it.
   static func quote(_ field: String) -> String {
     var field = CSVRenderer.escapingTerminalControls(field)
     if let first = field.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first),
