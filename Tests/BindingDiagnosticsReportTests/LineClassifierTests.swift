@@ -87,6 +87,24 @@ import Testing
     #expect(classify(entry) == .event(expected))
   }
 
+  /// A contract field as an array of numbers that are not bytes is malformed, not absent (a
+  /// label `[300,-1]` became no label).
+  @Test func aContractFieldOfNumbersThatAreNotBytesIsMalformed() throws {
+    let entry = #"""
+      {"__CURSOR":"s=1","__REALTIME_TIMESTAMP":"1796011953123456","_PID":"4242","_HOSTNAME":"build-01","SYSLOG_IDENTIFIER":"Demo","MESSAGE":"hi","MESSAGE_ID":"2b9f53b872d7905613eeb68e53797657","PRIORITY":"3","CODE_FILE":"App/ContentView.swift","CODE_LINE":"42","CODE_FUNC":"body","BINDING_SCHEMA":"1","BINDING_TS":"2026-11-30T04:12:33.123456Z","BINDING_LEVEL":"error","BINDING_KIND":"mapped-bool-set-true","BINDING_VALUE_TYPE":"Swift.Optional<Swift.String>","BINDING_VALUE_PRESENT":"1","BINDING_VALUE":"<private>","BINDING_LABEL":[300,-1],"BINDING_RUN":"0123456789abcdef","BINDING_SEQ":"7","BINDING_SUPPRESSED":"0"}
+      """#
+    #expect(
+      classify(entry)
+        == .malformed("BINDING_LABEL is an array of numbers that are not bytes (0 to 255)"))
+    // journald's own fields may be any bytes: such a one is left out, the entry still an event.
+    let own = entry.replacingOccurrences(
+      of: #""BINDING_LABEL":[300,-1]"#, with: #""_COMM":[300,-1]"#)
+    guard case .event = classify(own) else {
+      Issue.record("\(classify(own))")
+      return
+    }
+  }
+
   @Test func journalEntriesThatAreNotOursAreOther() {
     #expect(
       classify(#"{"__CURSOR":"s=1","__REALTIME_TIMESTAMP":"1","MESSAGE":"sshd started"}"#) == .other

@@ -75,6 +75,9 @@ package struct LineClassifier: Sendable {
         case .text(let text): fields[key] = text
         case .invalidUTF8 where EventDecoder.contractJournalFields.contains(key):
           return .malformed(EventDecoder.invalidUTF8(in: key))
+        case .notBytes where EventDecoder.contractJournalFields.contains(key):
+          return .malformed("\(key) is an array of numbers that are not bytes (0 to 255)")
+        case .notBytes: break
         // journald's own fields (a path may be any bytes) name the process, as from the journal.
         case .invalidUTF8(let lossy): fields[key] = lossy
         case .absent: break
@@ -111,6 +114,9 @@ package struct LineClassifier: Sendable {
     /// An array of bytes that is not UTF-8: malformed in a contract field, as in JSON; the
     /// text with replacement characters.
     case invalidUTF8(String)
+    /// An array of numbers one of which is no byte (journalctl writes none): malformed in a
+    /// contract field, where 3.2.1 took it for an absent one.
+    case notBytes
     case absent
   }
 
@@ -125,7 +131,7 @@ package struct LineClassifier: Sendable {
       if let first = elements.first, case .number = first {
         var bytes: [UInt8] = []
         for element in elements {
-          guard let byte = element.integer, (0...255).contains(byte) else { return .absent }
+          guard let byte = element.integer, (0...255).contains(byte) else { return .notBytes }
           bytes.append(UInt8(byte))
         }
         return String(validating: bytes, as: UTF8.self).map(JournalText.text)
