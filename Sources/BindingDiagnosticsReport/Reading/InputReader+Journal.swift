@@ -90,8 +90,10 @@ extension InputReader {
         failures.append(JournalFailure(path: directory, error: error))
       }
     }
+    // No `BINDING_RUN` match for `--run`: the other runs' entries are read (and left out by the
+    // aggregator, as from a file), since the run is judged stale against the newest record of
+    // any run, as `--host` and `--process` judge theirs.
     var matches = ["BINDING_SCHEMA=1"]
-    if let run = aggregator.filter.run { matches.append("BINDING_RUN=\(run)") }
     let since = aggregator.filter.since.map { UInt64(max(0, $0.microsecondsSinceEpoch)) }
     let box = AggregatorBox(aggregator)
     defer { aggregator = box.value }
