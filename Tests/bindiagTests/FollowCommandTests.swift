@@ -440,6 +440,34 @@ private let marker = jsonLines([fixtureEvent(seq: 1, run: "feedfacefeedface")])
     #expect(result.status == 0)
     #expect(result.stdout.split(separator: "\n").count == 12)
   }
+
+  /// Outside test: run records (never printed) counted among the last `n`: a file ending with
+  /// a run-end printed nothing with `-n 1`. Only what would be printed counts.
+  @Test(arguments: [1, 2])
+  func runRecordsDoNotCountTowardsTheLastN(count: Int) throws {
+    func runRecord(_ kind: MisuseKind, _ seq: Int) -> MisuseEvent {
+      var event = fixtureEvent(seq: seq, kind: kind, level: .debug)
+      event.message = kind == .runEnd ? "The run ended." : "The run is alive."
+      event.file = "-"
+      event.line = 0
+      event.function = "-"
+      event.valueType = "-"
+      event.valuePresent = false
+      event.value = nil
+      event.runRecords = seq - 1
+      event.runEvents = seq - 1
+      return event
+    }
+    let misuses = [fixtureEvent(seq: 1), fixtureEvent(seq: 3)]
+    let path = try writeFixture(
+      jsonLines([misuses[0], runRecord(.runHeartbeat, 2), misuses[1], runRecord(.runEnd, 4)]))
+    let follow = try RunningFollow(["-n", String(count), "--format", "json", path])
+    #expect(follow.waitForOutput(lines: count, seconds: 10))
+    let result = follow.finish(sending: SIGTERM)
+    #expect(result.status == 0)
+    #expect(result.stdout == jsonLines(Array(misuses.suffix(count))))
+    #expect(result.stderr == "")
+  }
 }
 
 /// `bindiag follow --journal`, run by ``FollowJournalTestsInAPrivateJournal`` in a child test

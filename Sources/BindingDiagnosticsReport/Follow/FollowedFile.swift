@@ -163,7 +163,8 @@ final class FollowedFile {
   }
 
   /// Walks the complete lines before `end` from the last one back, counting the events
-  /// `filter` accepts.
+  /// `filter` accepts that `follow` prints: run records (`run-heartbeat`, `run-end`) are never
+  /// printed, so they are not counted.
   /// - Parameters:
   ///   - wanted: How many events are still wanted; lowered by those found.
   ///   - end: A line boundary.
@@ -182,7 +183,7 @@ final class FollowedFile {
       if lineEnd - lineStart <= Int64(maxLineBytes) {
         let bytes = reader.bytes(lineStart..<lineEnd)
         if case .event(let event) = bytes.withUnsafeBufferPointer({ classifier.classify($0) }),
-          filter.accepts(event)
+          !event.isRunRecord, filter.accepts(event)
         {
           wanted -= 1
           if wanted == 0 { return lineStart }
