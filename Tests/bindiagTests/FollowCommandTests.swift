@@ -468,6 +468,19 @@ private let marker = jsonLines([fixtureEvent(seq: 1, run: "feedfacefeedface")])
     #expect(result.stdout == jsonLines(Array(misuses.suffix(count))))
     #expect(result.stderr == "")
   }
+
+  /// Outside test: `follow DIR` waited for ever, printing nothing. A directory is refused as
+  /// `summary` refuses it, and as `follow` refuses an unreadable file: exit 1 at once.
+  @Test(arguments: [false, true])
+  func aDirectoryIsRefused(withAFile: Bool) throws {
+    let directory = try temporaryDirectory()
+    let path = try writeFixture(jsonLines([fixtureEvent(seq: 1)]))
+    let result = try bindiagWithin(
+      10, ["follow", "--format", "json"] + (withAFile ? [path] : []) + [directory])
+    #expect(result.status == 1)
+    #expect(result.stdout == "")
+    #expect(result.stderr == "Error: cannot read '\(directory)': Is a directory\n")
+  }
 }
 
 /// `bindiag follow --journal`, run by ``FollowJournalTestsInAPrivateJournal`` in a child test
