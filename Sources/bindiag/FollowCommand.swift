@@ -91,7 +91,9 @@ enum FollowCommand {
       Output.err("Error: cannot read '\(LogfmtEscaping.escapingControls(file))': \(reason)\n")
       return ExitCode.failure
     }
-    let followers = FileFollower.rotationSets(options.files).map {
+    // One file named twice (`app.jsonl ./app.jsonl`, a symlink) is followed once.
+    let inputs = FileFollower.distinctFiles(FileFollower.rotationSets(options.files))
+    let followers = inputs.map {
       FileFollower(
         path: $0, start: start, filter: options.filter, maxLineBytes: options.maxLineBytes)
     }

@@ -469,6 +469,40 @@ private let marker = jsonLines([fixtureEvent(seq: 1, run: "feedfacefeedface")])
     #expect(result.stderr == "")
   }
 
+  enum Spelling: String, CaseIterable {
+    case dotted, doubleSlash, symlink, hardLink
+  }
+
+  /// Outside test: one file named twice under two spellings printed each record twice. Inputs
+  /// are one file when they have the same device and inode, as `summary` counts them.
+  @Test(arguments: Spelling.allCases)
+  func aFileNamedTwiceIsFollowedOnce(spelling: Spelling) throws {
+    let directory = try temporaryDirectory()
+    let path = directory + "/app.jsonl"
+    let first = jsonLines([fixtureEvent(seq: 1), fixtureEvent(seq: 2)])
+    try first.write(toFile: path, atomically: false, encoding: .utf8)
+    let other: String
+    switch spelling {
+    case .dotted: other = directory + "/./app.jsonl"
+    case .doubleSlash: other = directory + "//app.jsonl"
+    case .symlink:
+      other = directory + "/current.jsonl"
+      #expect(symlink("app.jsonl", other) == 0)
+    case .hardLink:
+      other = directory + "/same.jsonl"
+      #expect(link(path, other) == 0)
+    }
+    let follow = try RunningFollow(["-n", "all", "--format", "json", path, other])
+    #expect(follow.waitForOutput(lines: 2))
+    let next = jsonLines([fixtureEvent(seq: 3)])
+    try append(next, to: path)
+    #expect(follow.waitForOutput(lines: 3))
+    let result = follow.finish(sending: SIGTERM)
+    #expect(result.status == 0)
+    #expect(result.stdout == first + next)
+    #expect(result.stderr == "")
+  }
+
   /// Outside test: `follow DIR` waited for ever, printing nothing. A directory is refused as
   /// `summary` refuses it, and as `follow` refuses an unreadable file: exit 1 at once.
   @Test(arguments: [false, true])
