@@ -441,6 +441,31 @@ private let marker = jsonLines([fixtureEvent(seq: 1, run: "feedfacefeedface")])
     #expect(result.stdout.split(separator: "\n").count == 12)
   }
 
+  /// Outside test: `-n all` and `--since` read only the newest 64 generations. 130 generations
+  /// (more than two looks' worth) and the live file: every record, oldest first.
+  @Test(arguments: [["-n", "all"], ["--since", "2000-01-01T00:00:00Z"]])
+  func everyRotatedGenerationIsReadAtTheStart(start: [String]) throws {
+    let directory = try temporaryDirectory()
+    let path = directory + "/app.jsonl"
+    var expected = ""
+    for seq in 1...130 {
+      let record = jsonLines([fixtureEvent(seq: seq)])
+      let micros = String(format: "%06d", seq)
+      try record.write(
+        toFile: path + ".20261201T000000.\(micros)Z", atomically: false, encoding: .utf8)
+      expected += record
+    }
+    let live = jsonLines([fixtureEvent(seq: 131)])
+    try live.write(toFile: path, atomically: false, encoding: .utf8)
+    expected += live
+    let follow = try RunningFollow(start + ["--format", "json", path])
+    #expect(follow.waitForOutput(lines: 131, seconds: 30))
+    let result = follow.finish(sending: SIGTERM)
+    #expect(result.status == 0)
+    #expect(result.stdout == expected)
+    #expect(result.stderr == "")
+  }
+
   /// Outside test: run records (never printed) counted among the last `n`: a file ending with
   /// a run-end printed nothing with `-n 1`. Only what would be printed counts.
   @Test(arguments: [1, 2])

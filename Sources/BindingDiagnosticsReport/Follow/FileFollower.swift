@@ -73,8 +73,9 @@ package final class FileFollower {
   /// - Parameters:
   ///   - path: The file.
   ///   - start: Which records already written the first ``poll(_:)`` hands over: the last `n`
-  ///     events `filter` accepts (counted back through the rotated generations when needed), or
-  ///     everything.
+  ///     events `filter` accepts, run records not counted (back through the newest ``maxFiles``
+  ///     rotated generations when needed), or everything: every generation, oldest first,
+  ///     ``maxNewFilesPerLook`` at a time.
   ///   - filter: Decides which events count for `start`; polls hand over every event.
   ///   - maxLineBytes: Longer lines are malformed.
   package init(
@@ -91,13 +92,15 @@ package final class FileFollower {
       directory = "."
     }
     scratch = .allocate(byteCount: FollowedFile.chunkBytes, alignment: 16)
-    discover(initial: true)
-    // Rotated during the first look: the newer generations too, before the start is placed.
-    for _ in 0..<8 where morePending { discover(initial: true) }
     switch start {
     case .beginning:
-      for file in files { file.move(to: 0) }
+      // Every generation from its start, oldest first, a batch per look as after a start (the
+      // polls take the next ones), so memory and descriptors stay bounded however many there are.
+      discover(initial: false)
     case .last(let count):
+      discover(initial: true)
+      // Rotated during the first look: the newer generations too, before the start is placed.
+      for _ in 0..<8 where morePending { discover(initial: true) }
       var wanted = count
       for file in files.reversed() where wanted > 0 {
         let found = file.startOfLastEvents(
@@ -194,8 +197,8 @@ extension FileFollower {
   /// lock). Otherwise:
   /// 1. the directory is listed once for the generations after ``watermark`` (named after
   ///    their rotation time, so they sort in the order they were made), keeping the oldest
-  ///    ``maxNewFilesPerLook`` (the newest ``maxFiles`` at the start): the newest kept is the
-  ///    *cut*;
+  ///    ``maxNewFilesPerLook`` (the newest ``maxFiles`` at a start from the last events): the
+  ///    newest kept is the *cut*;
   /// 2. it is listed again for the generations up to the cut: each of them was made before the
   ///    one named the cut, which the first listing saw, so before the second listing began,
   ///    which therefore sees them all, a rotation during the first listing included;
@@ -254,8 +257,8 @@ extension FileFollower {
 
   /// The timestamped generations of `path` after `after` and up to `upTo`, oldest first, from
   /// one listing of the directory, in bounded memory: the oldest ``maxNewFilesPerLook`` of
-  /// them, or at the start the newest ``maxFiles``, and whether more were left out (after the
-  /// last kept). Names dated more than a day ahead are not the sink's (it leaves them alone
+  /// them, or at a start from the last events (`initial`) the newest ``maxFiles``, and whether
+  /// more were left out (after the last kept). Names dated more than a day ahead are not the sink's (it leaves them alone
   /// too): they would hold the watermark far ahead.
   private func generations(
     after: GenerationName?, upTo: GenerationName?, initial: Bool
