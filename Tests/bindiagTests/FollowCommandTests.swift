@@ -441,6 +441,59 @@ private let marker = jsonLines([fixtureEvent(seq: 1, run: "feedfacefeedface")])
     #expect(result.stdout.split(separator: "\n").count == 12)
   }
 
+  enum Ending: String, CaseIterable {
+    /// Renamed to a generation, then a new file made under the name.
+    case rotatedAway
+    /// Unlinked, and nothing made under the name.
+    case deleted
+    /// Still the live file when `follow` is stopped.
+    case stopped
+  }
+
+  /// Outside test: a file's last record with no newline after it was never printed (`summary`
+  /// counts it). Once the file is rotated away, deleted (after the grace it is still read) or
+  /// `follow` is stopped, that line is the file's last: printed when it is a record, in order.
+  @Test(arguments: Ending.allCases)
+  func anUnterminatedLastRecordIsPrintedOnceItsFileIsLetGo(ending: Ending) throws {
+    let directory = try temporaryDirectory()
+    let path = directory + "/app.jsonl"
+    let first = jsonLines([fixtureEvent(seq: 1)])
+    let unterminated = jsonLines([fixtureEvent(seq: 2)])
+    try (first + unterminated.dropLast()).write(toFile: path, atomically: false, encoding: .utf8)
+    let follow = try RunningFollow(["-n", "all", "--format", "json", path])
+    #expect(follow.waitForOutput(lines: 1))
+    let next = jsonLines([fixtureEvent(seq: 3)])
+    switch ending {
+    case .rotatedAway:
+      #expect(rename(path, path + ".20261201T000000.000001Z") == 0)
+      try next.write(toFile: path, atomically: false, encoding: .utf8)
+      // Printed live, before the stop, and before the new file's record.
+      #expect(follow.waitForOutput(lines: 3, seconds: 15))
+    case .deleted:
+      #expect(unlink(path) == 0)
+      #expect(follow.waitForOutput(lines: 2, seconds: 15))
+    case .stopped:
+      break
+    }
+    let result = follow.finish(sending: SIGTERM)
+    #expect(result.status == 0)
+    #expect(result.stdout == first + unterminated + (ending == .rotatedAway ? next : ""))
+    #expect(result.stderr == "")
+  }
+
+  /// An unterminated last line that is no record is warned about at a stop, as `summary` does,
+  /// with its line number.
+  @Test func anUnterminatedMalformedLastLineIsWarnedAtAStop() throws {
+    let first = jsonLines([fixtureEvent(seq: 1)])
+    let path = try writeFixture(first + "{\"v\":1")
+    let follow = try RunningFollow(["-n", "all", "--format", "json", path])
+    #expect(follow.waitForOutput(lines: 1))
+    let result = follow.finish(sending: SIGINT)
+    #expect(result.status == 0)
+    #expect(result.stdout == first)
+    #expect(result.stderr == "warning: \(path):2: malformed: unexpected end of line\n")
+  }
+
   /// Outside test: `-n all` and `--since` read only the newest 64 generations. 130 generations
   /// (more than two looks' worth) and the live file: every record, oldest first.
   @Test(arguments: [["-n", "all"], ["--since", "2000-01-01T00:00:00Z"]])

@@ -24,7 +24,10 @@ package import BindingDiagnostics
 ///    an older one, so that is within the older file's size taken afterwards, and comes first;
 /// 3. stops reading a file once no name links to it for a while, or when more than
 ///    ``maxFiles`` newer ones are followed.
-/// A file that shrinks was truncated and is read again from its start.
+/// A file that shrinks was truncated and is read again from its start. A file's last line with
+/// no newline after it waits for the rest while the file is the newest followed (a writer may
+/// finish it); once a newer file follows it, once it is let go, and at ``finish(_:)``, it is
+/// read as the file's last line, as `summary` reads it.
 package final class FileFollower {
   /// What a poll found.
   package enum Item: Sendable {
@@ -127,7 +130,22 @@ package final class FileFollower {
     return true
   }
 
+  /// Hands over each followed file's unfinished last line as its last line (see
+  /// ``FollowedFile/finishLastLine(maxLineBytes:classifier:_:)``): following ends, and no
+  /// writer's later bytes will be read.
+  /// - Parameter body: Receives each item; returns `false` to stop.
+  /// - Returns: `false` when `body` did.
+  package func finish(_ body: (Item) -> Bool) -> Bool {
+    for file in files {
+      guard file.finishLastLine(maxLineBytes: maxLineBytes, classifier: &classifier, body)
+      else { return false }
+    }
+    return true
+  }
+
   /// Reads every followed file up to the size it has now, then lets go of those done with.
+  /// A file a newer one follows (rotated away, or replaced) has its unfinished last line read
+  /// as its last, before the newer files are read.
   private func pollFollowed(_ body: (Item) -> Bool) -> Bool {
     var ends = [Int64?](repeating: nil, count: files.count)
     var linked = [Bool](repeating: true, count: files.count)
@@ -146,14 +164,19 @@ package final class FileFollower {
         file.read(
           upTo: end, maxLineBytes: maxLineBytes, scratch: scratch, classifier: &classifier, body)
       else { return false }
+      if index < files.count - 1 {
+        guard file.finishLastLine(maxLineBytes: maxLineBytes, classifier: &classifier, body)
+        else { return false }
+      }
     }
-    letGo(linked: linked)
-    return true
+    return letGo(linked: linked, body)
   }
 
   /// Closes files no name has linked to for ``unlinkedGrace``, and the oldest beyond
-  /// ``maxFiles``; all of them were just read to their end.
-  private func letGo(linked: [Bool]) {
+  /// ``maxFiles``; all of them were just read to their end, and their unfinished last lines
+  /// are read as their last.
+  /// - Returns: `false` when `body` did.
+  private func letGo(linked: [Bool], _ body: (Item) -> Bool) -> Bool {
     let now = ContinuousClock.now
     var kept: [FollowedFile] = []
     for (index, file) in files.enumerated() {
@@ -168,6 +191,11 @@ package final class FileFollower {
         kept.append(file)
       } else {
         unlinkedSince[file.identity] = nil
+        guard file.finishLastLine(maxLineBytes: maxLineBytes, classifier: &classifier, body)
+        else {
+          files = kept + files[(index + 1)...]
+          return false
+        }
       }
     }
     if kept.count > FileFollower.maxFiles {
@@ -177,6 +205,7 @@ package final class FileFollower {
       kept.removeFirst(kept.count - FileFollower.maxFiles)
     }
     files = kept
+    return true
   }
 }
 
