@@ -581,6 +581,28 @@ private let marker = jsonLines([fixtureEvent(seq: 1, run: "feedfacefeedface")])
     #expect(result.stderr == "")
   }
 
+  /// A rotated generation named beside its file under another spelling of the directory was
+  /// read twice: as an input, and as part of the file's rotation. It is part of the rotation.
+  @Test func aGenerationNamedBesideItsFileUnderAnotherSpellingIsReadOnce() throws {
+    let directory = try temporaryDirectory()
+    let path = directory + "/app.jsonl"
+    let generation = path + ".20261201T000000.000001Z"
+    let old = jsonLines([fixtureEvent(seq: 1), fixtureEvent(seq: 2)])
+    try old.write(toFile: generation, atomically: false, encoding: .utf8)
+    let live = jsonLines([fixtureEvent(seq: 3), fixtureEvent(seq: 4)])
+    try live.write(toFile: path, atomically: false, encoding: .utf8)
+    let follow = try RunningFollow(
+      ["-n", "all", "--format", "json", directory + "/./app.jsonl", generation])
+    #expect(follow.waitForOutput(lines: 4))
+    let next = jsonLines([fixtureEvent(seq: 5)])
+    try append(next, to: path)
+    #expect(follow.waitForOutput(lines: 5))
+    let result = follow.finish(sending: SIGTERM)
+    #expect(result.status == 0)
+    #expect(result.stdout == old + live + next)
+    #expect(result.stderr == "")
+  }
+
   /// Outside test: `follow DIR` waited for ever, printing nothing. A directory is refused as
   /// `summary` refuses it, and as `follow` refuses an unreadable file: exit 1 at once.
   @Test(arguments: [false, true])
