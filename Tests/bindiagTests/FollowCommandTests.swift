@@ -495,24 +495,31 @@ private let marker = jsonLines([fixtureEvent(seq: 1, run: "feedfacefeedface")])
   }
 
   /// Outside test: `-n all` and `--since` read only the newest 64 generations. 130 generations
-  /// (more than two looks' worth) and the live file: every record, oldest first.
-  @Test(arguments: [["-n", "all"], ["--since", "2000-01-01T00:00:00Z"]])
-  func everyRotatedGenerationIsReadAtTheStart(start: [String]) throws {
+  /// (more than two looks' worth) and the live file, with or without three numbered ones of
+  /// earlier versions (older than them all): every record once, oldest first.
+  @Test(arguments: [["-n", "all"], ["--since", "2000-01-01T00:00:00Z"]], [false, true])
+  func everyRotatedGenerationIsReadAtTheStart(start: [String], numbered: Bool) throws {
     let directory = try temporaryDirectory()
     let path = directory + "/app.jsonl"
     var expected = ""
+    let old = numbered ? 3 : 0
+    for generation in stride(from: old, to: 0, by: -1) {
+      let record = jsonLines([fixtureEvent(seq: old + 1 - generation)])
+      try record.write(toFile: path + ".\(generation)", atomically: false, encoding: .utf8)
+      expected += record
+    }
     for seq in 1...130 {
-      let record = jsonLines([fixtureEvent(seq: seq)])
+      let record = jsonLines([fixtureEvent(seq: old + seq)])
       let micros = String(format: "%06d", seq)
       try record.write(
         toFile: path + ".20261201T000000.\(micros)Z", atomically: false, encoding: .utf8)
       expected += record
     }
-    let live = jsonLines([fixtureEvent(seq: 131)])
+    let live = jsonLines([fixtureEvent(seq: old + 131)])
     try live.write(toFile: path, atomically: false, encoding: .utf8)
     expected += live
     let follow = try RunningFollow(start + ["--format", "json", path])
-    #expect(follow.waitForOutput(lines: 131, seconds: 30))
+    #expect(follow.waitForOutput(lines: old + 131, seconds: 30))
     let result = follow.finish(sending: SIGTERM)
     #expect(result.status == 0)
     #expect(result.stdout == expected)

@@ -61,6 +61,10 @@ package final class FileFollower {
   /// Whether the last look left generations for the next one (more than
   /// ``maxNewFilesPerLook`` were new, or `path` was rotated during it).
   private var morePending = false
+  /// Numbered generations (`PATH.N`, of earlier versions) let go once more than ``maxFiles``
+  /// newer ones were followed, all read: no watermark holds for their names, so each look
+  /// meets them again, and they are not taken again.
+  private var releasedNumbered: Set<FollowIO.Identity> = []
 
   /// The most files followed at once; older ones are read to their end, then let go.
   package static let maxFiles = 64
@@ -201,6 +205,13 @@ package final class FileFollower {
     if kept.count > FileFollower.maxFiles {
       for file in kept.prefix(kept.count - FileFollower.maxFiles) {
         unlinkedSince[file.identity] = nil
+        if file.name.hasPrefix(path + "."),
+          file.name.utf8.dropFirst(path.utf8.count + 1).allSatisfy({
+            $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")
+          })
+        {
+          releasedNumbered.insert(file.identity)
+        }
       }
       kept.removeFirst(kept.count - FileFollower.maxFiles)
     }
@@ -347,6 +358,8 @@ extension FileFollower {
       }
       missing = 0
       let identity = FollowIO.Identity(info)
+      // Let go, all read: the older ones were too.
+      if releasedNumbered.contains(identity) { break }
       sightings.append(Sighting(identity: identity, name: name))
       if known.contains(identity) { break }
     }
