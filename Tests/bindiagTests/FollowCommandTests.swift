@@ -661,6 +661,52 @@ struct FollowJournalTests {
     #expect(byDefault.stdout.split(separator: "\n").allSatisfy { $0.contains("  \(code)  ") })
   }
 
+  /// As for files: `-n N` counts the entries `follow --journal` prints, not run records nor
+  /// those a filter the journal cannot match (`--level`) leaves out. Counted in the journal,
+  /// the run-end and the warning were the last two, and nothing was printed.
+  @Test func theLastEntriesAreThoseItPrints() throws {
+    let run = String(UInt64.random(in: 1...UInt64.max), radix: 16)
+    let run16 = String(repeating: "0", count: 16 - run.count) + run
+    var end = fixtureEvent(seq: 4, kind: .runEnd, level: .debug, run: run16)
+    end.message = "The run ended."
+    end.file = "-"
+    end.line = 0
+    end.function = "-"
+    end.valueType = "-"
+    end.valuePresent = false
+    end.value = nil
+    end.runRecords = 3
+    end.runEvents = 3
+    let events = [
+      fixtureEvent(seq: 1, run: run16), fixtureEvent(seq: 2, run: run16),
+      fixtureEvent(seq: 3, level: .warning, run: run16), end,
+    ]
+    let sink = JournaldSink(fallback: RecordingSink())
+    for event in events { sink.receive(event) }
+    sink.flush()
+    // Until journald has indexed all four.
+    for _ in 0..<100 {
+      let summary = try bindiag(arguments: [
+        "summary", "--journal", "--run", run16, "--format", "json",
+      ])
+      if summary.stdout.contains(#""records":4,"#) { break }
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+    let last = try bindiagWithin(
+      30,
+      [
+        "follow", "--journal", "--run", run16, "--level", "error", "-n", "2", "--count", "2",
+        "--format", "json",
+      ])
+    #expect(last.status == 0)
+    #expect(last.stderr == "")
+    let seqs = try last.stdout.split(separator: "\n").map {
+      try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])["seq"]
+        as? Int
+    }
+    #expect(seqs == [1, 2])
+  }
+
   @Test func aStopEndsAFollowThatIsWaitingForEntries() throws {
     let follow = try RunningFollow(["--journal", "--kind", "never-logged-kind", "-n", "0"])
     #expect(follow.waitUntilCatching(SIGTERM))
@@ -686,7 +732,7 @@ struct FollowJournalTestsInAPrivateJournal {
   @Test func theSuitePassesAgainstAPrivateJournald() throws {
     let journal = try PrivateJournal.runSuite("FollowJournalTests")
     #expect(journal.output.status == 0, "\(journal.output.stdout)\(journal.output.stderr)")
-    #expect(journal.output.swiftTestingPassed == 2, "\(journal.output.stdout)")
-    #expect(try journal.entries(matching: ["BINDING_SCHEMA=1"]).count == 3)
+    #expect(journal.output.swiftTestingPassed == 3, "\(journal.output.stdout)")
+    #expect(try journal.entries(matching: ["BINDING_SCHEMA=1"]).count == 7)
   }
 }
