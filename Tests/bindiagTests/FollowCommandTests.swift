@@ -526,6 +526,33 @@ private let marker = jsonLines([fixtureEvent(seq: 1, run: "feedfacefeedface")])
     #expect(result.stderr == "")
   }
 
+  /// `-n N` counted back through the newest 64 generations only: with 100 generations of one
+  /// record each, `-n 80` printed 65. It counts back as far as it takes.
+  @Test func theLastNReachBackThroughEveryGeneration() throws {
+    let directory = try temporaryDirectory()
+    let path = directory + "/app.jsonl"
+    var records: [String] = []
+    for seq in 1...100 {
+      let record = jsonLines([fixtureEvent(seq: seq)])
+      try record.write(
+        toFile: path + ".20261201T000000.\(String(format: "%06d", seq))Z", atomically: false,
+        encoding: .utf8)
+      records.append(record)
+    }
+    let live = jsonLines([fixtureEvent(seq: 101)])
+    try live.write(toFile: path, atomically: false, encoding: .utf8)
+    records.append(live)
+    let follow = try RunningFollow(["-n", "80", "--format", "json", path])
+    #expect(follow.waitForOutput(lines: 80, seconds: 30))
+    let next = jsonLines([fixtureEvent(seq: 102)])
+    try append(next, to: path)
+    #expect(follow.waitForOutput(lines: 81, seconds: 30))
+    let result = follow.finish(sending: SIGTERM)
+    #expect(result.status == 0)
+    #expect(result.stdout == records.suffix(80).joined() + next)
+    #expect(result.stderr == "")
+  }
+
   /// Outside test: run records (never printed) counted among the last `n`: a file ending with
   /// a run-end printed nothing with `-n 1`. Only what would be printed counts.
   @Test(arguments: [1, 2])

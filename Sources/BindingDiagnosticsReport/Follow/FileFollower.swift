@@ -65,6 +65,9 @@ package final class FileFollower {
   /// newer ones were followed, all read: no watermark holds for their names, so each look
   /// meets them again, and they are not taken again.
   private var releasedNumbered: Set<FollowIO.Identity> = []
+  /// Whether a look at the start left older timestamped generations out (more than
+  /// ``maxFiles``): counting back for `-n` then goes on among them.
+  private var olderLeftOut = false
 
   /// The most files followed at once; older ones are read to their end, then let go.
   package static let maxFiles = 64
@@ -80,9 +83,9 @@ package final class FileFollower {
   /// - Parameters:
   ///   - path: The file.
   ///   - start: Which records already written the first ``poll(_:)`` hands over: the last `n`
-  ///     events `filter` accepts, run records not counted (back through the newest ``maxFiles``
-  ///     rotated generations when needed), or everything: every generation, oldest first,
-  ///     ``maxNewFilesPerLook`` at a time.
+  ///     events `filter` accepts, run records not counted (back through the rotated
+  ///     generations when needed, ``maxFiles`` at a time), or everything: every generation,
+  ///     oldest first, ``maxNewFilesPerLook`` at a time.
   ///   - filter: Decides which events count for `start`; polls hand over every event.
   ///   - maxLineBytes: Longer lines are malformed.
   package init(
@@ -110,12 +113,82 @@ package final class FileFollower {
       for _ in 0..<8 where morePending { discover(initial: true) }
       var wanted = count
       for file in files.reversed() where wanted > 0 {
+        // Older timestamped generations left out come before the numbered ones.
+        if olderLeftOut, isNumbered(file.name) { break }
         let found = file.startOfLastEvents(
           &wanted, before: file.offset, filter: filter, maxLineBytes: maxLineBytes,
           classifier: &classifier)
         file.move(to: found ?? 0)
       }
+      if wanted > 0, olderLeftOut { startFurtherBack(wanted) }
     }
+  }
+
+  /// Counts back for the `wanted` events still wanted through the timestamped generations
+  /// older than those followed, newest first, ``maxFiles`` at a time (each open only while it
+  /// is counted), and when the start lies among them, follows from there as `-n all` does:
+  /// that generation from the start found, the newer ones whole, ``maxNewFilesPerLook`` at a
+  /// time; then through the numbered generations (older than them all) if events are still
+  /// wanted.
+  private func startFurtherBack(_ wanted: Int) {
+    var wanted = wanted
+    let oldest = files.lazy.compactMap { self.generationName($0.name) }.min()
+    guard var bound = oldest else { return }
+    var start: (name: GenerationName, offset: Int64)?
+    search: while wanted > 0 {
+      let batch = generations(after: nil, upTo: GenerationName(justBefore: bound), initial: true)
+      guard let first = batch.kept.first else { break }
+      for name in batch.kept.reversed() {
+        let full = directoryPrefix + name.text
+        guard case .success(let info) = FollowIO.pathStatus(full),
+          case .opened(let file) = FollowedFile.open(full, expected: FollowIO.Identity(info)),
+          let size = file.status()?.size
+        else { continue }
+        let found = file.startOfLastEvents(
+          &wanted, before: file.lineBoundary(atOrBefore: size), filter: filter,
+          maxLineBytes: maxLineBytes, classifier: &classifier)
+        start = (name, found ?? 0)
+        if found != nil { break search }
+      }
+      bound = first
+    }
+    guard let start else { return }
+    files.removeAll()
+    unlinkedSince.removeAll()
+    liveIdentity = nil
+    watermark = GenerationName(justBefore: start.name)
+    discover(initial: false)
+    guard let index = files.firstIndex(where: { $0.name == directoryPrefix + start.name.text })
+    else { return }
+    files[index].move(to: start.offset)
+    // Numbered generations, older than them all: counted back through when every timestamped
+    // one is wanted whole, else not read.
+    for file in files[..<index].reversed() {
+      let end = file.lineBoundary(atOrBefore: file.status()?.size ?? 0)
+      let found = file.startOfLastEvents(
+        &wanted, before: end, filter: filter, maxLineBytes: maxLineBytes,
+        classifier: &classifier)
+      file.move(to: found ?? 0)
+    }
+  }
+
+  /// The timestamped generation name of the file at `name` (`path.<UTC time>`), if it is one.
+  private func generationName(_ name: String) -> GenerationName? {
+    let prefix = path + "."
+    guard name.hasPrefix(prefix),
+      LogRotation.isGenerationSuffix(name.utf8.dropFirst(prefix.utf8.count))
+    else { return nil }
+    let base = directoryPrefix.utf8.count
+    return GenerationName(
+      String(name.utf8.dropFirst(base))!, prefixLength: prefix.utf8.count - base)
+  }
+
+  /// Whether `name` is a numbered generation of `path` (`path.N`, of earlier versions).
+  private func isNumbered(_ name: String) -> Bool {
+    let prefix = path + "."
+    let suffix = name.utf8.dropFirst(prefix.utf8.count)
+    return name.hasPrefix(prefix) && !suffix.isEmpty
+      && suffix.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
   }
 
   deinit {
@@ -205,13 +278,7 @@ package final class FileFollower {
     if kept.count > FileFollower.maxFiles {
       for file in kept.prefix(kept.count - FileFollower.maxFiles) {
         unlinkedSince[file.identity] = nil
-        if file.name.hasPrefix(path + "."),
-          file.name.utf8.dropFirst(path.utf8.count + 1).allSatisfy({
-            $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")
-          })
-        {
-          releasedNumbered.insert(file.identity)
-        }
+        if isNumbered(file.name) { releasedNumbered.insert(file.identity) }
       }
       kept.removeFirst(kept.count - FileFollower.maxFiles)
     }
@@ -314,6 +381,7 @@ extension FileFollower {
       kept.sort()
       guard kept.count > limit else { return }
       if initial {
+        olderLeftOut = true
         kept.removeFirst(kept.count - limit)
       } else {
         more = true
