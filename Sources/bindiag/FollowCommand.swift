@@ -69,20 +69,31 @@ enum FollowCommand {
       }
       return ExitCode.success
     }
-    for file in options.files where access(file, R_OK) != 0 {
-      // As `tail -F`: a file not there yet is waited for.
-      if errno == ENOENT {
-        Output.err(
-          "bindiag: '\(LogfmtEscaping.escapingControls(file))' does not exist yet; waiting for it\n"
-        )
+    for file in options.files {
+      let reason: String
+      if access(file, R_OK) != 0 {
+        // As `tail -F`: a file not there yet is waited for.
+        if errno == ENOENT {
+          Output.err(
+            "bindiag: '\(LogfmtEscaping.escapingControls(file))' does not exist yet; waiting for it\n"
+          )
+          continue
+        }
+        reason = String(cString: strerror(errno))
+      } else if case .success(let info) = FileDescriptorIO.pathStatus(file),
+        info.st_mode & S_IFMT == S_IFDIR
+      {
+        // As `summary` says it; a directory would otherwise be waited on for ever in silence.
+        reason = SystemError("open", code: EISDIR).message
+      } else {
         continue
       }
-      Output.err(
-        "Error: cannot read '\(LogfmtEscaping.escapingControls(file))': \(String(cString: strerror(errno)))\n"
-      )
+      Output.err("Error: cannot read '\(LogfmtEscaping.escapingControls(file))': \(reason)\n")
       return ExitCode.failure
     }
-    let followers = FileFollower.rotationSets(options.files).map {
+    // One file named twice (`app.jsonl ./app.jsonl`, a symlink) is followed once.
+    let inputs = FileFollower.distinctFiles(FileFollower.rotationSets(options.files))
+    let followers = inputs.map {
       FileFollower(
         path: $0, start: start, filter: options.filter, maxLineBytes: options.maxLineBytes)
     }

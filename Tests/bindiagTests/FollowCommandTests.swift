@@ -440,6 +440,215 @@ private let marker = jsonLines([fixtureEvent(seq: 1, run: "feedfacefeedface")])
     #expect(result.status == 0)
     #expect(result.stdout.split(separator: "\n").count == 12)
   }
+
+  enum Ending: String, CaseIterable {
+    /// Renamed to a generation, then a new file made under the name.
+    case rotatedAway
+    /// Unlinked, and nothing made under the name.
+    case deleted
+    /// Still the live file when `follow` is stopped.
+    case stopped
+  }
+
+  /// Outside test: a file's last record with no newline after it was never printed (`summary`
+  /// counts it). Once the file is rotated away, deleted (after the grace it is still read) or
+  /// `follow` is stopped, that line is the file's last: printed when it is a record, in order.
+  @Test(arguments: Ending.allCases)
+  func anUnterminatedLastRecordIsPrintedOnceItsFileIsLetGo(ending: Ending) throws {
+    let directory = try temporaryDirectory()
+    let path = directory + "/app.jsonl"
+    let first = jsonLines([fixtureEvent(seq: 1)])
+    let unterminated = jsonLines([fixtureEvent(seq: 2)])
+    try (first + unterminated.dropLast()).write(toFile: path, atomically: false, encoding: .utf8)
+    let follow = try RunningFollow(["-n", "all", "--format", "json", path])
+    #expect(follow.waitForOutput(lines: 1))
+    let next = jsonLines([fixtureEvent(seq: 3)])
+    switch ending {
+    case .rotatedAway:
+      #expect(rename(path, path + ".20261201T000000.000001Z") == 0)
+      try next.write(toFile: path, atomically: false, encoding: .utf8)
+      // Printed live, before the stop, and before the new file's record.
+      #expect(follow.waitForOutput(lines: 3, seconds: 15))
+    case .deleted:
+      #expect(unlink(path) == 0)
+      #expect(follow.waitForOutput(lines: 2, seconds: 15))
+    case .stopped:
+      break
+    }
+    let result = follow.finish(sending: SIGTERM)
+    #expect(result.status == 0)
+    #expect(result.stdout == first + unterminated + (ending == .rotatedAway ? next : ""))
+    #expect(result.stderr == "")
+  }
+
+  /// An unterminated last line that is no record is warned about at a stop, as `summary` does,
+  /// with its line number.
+  @Test func anUnterminatedMalformedLastLineIsWarnedAtAStop() throws {
+    let first = jsonLines([fixtureEvent(seq: 1)])
+    let path = try writeFixture(first + "{\"v\":1")
+    let follow = try RunningFollow(["-n", "all", "--format", "json", path])
+    #expect(follow.waitForOutput(lines: 1))
+    let result = follow.finish(sending: SIGINT)
+    #expect(result.status == 0)
+    #expect(result.stdout == first)
+    #expect(result.stderr == "warning: \(path):2: malformed: unexpected end of line\n")
+  }
+
+  /// Outside test: `-n all` and `--since` read only the newest 64 generations. 130 generations
+  /// (more than two looks' worth) and the live file, with or without three numbered ones of
+  /// earlier versions (older than them all): every record once, oldest first.
+  @Test(arguments: [["-n", "all"], ["--since", "2000-01-01T00:00:00Z"]], [false, true])
+  func everyRotatedGenerationIsReadAtTheStart(start: [String], numbered: Bool) throws {
+    let directory = try temporaryDirectory()
+    let path = directory + "/app.jsonl"
+    var expected = ""
+    let old = numbered ? 3 : 0
+    for generation in stride(from: old, to: 0, by: -1) {
+      let record = jsonLines([fixtureEvent(seq: old + 1 - generation)])
+      try record.write(toFile: path + ".\(generation)", atomically: false, encoding: .utf8)
+      expected += record
+    }
+    for seq in 1...130 {
+      let record = jsonLines([fixtureEvent(seq: old + seq)])
+      let micros = String(format: "%06d", seq)
+      try record.write(
+        toFile: path + ".20261201T000000.\(micros)Z", atomically: false, encoding: .utf8)
+      expected += record
+    }
+    let live = jsonLines([fixtureEvent(seq: old + 131)])
+    try live.write(toFile: path, atomically: false, encoding: .utf8)
+    expected += live
+    let follow = try RunningFollow(start + ["--format", "json", path])
+    #expect(follow.waitForOutput(lines: old + 131, seconds: 30))
+    let result = follow.finish(sending: SIGTERM)
+    #expect(result.status == 0)
+    #expect(result.stdout == expected)
+    #expect(result.stderr == "")
+  }
+
+  /// `-n N` counted back through the newest 64 generations only: with 100 generations of one
+  /// record each, `-n 80` printed 65. It counts back as far as it takes.
+  @Test func theLastNReachBackThroughEveryGeneration() throws {
+    let directory = try temporaryDirectory()
+    let path = directory + "/app.jsonl"
+    var records: [String] = []
+    for seq in 1...100 {
+      let record = jsonLines([fixtureEvent(seq: seq)])
+      try record.write(
+        toFile: path + ".20261201T000000.\(String(format: "%06d", seq))Z", atomically: false,
+        encoding: .utf8)
+      records.append(record)
+    }
+    let live = jsonLines([fixtureEvent(seq: 101)])
+    try live.write(toFile: path, atomically: false, encoding: .utf8)
+    records.append(live)
+    let follow = try RunningFollow(["-n", "80", "--format", "json", path])
+    #expect(follow.waitForOutput(lines: 80, seconds: 30))
+    let next = jsonLines([fixtureEvent(seq: 102)])
+    try append(next, to: path)
+    #expect(follow.waitForOutput(lines: 81, seconds: 30))
+    let result = follow.finish(sending: SIGTERM)
+    #expect(result.status == 0)
+    #expect(result.stdout == records.suffix(80).joined() + next)
+    #expect(result.stderr == "")
+  }
+
+  /// Outside test: run records (never printed) counted among the last `n`: a file ending with
+  /// a run-end printed nothing with `-n 1`. Only what would be printed counts.
+  @Test(arguments: [1, 2])
+  func runRecordsDoNotCountTowardsTheLastN(count: Int) throws {
+    func runRecord(_ kind: MisuseKind, _ seq: Int) -> MisuseEvent {
+      var event = fixtureEvent(seq: seq, kind: kind, level: .debug)
+      event.message = kind == .runEnd ? "The run ended." : "The run is alive."
+      event.file = "-"
+      event.line = 0
+      event.function = "-"
+      event.valueType = "-"
+      event.valuePresent = false
+      event.value = nil
+      event.runRecords = seq - 1
+      event.runEvents = seq - 1
+      return event
+    }
+    let misuses = [fixtureEvent(seq: 1), fixtureEvent(seq: 3)]
+    let path = try writeFixture(
+      jsonLines([misuses[0], runRecord(.runHeartbeat, 2), misuses[1], runRecord(.runEnd, 4)]))
+    let follow = try RunningFollow(["-n", String(count), "--format", "json", path])
+    #expect(follow.waitForOutput(lines: count, seconds: 10))
+    let result = follow.finish(sending: SIGTERM)
+    #expect(result.status == 0)
+    #expect(result.stdout == jsonLines(Array(misuses.suffix(count))))
+    #expect(result.stderr == "")
+  }
+
+  enum Spelling: String, CaseIterable {
+    case dotted, doubleSlash, symlink, hardLink
+  }
+
+  /// Outside test: one file named twice under two spellings printed each record twice. Inputs
+  /// are one file when they have the same device and inode, as `summary` counts them.
+  @Test(arguments: Spelling.allCases)
+  func aFileNamedTwiceIsFollowedOnce(spelling: Spelling) throws {
+    let directory = try temporaryDirectory()
+    let path = directory + "/app.jsonl"
+    let first = jsonLines([fixtureEvent(seq: 1), fixtureEvent(seq: 2)])
+    try first.write(toFile: path, atomically: false, encoding: .utf8)
+    let other: String
+    switch spelling {
+    case .dotted: other = directory + "/./app.jsonl"
+    case .doubleSlash: other = directory + "//app.jsonl"
+    case .symlink:
+      other = directory + "/current.jsonl"
+      #expect(symlink("app.jsonl", other) == 0)
+    case .hardLink:
+      other = directory + "/same.jsonl"
+      #expect(link(path, other) == 0)
+    }
+    let follow = try RunningFollow(["-n", "all", "--format", "json", path, other])
+    #expect(follow.waitForOutput(lines: 2))
+    let next = jsonLines([fixtureEvent(seq: 3)])
+    try append(next, to: path)
+    #expect(follow.waitForOutput(lines: 3))
+    let result = follow.finish(sending: SIGTERM)
+    #expect(result.status == 0)
+    #expect(result.stdout == first + next)
+    #expect(result.stderr == "")
+  }
+
+  /// A rotated generation named beside its file under another spelling of the directory was
+  /// read twice: as an input, and as part of the file's rotation. It is part of the rotation.
+  @Test func aGenerationNamedBesideItsFileUnderAnotherSpellingIsReadOnce() throws {
+    let directory = try temporaryDirectory()
+    let path = directory + "/app.jsonl"
+    let generation = path + ".20261201T000000.000001Z"
+    let old = jsonLines([fixtureEvent(seq: 1), fixtureEvent(seq: 2)])
+    try old.write(toFile: generation, atomically: false, encoding: .utf8)
+    let live = jsonLines([fixtureEvent(seq: 3), fixtureEvent(seq: 4)])
+    try live.write(toFile: path, atomically: false, encoding: .utf8)
+    let follow = try RunningFollow(
+      ["-n", "all", "--format", "json", directory + "/./app.jsonl", generation])
+    #expect(follow.waitForOutput(lines: 4))
+    let next = jsonLines([fixtureEvent(seq: 5)])
+    try append(next, to: path)
+    #expect(follow.waitForOutput(lines: 5))
+    let result = follow.finish(sending: SIGTERM)
+    #expect(result.status == 0)
+    #expect(result.stdout == old + live + next)
+    #expect(result.stderr == "")
+  }
+
+  /// Outside test: `follow DIR` waited for ever, printing nothing. A directory is refused as
+  /// `summary` refuses it, and as `follow` refuses an unreadable file: exit 1 at once.
+  @Test(arguments: [false, true])
+  func aDirectoryIsRefused(withAFile: Bool) throws {
+    let directory = try temporaryDirectory()
+    let path = try writeFixture(jsonLines([fixtureEvent(seq: 1)]))
+    let result = try bindiagWithin(
+      10, ["follow", "--format", "json"] + (withAFile ? [path] : []) + [directory])
+    #expect(result.status == 1)
+    #expect(result.stdout == "")
+    #expect(result.stderr == "Error: cannot read '\(directory)': Is a directory\n")
+  }
 }
 
 /// `bindiag follow --journal`, run by ``FollowJournalTestsInAPrivateJournal`` in a child test
@@ -479,6 +688,52 @@ struct FollowJournalTests {
     #expect(byDefault.stdout.split(separator: "\n").allSatisfy { $0.contains("  \(code)  ") })
   }
 
+  /// As for files: `-n N` counts the entries `follow --journal` prints, not run records nor
+  /// those a filter the journal cannot match (`--level`) leaves out. Counted in the journal,
+  /// the run-end and the warning were the last two, and nothing was printed.
+  @Test func theLastEntriesAreThoseItPrints() throws {
+    let run = String(UInt64.random(in: 1...UInt64.max), radix: 16)
+    let run16 = String(repeating: "0", count: 16 - run.count) + run
+    var end = fixtureEvent(seq: 4, kind: .runEnd, level: .debug, run: run16)
+    end.message = "The run ended."
+    end.file = "-"
+    end.line = 0
+    end.function = "-"
+    end.valueType = "-"
+    end.valuePresent = false
+    end.value = nil
+    end.runRecords = 3
+    end.runEvents = 3
+    let events = [
+      fixtureEvent(seq: 1, run: run16), fixtureEvent(seq: 2, run: run16),
+      fixtureEvent(seq: 3, level: .warning, run: run16), end,
+    ]
+    let sink = JournaldSink(fallback: RecordingSink())
+    for event in events { sink.receive(event) }
+    sink.flush()
+    // Until journald has indexed all four.
+    for _ in 0..<100 {
+      let summary = try bindiag(arguments: [
+        "summary", "--journal", "--run", run16, "--format", "json",
+      ])
+      if summary.stdout.contains(#""records":4,"#) { break }
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+    let last = try bindiagWithin(
+      30,
+      [
+        "follow", "--journal", "--run", run16, "--level", "error", "-n", "2", "--count", "2",
+        "--format", "json",
+      ])
+    #expect(last.status == 0)
+    #expect(last.stderr == "")
+    let seqs = try last.stdout.split(separator: "\n").map {
+      try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])["seq"]
+        as? Int
+    }
+    #expect(seqs == [1, 2])
+  }
+
   @Test func aStopEndsAFollowThatIsWaitingForEntries() throws {
     let follow = try RunningFollow(["--journal", "--kind", "never-logged-kind", "-n", "0"])
     #expect(follow.waitUntilCatching(SIGTERM))
@@ -504,7 +759,7 @@ struct FollowJournalTestsInAPrivateJournal {
   @Test func theSuitePassesAgainstAPrivateJournald() throws {
     let journal = try PrivateJournal.runSuite("FollowJournalTests")
     #expect(journal.output.status == 0, "\(journal.output.stdout)\(journal.output.stderr)")
-    #expect(journal.output.swiftTestingPassed == 2, "\(journal.output.stdout)")
-    #expect(try journal.entries(matching: ["BINDING_SCHEMA=1"]).count == 3)
+    #expect(journal.output.swiftTestingPassed == 3, "\(journal.output.stdout)")
+    #expect(try journal.entries(matching: ["BINDING_SCHEMA=1"]).count == 7)
   }
 }

@@ -1,6 +1,7 @@
 extension FileFollower {
   /// Polls `followers` whenever `watcher` sees a change, until `body` returns `false` or `stop`
-  /// is requested; after a stop, one last poll hands over what had been written by then.
+  /// is requested; after a stop, one last poll hands over what had been written by then, each
+  /// file's unfinished last line included (``finish(_:)``).
   /// - Parameters:
   ///   - followers: The files followed.
   ///   - watcher: Waits for changes to them.
@@ -16,7 +17,7 @@ extension FileFollower {
       }
       if watcher.wait(stop: stop) {
         for follower in followers {
-          guard follower.poll(body) else { return }
+          guard follower.poll(body), follower.finish(body) else { return }
         }
         return
       }

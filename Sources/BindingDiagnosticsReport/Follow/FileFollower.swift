@@ -24,7 +24,10 @@ package import BindingDiagnostics
 ///    an older one, so that is within the older file's size taken afterwards, and comes first;
 /// 3. stops reading a file once no name links to it for a while, or when more than
 ///    ``maxFiles`` newer ones are followed.
-/// A file that shrinks was truncated and is read again from its start.
+/// A file that shrinks was truncated and is read again from its start. A file's last line with
+/// no newline after it waits for the rest while the file is the newest followed (a writer may
+/// finish it); once a newer file follows it, once it is let go, and at ``finish(_:)``, it is
+/// read as the file's last line, as `summary` reads it.
 package final class FileFollower {
   /// What a poll found.
   package enum Item: Sendable {
@@ -58,6 +61,13 @@ package final class FileFollower {
   /// Whether the last look left generations for the next one (more than
   /// ``maxNewFilesPerLook`` were new, or `path` was rotated during it).
   private var morePending = false
+  /// Numbered generations (`PATH.N`, of earlier versions) let go once more than ``maxFiles``
+  /// newer ones were followed, all read: no watermark holds for their names, so each look
+  /// meets them again, and they are not taken again.
+  private var releasedNumbered: Set<FollowIO.Identity> = []
+  /// Whether a look at the start left older timestamped generations out (more than
+  /// ``maxFiles``): counting back for `-n` then goes on among them.
+  private var olderLeftOut = false
 
   /// The most files followed at once; older ones are read to their end, then let go.
   package static let maxFiles = 64
@@ -73,8 +83,9 @@ package final class FileFollower {
   /// - Parameters:
   ///   - path: The file.
   ///   - start: Which records already written the first ``poll(_:)`` hands over: the last `n`
-  ///     events `filter` accepts (counted back through the rotated generations when needed), or
-  ///     everything.
+  ///     events `filter` accepts, run records not counted (back through the rotated
+  ///     generations when needed, ``maxFiles`` at a time), or everything: every generation,
+  ///     oldest first, ``maxNewFilesPerLook`` at a time.
   ///   - filter: Decides which events count for `start`; polls hand over every event.
   ///   - maxLineBytes: Longer lines are malformed.
   package init(
@@ -91,21 +102,93 @@ package final class FileFollower {
       directory = "."
     }
     scratch = .allocate(byteCount: FollowedFile.chunkBytes, alignment: 16)
-    discover(initial: true)
-    // Rotated during the first look: the newer generations too, before the start is placed.
-    for _ in 0..<8 where morePending { discover(initial: true) }
     switch start {
     case .beginning:
-      for file in files { file.move(to: 0) }
+      // Every generation from its start, oldest first, a batch per look as after a start (the
+      // polls take the next ones), so memory and descriptors stay bounded however many there are.
+      discover(initial: false)
     case .last(let count):
+      discover(initial: true)
+      // Rotated during the first look: the newer generations too, before the start is placed.
+      for _ in 0..<8 where morePending { discover(initial: true) }
       var wanted = count
       for file in files.reversed() where wanted > 0 {
+        // Older timestamped generations left out come before the numbered ones.
+        if olderLeftOut, isNumbered(file.name) { break }
         let found = file.startOfLastEvents(
           &wanted, before: file.offset, filter: filter, maxLineBytes: maxLineBytes,
           classifier: &classifier)
         file.move(to: found ?? 0)
       }
+      if wanted > 0, olderLeftOut { startFurtherBack(wanted) }
     }
+  }
+
+  /// Counts back for the `wanted` events still wanted through the timestamped generations
+  /// older than those followed, newest first, ``maxFiles`` at a time (each open only while it
+  /// is counted), and when the start lies among them, follows from there as `-n all` does:
+  /// that generation from the start found, the newer ones whole, ``maxNewFilesPerLook`` at a
+  /// time; then through the numbered generations (older than them all) if events are still
+  /// wanted.
+  private func startFurtherBack(_ wanted: Int) {
+    var wanted = wanted
+    let oldest = files.lazy.compactMap { self.generationName($0.name) }.min()
+    guard var bound = oldest else { return }
+    var start: (name: GenerationName, offset: Int64)?
+    search: while wanted > 0 {
+      let batch = generations(after: nil, upTo: GenerationName(justBefore: bound), initial: true)
+      guard let first = batch.kept.first else { break }
+      for name in batch.kept.reversed() {
+        let full = directoryPrefix + name.text
+        guard case .success(let info) = FollowIO.pathStatus(full),
+          case .opened(let file) = FollowedFile.open(full, expected: FollowIO.Identity(info)),
+          let size = file.status()?.size
+        else { continue }
+        let found = file.startOfLastEvents(
+          &wanted, before: file.lineBoundary(atOrBefore: size), filter: filter,
+          maxLineBytes: maxLineBytes, classifier: &classifier)
+        start = (name, found ?? 0)
+        if found != nil { break search }
+      }
+      bound = first
+    }
+    guard let start else { return }
+    files.removeAll()
+    unlinkedSince.removeAll()
+    liveIdentity = nil
+    watermark = GenerationName(justBefore: start.name)
+    discover(initial: false)
+    guard let index = files.firstIndex(where: { $0.name == directoryPrefix + start.name.text })
+    else { return }
+    files[index].move(to: start.offset)
+    // Numbered generations, older than them all: counted back through when every timestamped
+    // one is wanted whole, else not read.
+    for file in files[..<index].reversed() {
+      let end = file.lineBoundary(atOrBefore: file.status()?.size ?? 0)
+      let found = file.startOfLastEvents(
+        &wanted, before: end, filter: filter, maxLineBytes: maxLineBytes,
+        classifier: &classifier)
+      file.move(to: found ?? 0)
+    }
+  }
+
+  /// The timestamped generation name of the file at `name` (`path.<UTC time>`), if it is one.
+  private func generationName(_ name: String) -> GenerationName? {
+    let prefix = path + "."
+    guard name.hasPrefix(prefix),
+      LogRotation.isGenerationSuffix(name.utf8.dropFirst(prefix.utf8.count))
+    else { return nil }
+    let base = directoryPrefix.utf8.count
+    return GenerationName(
+      String(name.utf8.dropFirst(base))!, prefixLength: prefix.utf8.count - base)
+  }
+
+  /// Whether `name` is a numbered generation of `path` (`path.N`, of earlier versions).
+  private func isNumbered(_ name: String) -> Bool {
+    let prefix = path + "."
+    let suffix = name.utf8.dropFirst(prefix.utf8.count)
+    return name.hasPrefix(prefix) && !suffix.isEmpty
+      && suffix.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
   }
 
   deinit {
@@ -124,7 +207,22 @@ package final class FileFollower {
     return true
   }
 
+  /// Hands over each followed file's unfinished last line as its last line (see
+  /// ``FollowedFile/finishLastLine(maxLineBytes:classifier:_:)``): following ends, and no
+  /// writer's later bytes will be read.
+  /// - Parameter body: Receives each item; returns `false` to stop.
+  /// - Returns: `false` when `body` did.
+  package func finish(_ body: (Item) -> Bool) -> Bool {
+    for file in files {
+      guard file.finishLastLine(maxLineBytes: maxLineBytes, classifier: &classifier, body)
+      else { return false }
+    }
+    return true
+  }
+
   /// Reads every followed file up to the size it has now, then lets go of those done with.
+  /// A file a newer one follows (rotated away, or replaced) has its unfinished last line read
+  /// as its last, before the newer files are read.
   private func pollFollowed(_ body: (Item) -> Bool) -> Bool {
     var ends = [Int64?](repeating: nil, count: files.count)
     var linked = [Bool](repeating: true, count: files.count)
@@ -143,14 +241,19 @@ package final class FileFollower {
         file.read(
           upTo: end, maxLineBytes: maxLineBytes, scratch: scratch, classifier: &classifier, body)
       else { return false }
+      if index < files.count - 1 {
+        guard file.finishLastLine(maxLineBytes: maxLineBytes, classifier: &classifier, body)
+        else { return false }
+      }
     }
-    letGo(linked: linked)
-    return true
+    return letGo(linked: linked, body)
   }
 
   /// Closes files no name has linked to for ``unlinkedGrace``, and the oldest beyond
-  /// ``maxFiles``; all of them were just read to their end.
-  private func letGo(linked: [Bool]) {
+  /// ``maxFiles``; all of them were just read to their end, and their unfinished last lines
+  /// are read as their last.
+  /// - Returns: `false` when `body` did.
+  private func letGo(linked: [Bool], _ body: (Item) -> Bool) -> Bool {
     let now = ContinuousClock.now
     var kept: [FollowedFile] = []
     for (index, file) in files.enumerated() {
@@ -165,15 +268,22 @@ package final class FileFollower {
         kept.append(file)
       } else {
         unlinkedSince[file.identity] = nil
+        guard file.finishLastLine(maxLineBytes: maxLineBytes, classifier: &classifier, body)
+        else {
+          files = kept + files[(index + 1)...]
+          return false
+        }
       }
     }
     if kept.count > FileFollower.maxFiles {
       for file in kept.prefix(kept.count - FileFollower.maxFiles) {
         unlinkedSince[file.identity] = nil
+        if isNumbered(file.name) { releasedNumbered.insert(file.identity) }
       }
       kept.removeFirst(kept.count - FileFollower.maxFiles)
     }
     files = kept
+    return true
   }
 }
 
@@ -194,8 +304,8 @@ extension FileFollower {
   /// lock). Otherwise:
   /// 1. the directory is listed once for the generations after ``watermark`` (named after
   ///    their rotation time, so they sort in the order they were made), keeping the oldest
-  ///    ``maxNewFilesPerLook`` (the newest ``maxFiles`` at the start): the newest kept is the
-  ///    *cut*;
+  ///    ``maxNewFilesPerLook`` (the newest ``maxFiles`` at a start from the last events): the
+  ///    newest kept is the *cut*;
   /// 2. it is listed again for the generations up to the cut: each of them was made before the
   ///    one named the cut, which the first listing saw, so before the second listing began,
   ///    which therefore sees them all, a rotation during the first listing included;
@@ -254,8 +364,8 @@ extension FileFollower {
 
   /// The timestamped generations of `path` after `after` and up to `upTo`, oldest first, from
   /// one listing of the directory, in bounded memory: the oldest ``maxNewFilesPerLook`` of
-  /// them, or at the start the newest ``maxFiles``, and whether more were left out (after the
-  /// last kept). Names dated more than a day ahead are not the sink's (it leaves them alone
+  /// them, or at a start from the last events (`initial`) the newest ``maxFiles``, and whether
+  /// more were left out (after the last kept). Names dated more than a day ahead are not the sink's (it leaves them alone
   /// too): they would hold the watermark far ahead.
   private func generations(
     after: GenerationName?, upTo: GenerationName?, initial: Bool
@@ -271,6 +381,7 @@ extension FileFollower {
       kept.sort()
       guard kept.count > limit else { return }
       if initial {
+        olderLeftOut = true
         kept.removeFirst(kept.count - limit)
       } else {
         more = true
@@ -315,6 +426,8 @@ extension FileFollower {
       }
       missing = 0
       let identity = FollowIO.Identity(info)
+      // Let go, all read: the older ones were too.
+      if releasedNumbered.contains(identity) { break }
       sightings.append(Sighting(identity: identity, name: name))
       if known.contains(identity) { break }
     }

@@ -76,7 +76,7 @@ final class FollowedFile {
   }
 
   /// Reads `[offset, end)` and hands each complete line's event or malformation to `body`;
-  /// an unfinished last line waits for the rest.
+  /// an unfinished last line waits for the rest (or for ``finishLastLine(maxLineBytes:classifier:_:)``).
   /// - Returns: `false` when `body` did.
   func read(
     upTo end: Int64, maxLineBytes: Int, scratch: UnsafeMutableRawBufferPointer,
@@ -123,6 +123,29 @@ final class FollowedFile {
     return true
   }
 
+  /// Hands over the unfinished last line, if any, as the file's last line, as `summary` reads
+  /// it: its event, or its malformation (a line longer than `maxLineBytes` included). For a
+  /// file no writer will finish a line of: rotated away, deleted, or at the end of following.
+  /// Bytes appended after it are read as a new line.
+  /// - Returns: `false` when `body` did.
+  func finishLastLine(
+    maxLineBytes: Int, classifier: inout LineClassifier, _ body: (FileFollower.Item) -> Bool
+  ) -> Bool {
+    guard skipping || !pending.isEmpty else { return true }
+    // No newline lies between the line's start and `offset`: counting the lines before
+    // either gives the same number, and `pending` is empty once the line was too long.
+    let lineStart = offset - Int64(pending.count)
+    let kind: LineClass
+    if skipping {
+      kind = .malformed("line longer than \(maxLineBytes) bytes")
+    } else {
+      kind = pending.withUnsafeBufferPointer { classifier.classify($0) }
+    }
+    pending.removeAll(keepingCapacity: true)
+    skipping = false
+    return deliver(kind, lineStart: lineStart, body)
+  }
+
   private func deliver(
     _ kind: LineClass, lineStart: Int64, _ body: (FileFollower.Item) -> Bool
   ) -> Bool {
@@ -163,7 +186,8 @@ final class FollowedFile {
   }
 
   /// Walks the complete lines before `end` from the last one back, counting the events
-  /// `filter` accepts.
+  /// `filter` accepts that `follow` prints: run records (`run-heartbeat`, `run-end`) are never
+  /// printed, so they are not counted.
   /// - Parameters:
   ///   - wanted: How many events are still wanted; lowered by those found.
   ///   - end: A line boundary.
@@ -182,7 +206,7 @@ final class FollowedFile {
       if lineEnd - lineStart <= Int64(maxLineBytes) {
         let bytes = reader.bytes(lineStart..<lineEnd)
         if case .event(let event) = bytes.withUnsafeBufferPointer({ classifier.classify($0) }),
-          filter.accepts(event)
+          !event.isRunRecord, filter.accepts(event)
         {
           wanted -= 1
           if wanted == 0 { return lineStart }

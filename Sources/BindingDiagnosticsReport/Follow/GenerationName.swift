@@ -22,6 +22,13 @@ struct GenerationName: Comparable {
     serial = rest.isEmpty ? 0 : Int(Substring(rest)) ?? Int.max
   }
 
+  /// A name sorting just before `other` and after every name before it: an exclusive bound.
+  init(justBefore other: GenerationName) {
+    text = ""
+    stamp = other.stamp
+    serial = other.serial - 1
+  }
+
   private init(stamp: Substring) {
     text = ""
     self.stamp = stamp

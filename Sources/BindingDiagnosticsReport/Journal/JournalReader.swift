@@ -42,7 +42,8 @@ package enum JournalReader {
     /// Start at this realtime (µs since the epoch); the head when `nil`.
     package var since: UInt64?
     /// Start at the last this many matching entries instead (`sd_journal_seek_tail`, then
-    /// `sd_journal_previous` as many times), like `journalctl -n`; `since` is then unused.
+    /// `sd_journal_previous` until as many were stepped over, counting only those `counts` of
+    /// ``read(_:counts:handler:)`` takes), like `journalctl -n`; `since` is then unused.
     package var last: Int?
     /// Keep waiting for new entries (`sd_journal_wait`) after the end.
     package var follow: Bool
@@ -62,21 +63,26 @@ package enum JournalReader {
     }
   }
 
-  /// Reads every entry matching `query`, handing each to `handler` (on the reader's thread)
-  /// until it returns `false` or, when not following, the journal ends. Blocks until done.
   /// A journal file that shrank while read (a `SIGBUS` on its mapping, repaired).
   package static let shrunk = JournalError.call(
     SystemError("journal file shrank while read (SIGBUS)", code: EIO))
 
+  /// Reads every entry matching `query`, handing each to `handler` (on the reader's thread)
+  /// until it returns `false` or, when not following, the journal ends. Blocks until done.
+  /// - Parameters:
+  ///   - query: What to read.
+  ///   - counts: With `query.last`, which entries count among the last (on the reader's
+  ///     thread, stepping back): those the caller will show; every matching entry when `nil`.
+  ///   - handler: Receives each entry; returns `false` to stop.
   package static func read(
-    _ query: Query, handler: @escaping (Entry) -> Bool
+    _ query: Query, counts: ((Entry) -> Bool)? = nil, handler: @escaping (Entry) -> Bool
   ) -> Result<Void, JournalError> {
     let library: JournalLibrary
     switch JournalLibrary.shared {
     case .success(let loaded): library = loaded
     case .failure(let error): return .failure(error)
     }
-    let job = ReadJob(library: library, query: query, handler: handler)
+    let job = ReadJob(library: library, query: query, counts: counts, handler: handler)
     let done = DispatchSemaphore(value: 0)
     let thread = Thread {
       job.run()
@@ -189,6 +195,9 @@ package enum JournalReader {
     /// woken, holds the only reference to what the handler captured (a caller may pass a
     /// closure made with `withoutActuallyEscaping`, which traps if it outlives the call).
     var handler: ((Entry) -> Bool)?
+    /// Which entries count among `query.last` (``read(_:counts:handler:)``); dropped as the
+    /// handler is.
+    var counts: ((Entry) -> Bool)?
     var result: Result<Void, JournalError> = .success(())
     let wanted: WantedFields
     /// The current entry's wanted values, back to back; reused from entry to entry (grown,
@@ -201,9 +210,13 @@ package enum JournalReader {
     /// The values handed over, rebuilt in place for every entry.
     var values: [UnsafeRawBufferPointer?]
 
-    init(library: JournalLibrary, query: Query, handler: @escaping (Entry) -> Bool) {
+    init(
+      library: JournalLibrary, query: Query, counts: ((Entry) -> Bool)?,
+      handler: @escaping (Entry) -> Bool
+    ) {
       self.library = library
       self.query = query
+      self.counts = counts
       self.handler = handler
       self.wanted = WantedFields(query.fields)
       self.storage = UnsafeMutableRawPointer.allocate(byteCount: 4096, alignment: 16)
@@ -214,7 +227,10 @@ package enum JournalReader {
     deinit { storage.deallocate() }
 
     func run() {
-      defer { handler = nil }
+      defer {
+        handler = nil
+        counts = nil
+      }
       BusFaultGuard.install
       switch open() {
       case .failure(let error): result = .failure(error)
@@ -262,8 +278,14 @@ package enum JournalReader {
         // At least one step back: from the tail position itself, libsystemd's
         // `sd_journal_next` jumps to the newest matching entry, skipping any others that
         // arrived meanwhile. With no matching entry to step back to, start from now instead.
+        // Entries stepped back over, and those of them that count (all, without `counts`).
         var moved = 0
-        while tail >= 0 && moved < max(last, 1) && library.previous(handle) > 0 { moved += 1 }
+        var counted = 0
+        while tail >= 0 && counted < max(last, 1) && library.previous(handle) > 0 {
+          moved += 1
+          if last > 0, let counts, !counts(currentEntry(handle)) { continue }
+          counted += 1
+        }
         if tail >= 0 && moved == 0 { tail = library.seekRealtime(handle, now) }
         seek = tail
         onEntry = last > 0 && moved > 0
@@ -286,25 +308,30 @@ package enum JournalReader {
           if waited < 0 { return .failure(.call(SystemError("sd_journal_wait", code: -waited))) }
           continue
         }
-        var realtime: UInt64 = 0
-        _ = library.getRealtime(handle, &realtime)
-        collect(handle)
+        let entry = currentEntry(handle)
         if BusFaultGuard.faults != faults { return .failure(JournalReader.shrunk) }
-        let base = storage
-        spans.withUnsafeBufferPointer { spans in
-          values.withUnsafeMutableBufferPointer { values in
-            for index in spans.indices {
-              let span = spans[index]
-              values[index] =
-                span.length < 0
-                ? nil : UnsafeRawBufferPointer(start: base + span.start, count: span.length)
-            }
+        guard handler?(entry) == true else { return .success(()) }
+      }
+    }
+
+    /// The entry under the cursor: its wanted fields copied (``collect(_:)``), valid until the
+    /// next entry is read, and its time.
+    private func currentEntry(_ handle: OpaquePointer?) -> Entry {
+      var realtime: UInt64 = 0
+      _ = library.getRealtime(handle, &realtime)
+      collect(handle)
+      let base = storage
+      spans.withUnsafeBufferPointer { spans in
+        values.withUnsafeMutableBufferPointer { values in
+          for index in spans.indices {
+            let span = spans[index]
+            values[index] =
+              span.length < 0
+              ? nil : UnsafeRawBufferPointer(start: base + span.start, count: span.length)
           }
         }
-        guard handler?(Entry(values: values, realtime: realtime)) == true else {
-          return .success(())
-        }
       }
+      return Entry(values: values, realtime: realtime)
     }
 
     /// Copies the entry's wanted fields into ``storage`` in one pass over its data

@@ -217,7 +217,14 @@ extension InputReader {
     // Started after the head, the first entry of a run read may not be the run's first: its
     // owner is then looked up (the run's first entry in the whole journal) before trusting it.
     let fromHead = filter.since == nil && start == .beginning
-    return JournalReader.read(query) { entry in
+    // `-n N` counts what `follow` prints, as for files: events the filter accepts (it holds
+    // more than the journal matches: the level, the file, the time window), run records never.
+    let counts: ((JournalReader.Entry) -> Bool)? = { entry in
+      var decoder = JournalEntryDecoder()
+      guard case .event(let event) = decoder.classify(entry) else { return false }
+      return !event.isRunRecord && filter.accepts(event)
+    }
+    return JournalReader.read(query, counts: counts) { entry in
       let kind = decoder.classify(entry)
       if case .event(let event) = kind {
         let identity = JournalEntryDecoder.identity(of: entry)
