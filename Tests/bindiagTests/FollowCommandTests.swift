@@ -557,22 +557,12 @@ private let marker = jsonLines([fixtureEvent(seq: 1, run: "feedfacefeedface")])
   /// a run-end printed nothing with `-n 1`. Only what would be printed counts.
   @Test(arguments: [1, 2])
   func runRecordsDoNotCountTowardsTheLastN(count: Int) throws {
-    func runRecord(_ kind: MisuseKind, _ seq: Int) -> MisuseEvent {
-      var event = fixtureEvent(seq: seq, kind: kind, level: .debug)
-      event.message = kind == .runEnd ? "The run ended." : "The run is alive."
-      event.file = "-"
-      event.line = 0
-      event.function = "-"
-      event.valueType = "-"
-      event.valuePresent = false
-      event.value = nil
-      event.runRecords = seq - 1
-      event.runEvents = seq - 1
-      return event
-    }
     let misuses = [fixtureEvent(seq: 1), fixtureEvent(seq: 3)]
     let path = try writeFixture(
-      jsonLines([misuses[0], runRecord(.runHeartbeat, 2), misuses[1], runRecord(.runEnd, 4)]))
+      jsonLines([
+        misuses[0], runRecordEvent(.runHeartbeat, seq: 2, at: "2026-11-30T04:12:33.123456Z"),
+        misuses[1], runRecordEvent(.runEnd, seq: 4, at: "2026-11-30T04:12:33.123456Z"),
+      ]))
     let follow = try RunningFollow(["-n", String(count), "--format", "json", path])
     #expect(follow.waitForOutput(lines: count, seconds: 10))
     let result = follow.finish(sending: SIGTERM)
