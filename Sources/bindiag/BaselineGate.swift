@@ -53,7 +53,7 @@ enum BaselineGate {
       return ExitCode.failure
     }
     if let path = options.ci.writeBaseline {
-      if options.files.contains(where: { $0 != "-" && BaselineFile.sameFile($0, path) }) {
+      if options.files.contains(where: { BaselineFile.sameFile($0, path) }) {
         Output.err(
           "Error: cannot write baseline '\(DisplayText.escapingControls(path))': it is an input "
             + "of this run\n")

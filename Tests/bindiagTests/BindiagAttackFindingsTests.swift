@@ -55,7 +55,28 @@ import Testing
     #expect(
       onInput.stderr == "Error: cannot write baseline '\(input)': it is an input of this run\n")
     #expect(try String(contentsOfFile: input, encoding: .utf8) == original)
-    #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["baseline.fifo"])
+    // A symlink to the FIFO (root's `/dev/stdout` is one to a pipe), and the input given as
+    // standard input.
+    let link = directory + "/baseline.link"
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: fifo)
+    let onLink = try bindiag("check", "--write-baseline", link, input)
+    #expect(onLink.status == 1)
+    #expect(onLink.stderr == "Error: cannot write baseline '\(link)': not a regular file\n")
+    let onStandardInput = try runProduct(
+      "/bin/sh",
+      [
+        "-c", #""$0" check --write-baseline "$1" - < "$1""#,
+        productsDirectory().appendingPathComponent("bindiag").path, input,
+      ], environment: bindiagEnvironment)
+    #expect(onStandardInput.status == 1)
+    #expect(
+      onStandardInput.stderr
+        == "Error: cannot write baseline '\(input)': it is an input of this run\n")
+    #expect(try String(contentsOfFile: input, encoding: .utf8) == original)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        == ["baseline.fifo", "baseline.link"])
+    #expect(lstat(link, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK, "still a link")
   }
 
   @Test func markdownRendersNoHTMLFromTheInput() throws {

@@ -147,6 +147,13 @@ func runRecordEvent(
     #expect(check.stderr == "check failed: 2 stale runs (--max-stale 1)\n")
   }
 
+  /// A run on `h1` whose last record is at 04:00:10, then another run's record at 04:16:40.
+  static let silentThenOther = [
+    fixtureEvent(seq: 1, at: "2026-11-30T04:00:00.000000Z", host: "h1", run: mail),
+    fixtureEvent(seq: 2, at: "2026-11-30T04:00:10.000000Z", host: "h1", run: mail),
+    fixtureEvent(seq: 1, at: "2026-11-30T04:16:40.000000Z", host: "h2", run: live),
+  ]
+
   /// The runs, run groups' last records and what the sinks dropped, from a summary's JSON.
   func runs(_ arguments: [String]) throws -> String {
     let result = try bindiag(arguments: ["summary", "--format", "json"] + arguments)
@@ -189,15 +196,29 @@ func runRecordEvent(
     // Without its `run-end`, the run is still running at the window's end: the other run's
     // record after it does not make it silent.
     let unended = try writeFixture(
-      jsonLines([
-        fixtureEvent(seq: 1, at: "2026-11-30T04:00:00.000000Z", host: "h1", run: Self.mail),
-        fixtureEvent(seq: 2, at: "2026-11-30T04:00:10.000000Z", host: "h1", run: Self.mail),
-        fixtureEvent(seq: 1, at: "2026-11-30T04:16:40.000000Z", host: "h2", run: Self.live),
-      ]))
+      jsonLines(Self.silentThenOther))
     let windowed = try bindiag(
       "check", "--max-events", "10", "--max-stale", "0", "--until", "2026-11-30T04:00:10Z",
       unended)
     #expect(windowed.status == 0, "\(windowed.stderr)")
+  }
+
+  /// A run's heartbeat cadence is learnt from every heartbeat read: a `--since` after its
+  /// heartbeats judged it against the default minute, stale where the whole input is not.
+  @Test func aWindowKeepsTheRunsHeartbeatCadence() throws {
+    let path = try writeFixture(
+      jsonLines([
+        fixtureEvent(seq: 1, at: "2026-11-30T04:00:00.000000Z", run: Self.mail),
+        runRecordEvent(.runHeartbeat, seq: 2, at: "2026-11-30T04:10:00.000000Z", run: Self.mail),
+        runRecordEvent(.runHeartbeat, seq: 3, at: "2026-11-30T04:20:00.000000Z", run: Self.mail),
+        fixtureEvent(seq: 4, at: "2026-11-30T04:25:00.000000Z", run: Self.mail),
+        fixtureEvent(seq: 1, at: "2026-11-30T04:40:00.000000Z", host: "h2", run: Self.live),
+      ]))
+    for window in [[], ["--since", "2026-11-30T04:21:00Z"]] {
+      let check = try bindiag(
+        arguments: ["check", "--max-events", "10", "--max-stale", "0"] + window + [path])
+      #expect(check.status == 0, "\(window): \(check.stderr)")
+    }
   }
 
   /// `--run` selects a run as `--host` does: the run is judged stale against the input's
@@ -205,11 +226,7 @@ func runRecordEvent(
   @Test(arguments: [["--run", mail], ["--host", "h1"]])
   func aRunSelectedIsJudgedAgainstTheInputsNewestRecord(selection: [String]) throws {
     let path = try writeFixture(
-      jsonLines([
-        fixtureEvent(seq: 1, at: "2026-11-30T04:00:00.000000Z", host: "h1", run: Self.mail),
-        fixtureEvent(seq: 2, at: "2026-11-30T04:00:10.000000Z", host: "h1", run: Self.mail),
-        fixtureEvent(seq: 1, at: "2026-11-30T04:16:40.000000Z", host: "h2", run: Self.live),
-      ]))
+      jsonLines(Self.silentThenOther))
     let check = try bindiag(
       arguments: ["check", "--max-events", "10", "--max-stale", "0"] + selection + [path])
     #expect(check.status == 3)

@@ -31,8 +31,8 @@ extension Aggregator {
     var last = Int64.min
     /// The time of its `seq` 1, when read.
     var start: Int64?
-    /// Heartbeats read inside the window, and the oldest and newest one's time: their cadence
-    /// is the run's heartbeat interval (see ``Aggregator/interval(of:)``).
+    /// Heartbeats read (inside the window or not), and the oldest and newest one's time: their
+    /// cadence is the run's heartbeat interval (see ``Aggregator/interval(of:)``).
     var heartbeats = 0
     var firstHeartbeat = Int64.max
     var lastHeartbeat = Int64.min
@@ -73,6 +73,13 @@ extension Aggregator {
       let time = record.pointee.timestamp
       let seq = record.pointee.seq
       if seq == 1 { start = time }
+      // The heartbeats' cadence is the run's, wherever they lie: learnt from the window's alone,
+      // a narrow `--since` made a run stale that the whole input did not.
+      if runRecord, !end {
+        heartbeats += 1
+        firstHeartbeat = min(firstHeartbeat, time)
+        lastHeartbeat = max(lastHeartbeat, time)
+      }
       // A run is judged on what lies inside the window alone: a record after `--until` neither
       // keeps it running nor ends it, and a `run-end` there neither tells its drops nor its tail.
       guard inside else { return }
@@ -85,13 +92,7 @@ extension Aggregator {
       let runDropped = record.pointee.runDropped
       if runRecords > declared { declared = runRecords }
       if runDropped > dropped { dropped = runDropped }
-      if end {
-        ended = true
-      } else {
-        heartbeats += 1
-        firstHeartbeat = min(firstHeartbeat, time)
-        lastHeartbeat = max(lastHeartbeat, time)
-      }
+      if end { ended = true }
     }
   }
 }

@@ -33,10 +33,12 @@ package enum BaselineFile {
   /// device or a hostile file cannot exhaust memory.
   package static let maxBytes = 64 << 20
 
-  /// Whether `path` and `other` name the same file (its device and inode), following symlinks.
-  package static func sameFile(_ path: String, _ other: String) -> Bool {
-    guard case .success(let one) = FileDescriptorIO.pathStatus(path),
-      case .success(let two) = FileDescriptorIO.pathStatus(other)
+  /// Whether the input `input` (a path, or `-` for the descriptor `standardInput`) and `path`
+  /// are the same file (its device and inode), following symlinks.
+  package static func sameFile(_ input: String, standardInput: Int32 = 0, _ path: String) -> Bool {
+    let one =
+      input == "-" ? FileDescriptorIO.status(standardInput) : FileDescriptorIO.pathStatus(input)
+    guard case .success(let one) = one, case .success(let two) = FileDescriptorIO.pathStatus(path)
     else { return false }
     return one.st_dev == two.st_dev && one.st_ino == two.st_ino
   }
@@ -83,8 +85,10 @@ package enum BaselineFile {
   package static func write(_ baseline: Baseline, to path: String) -> Result<Void, SystemError> {
     // Only a file is replaced: renamed over, a device (`/dev/null` for a root CI runner), a FIFO
     // or a socket would become a file, and a write that cannot go anywhere would pass.
-    if case .success(let status) = FileDescriptorIO.linkStatus(path),
-      status.st_mode & S_IFMT != S_IFREG, status.st_mode & S_IFMT != S_IFLNK
+    // A symlink is replaced, never followed, but not one to a device or a FIFO either (root's
+    // `/dev/stdout` is a symlink to a pipe or a terminal).
+    if case .success(let status) = FileDescriptorIO.pathStatus(path),
+      status.st_mode & S_IFMT != S_IFREG
     {
       return .failure(SystemError("rename", code: EINVAL, detail: "not a regular file"))
     }
