@@ -23,7 +23,7 @@ import Testing
       "A Binding<Bool> mapped from an optional was set to true; the write had no effect."
     #expect(output.status == 1)
     #expect(
-      issues(of: "alertTappedThreeTimes()", in: output) == [
+      output.issues(of: "alertTappedThreeTimes()") == [
         "✘ at FixtureViews.swift:\(writer):1",
         "↳ \(alert)\(line)\(try writtenAt("views-alert-writer")), label \"save-alert\", String?: \(sentence)",
         "⚠︎ at FixtureViews.swift:\(writer):1",
@@ -62,13 +62,13 @@ import Testing
     let labelled = try FixtureRun.line(of: "views-labelled", in: "FixtureViews.swift")
     let detail = try FixtureRun.line(of: "views-detail", in: "FixtureViews.swift")
     #expect(
-      issues(of: "childTask()", in: output) == [
+      output.issues(of: "childTask()") == [
         "✘ at FixtureViews.swift:\(labelled):1",
         "↳ \(alert)\(labelled)\(try writtenAt("views-labelled")), label \"child-task\", \(setTrue)",
       ])
     let writer = try FixtureRun.line(of: "views-detail-writer", in: "FixtureViews.swift")
     #expect(
-      issues(of: "detailDismissed()", in: output) == [
+      output.issues(of: "detailDismissed()") == [
         "✘ at FixtureViews.swift:\(writer):1",
         "↳ Binding misuse unwrapped-write-after-nil at BindingDiagnosticsTestingFixtures/FixtureViews.swift:\(detail)\(try writtenAt("views-detail-writer")), label \"detail\", String?: A binding unwrapped from an optional was written after it became nil; the write was dropped.",
       ])
@@ -93,7 +93,7 @@ import Testing
     }
     let writer = try FixtureRun.line(of: "views-alert-writer", in: "FixtureViews.swift")
     #expect(
-      issues(of: "dispatchQueueCapturedWithDiagnostics()", in: output) == [
+      output.issues(of: "dispatchQueueCapturedWithDiagnostics()") == [
         "✘ at FixtureViews.swift:\(writer):1",
         "↳ \(alert)\(alertLine)\(try writtenAt("views-alert-writer")), label \"save-alert\", String?, 2 misuses: A Binding<Bool> mapped from an optional was set to true; the write had no effect.",
       ])
@@ -102,7 +102,7 @@ import Testing
   @Test func expectMisuseFailsAtItsCaller() throws {
     let output = try FixtureRun.swiftTesting.get()
     let line = try FixtureRun.line(of: "expect-miscounted", in: "TraitFixtures.swift")
-    let found = issues(of: "expectationMiscounted()", in: output)
+    let found = output.issues(of: "expectationMiscounted()")
     #expect(found.count == 2)
     #expect(found.first?.hasPrefix("✘ at TraitFixtures.swift:\(line):") == true)
     #expect(found.last == "↳ Expected 2 misuses of kind mapped-bool-set-true, got 1")
@@ -112,7 +112,7 @@ import Testing
     let output = try FixtureRun.swiftTesting.get()
     let line = try FixtureRun.line(of: "views-labelled", in: "FixtureViews.swift")
     #expect(
-      issues(of: "withoutTheTrait()", in: output) == [
+      output.issues(of: "withoutTheTrait()") == [
         "✘ at FixtureViews.swift:\(line):1",
         "↳ \(alert)\(line)\(try writtenAt("views-labelled")), label \"no-trait\", \(setTrue)",
       ])
@@ -129,7 +129,7 @@ import Testing
     let line = try FixtureRun.line(of: "views-read", in: "FixtureViews.swift")
     let reader = try FixtureRun.line(of: "views-read-reader", in: "FixtureViews.swift")
     #expect(
-      issues(of: "readAfterNilWithoutTheTrait()", in: output) == [
+      output.issues(of: "readAfterNilWithoutTheTrait()") == [
         "⚠︎ at FixtureViews.swift:\(reader):1",
         "↳ Binding misuse unwrapped-read-after-nil at BindingDiagnosticsTestingFixtures/FixtureViews.swift:\(line)\(try writtenAt("views-read-reader")), label \"peek\", String?: A binding unwrapped from an optional was read after it became nil; the last value was returned.",
       ])
@@ -143,8 +143,8 @@ import Testing
   @Test func theReportPolicyTurnsTestFailuresOff() throws {
     let output = try FixtureRun.reportOnly.get()
     #expect(output.status == 0)
-    #expect(issues(of: "withoutTheTrait()", in: output) == [])
-    #expect(issues(of: "readAfterNilWithoutTheTrait()", in: output) == [])
+    #expect(output.issues(of: "withoutTheTrait()") == [])
+    #expect(output.issues(of: "readAfterNilWithoutTheTrait()") == [])
     #expect(output.lines.contains { $0.hasPrefix("✔ Test withoutTheTrait() passed after ") })
     #expect(output.stderr.contains(", no-trait]"))
   }
@@ -155,7 +155,7 @@ import Testing
     let reader = try FixtureRun.line(of: "views-read-reader", in: "FixtureViews.swift")
     #expect(output.status == 1)
     #expect(
-      issues(of: "readAfterNilWithoutTheTrait()", in: output) == [
+      output.issues(of: "readAfterNilWithoutTheTrait()") == [
         "✘ at FixtureViews.swift:\(reader):1",
         "↳ Binding misuse unwrapped-read-after-nil at BindingDiagnosticsTestingFixtures/FixtureViews.swift:\(line)\(try writtenAt("views-read-reader")), label \"peek\", String?: A binding unwrapped from an optional was read after it became nil; the last value was returned.",
       ])
@@ -265,26 +265,5 @@ import Testing
         "XCTestFixtures.testMappingInThisFile xctest-here",
         "XCTestFixtures.testMappingInThisFile xctest-here",
       ])
-  }
-
-  /// The issues one fixture test recorded: for each, its symbol and location, then what the
-  /// runner printed for it (a failure's error, or a comment's `↳` line).
-  private func issues(of test: String, in output: ProcessOutput) -> [String] {
-    var found: [String] = []
-    let lines = output.lines
-    for (index, line) in lines.enumerated() {
-      for (symbol, verb) in [("✘", "an issue"), ("⚠︎", "a warning")] {
-        let prefix = "\(symbol) Test \(test) recorded \(verb) at "
-        guard line.hasPrefix(prefix), let colon = line.firstRange(of: ": ") else { continue }
-        let location = line[line.index(line.startIndex, offsetBy: prefix.count)..<colon.lowerBound]
-        let said = line[colon.upperBound...]
-        if said == "Issue recorded", index + 1 < lines.count {
-          found += ["\(symbol) at \(location)", lines[index + 1]]
-        } else {
-          found += ["\(symbol) at \(location)", String(said)]
-        }
-      }
-    }
-    return found
   }
 }
