@@ -70,6 +70,37 @@ struct BindiagExportJournalTests {
     #expect(warned.status == 0)
   }
 
+  /// `--run` selects a journal's run after reading, as `summary` does and as from a file: another
+  /// run's malformed entry is reported, and the same entries on standard input say the same.
+  @Test func aRunSelectedFromAJournalLeavesNoMalformedEntryUnsaid() throws {
+    let directory = try temporaryDirectory()
+    let kept = fixtureEvent(seq: 1)
+    var entries = [JournalExportFile.fields(kept, index: 0)]
+    // Another run's entry whose `seq` is 0: malformed whichever run is selected.
+    entries.append(
+      JournalExportFile.fields(fixtureEvent(seq: 2, run: "00000000000000bb"), index: 1).map {
+        $0.name == "BINDING_SEQ" ? ($0.name, "0") : $0
+      })
+    let path = directory + "/remote-build-01.journal"
+    try JournalExportFile.write(entries: entries, to: path)
+    let warning = "warning: \(path):2: malformed: \"seq\" must be at least 1\n"
+    let export = try launchedBindiag(
+      "export", "--format", "clickhouse", "--run", kept.run, "--journal-dir", directory)
+    #expect(export.stdout == jsonLines([kept]))
+    #expect(export.stderr == warning)
+    #expect(export.status == 0)
+    let summary = try launchedBindiag(
+      "summary", "--format", "json", "--run", kept.run, "--journal-dir", directory)
+    #expect(summary.stderr == warning)
+    let json = try runProduct(
+      executableInPath("journalctl")!, ["--all", "-o", "json", "-D", directory])
+    let piped = try launchedBindiag(
+      arguments: ["export", "--format", "clickhouse", "--run", kept.run],
+      stdin: Data(json.stdout.utf8))
+    #expect(piped.stdout == export.stdout)
+    #expect(piped.stderr == "warning: <stdin>:2: malformed: \"seq\" must be at least 1\n")
+  }
+
   /// `export --journal` where no journal file can be read fails as `summary` does, instead of
   /// writing nothing and exiting 0.
   @Test(.enabled(if: canShadowLocalJournal, "needs root and unshare(1) for a mount namespace"))
