@@ -28,45 +28,28 @@ enum ExportCommand {
     if let threads = options.threads { reader.threads = threads }
     reader.standardInput = console.standardInput
     var failed = false
+    var skipped = 0
     if options.readsJournal {
-      let failures = reader.readJournalEntries(
-        directories: options.journalDirectories, run: options.filter.run,
-        since: options.filter.since, forged: { _ in exporter.countForged() }
-      ) { exporter.add($0) }
-      for failure in failures {
-        let reason = DisplayText.escapingControls("\(failure.error)")
-        if failure.skipped, let path = failure.path.map(DisplayText.escapingControls) {
-          Output.err("warning: skipped journal file '\(path)': \(reason)\n")
-          continue
-        }
-        if let path = failure.path.map(DisplayText.escapingControls) {
-          Output.err("Error: cannot read journal '\(path)': \(reason)\n")
-        } else {
-          Output.err("Error: journal not available: \(reason)\n")
-        }
+      failed = !readJournal(options, reader: reader, into: &exporter, skipped: &skipped)
+    }
+    // Files too, after the journal (a journald sink's fallback file beside it), as `summary`
+    // reads them.
+    for file in options.files where !exporter.writeFailed {
+      let result = reader.export(path: file, into: &exporter)
+      if case .failure(let error) = result {
+        let reason = CompressedInput.reason(error, file: file, command: .export)
+        Output.err("Error: cannot read '\(DisplayText.escapingControls(file))': \(reason)\n")
         failed = true
-      }
-      for directory in options.journalDirectories {
-        if case .success(let files) = JournalReader.journalFiles(in: directory), files.isEmpty {
-          Output.err(
-            "Error: cannot read journal '\(DisplayText.escapingControls(directory))': "
-              + "no journal files (*.journal) in it\n")
-          failed = true
-        }
-      }
-    } else {
-      for file in options.files where !exporter.writeFailed {
-        let result = reader.export(path: file, into: &exporter)
-        if case .failure(let error) = result {
-          let reason = CompressedInput.reason(error, file: file, command: .export)
-          Output.err("Error: cannot read '\(DisplayText.escapingControls(file))': \(reason)\n")
-          failed = true
-        }
       }
     }
     if !exporter.finish() {
       Output.err("Error: cannot write to standard output\n")
       return ExitCode.failure
+    }
+    if skipped > SummaryCommand.skippedShown {
+      Output.err(
+        "warning: \(HumanText.count(skipped - SummaryCommand.skippedShown, "more journal file")) skipped\n"
+      )
     }
     if malformedSeen > SummaryCommand.malformedShown {
       Output.err(
@@ -80,5 +63,64 @@ enum ExportCommand {
     }
     SummaryCommand.noteUnseenKinds(options.filter.kinds, seen: exporter.kindsSeen.sorted())
     return failed ? ExitCode.failure : ExitCode.success
+  }
+
+  /// Exports the journal (`--journal`, or each `--journal-dir`) into `exporter`, saying on
+  /// standard error what could not be read as `summary` says it: a local journal with no file
+  /// this user may read is an error; a file passed over (unreadable, corrupt) a warning, the
+  /// first ``SummaryCommand/skippedShown`` named and the rest counted in `skipped`.
+  /// - Returns: `false` when the journal, or one of the directories, could not be read.
+  private static func readJournal(
+    _ options: ReportOptions, reader: InputReader, into exporter: inout EventExporter,
+    skipped: inout Int
+  ) -> Bool {
+    var readable = true
+    func skip(_ path: String, _ reason: String) {
+      skipped += 1
+      guard skipped <= SummaryCommand.skippedShown else { return }
+      Output.err(
+        "warning: skipped journal file '\(DisplayText.escapingControls(path))': "
+          + DisplayText.escapingControls(reason) + "\n")
+    }
+    // libsystemd passes over the local journal's unreadable and corrupt files without a word.
+    var local = JournalReader.LocalCheck()
+    if options.journal { local = JournalReader.checkLocal() }
+    var failures: [InputReader.JournalFailure] = []
+    if local.unavailable == nil {
+      // No `BINDING_RUN` match for `--run`: every entry is read and the filter selects the run,
+      // as `summary` and a file do, so another run's malformed or forged entry is not unsaid.
+      failures = reader.readJournalEntries(
+        directories: options.journalDirectories, since: options.filter.since,
+        forged: { _ in exporter.countForged() }
+      ) { exporter.add($0) }
+    }
+    for (path, error) in local.skipped { skip(path, "\(error)") }
+    if let reason = local.unavailable {
+      Output.err("Error: journal not available: \(DisplayText.escapingControls(reason))\n")
+      readable = false
+    }
+    for failure in failures {
+      if failure.skipped, let path = failure.path {
+        skip(path, failure.message ?? "\(failure.error)")
+        continue
+      }
+      let reason = DisplayText.escapingControls(failure.message ?? "\(failure.error)")
+      if let path = failure.path.map(DisplayText.escapingControls) {
+        Output.err("Error: cannot read journal '\(path)': \(reason)\n")
+      } else {
+        Output.err("Error: journal not available: \(reason)\n")
+      }
+      readable = false
+    }
+    // journalctl -D shows no entries; an export must not pass for one of a directory.
+    for directory in options.journalDirectories {
+      if case .success(let files) = JournalReader.journalFiles(in: directory), files.isEmpty {
+        Output.err(
+          "Error: cannot read journal '\(DisplayText.escapingControls(directory))': "
+            + "no journal files (*.journal) in it\n")
+        readable = false
+      }
+    }
+    return readable
   }
 }

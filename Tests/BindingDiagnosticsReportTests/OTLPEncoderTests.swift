@@ -89,13 +89,14 @@ let otlpReadBack = """
     if let value = event.runRecords { attributes.append(["binding.run_records", "int", String(value)]) }
     if let value = event.runEvents { attributes.append(["binding.run_events", "int", String(value)]) }
     if let value = event.runDropped { attributes.append(["binding.run_dropped", "int", String(value)]) }
-    // Nanoseconds since 1970 in 64 unsigned bits: 1970 to 2554; other times are unknown (0),
-    // their `ts` an attribute.
+    // Nanoseconds since 1970 in 64 unsigned bits: 1970 to 2554, 0 meaning unknown; other
+    // times (and the epoch itself) are unknown (0), their `ts` an attribute.
     let micros = event.timestamp.microsecondsSinceEpoch
-    let inRange = micros >= 0 && micros <= 18_446_744_073_709_551
+    let inRange = micros >= 1 && micros <= 18_446_744_073_709_551
     if !inRange { attributes.append(["binding.ts", "string", event.timestamp.rfc3339]) }
     return Record(
-      time: inRange && micros > 0 ? String(micros) + "000" : "0", severity: OTLPEncoder.severityNumber(of: event.level),
+      time: inRange ? String(micros) + "000" : "0",
+      severity: OTLPEncoder.severityNumber(of: event.level),
       severityText: event.level.rawValue, body: event.message,
       eventName: "binding." + event.kind.code, attributes: attributes)
   }

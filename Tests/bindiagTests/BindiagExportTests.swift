@@ -111,6 +111,37 @@ let chdbSummaryQueries = """
     #expect(result.status == 0)
   }
 
+  /// A record at the epoch's first microsecond would be `timeUnixNano` 0, which the logs data
+  /// model reads as unknown: its `ts` goes in `binding.ts`, as for the times the field cannot
+  /// hold, from a file's contract lines and from logfmt alike. The next microsecond is a time.
+  @Test func aRecordAtTheEpochKeepsItsTime() throws {
+    let events = [
+      fixtureEvent(seq: 1, at: "1970-01-01T00:00:00.000000Z"),
+      fixtureEvent(seq: 2, at: "1970-01-01T00:00:00.000001Z"),
+    ]
+    let path = try writeFixture(jsonLines(events))
+    let logfmt = events.map { String(decoding: LogfmtEncoder().encode($0), as: UTF8.self) }
+    for result in [
+      try launchedBindiag("export", "--format", "otlp", path),
+      try launchedBindiag("export", "--format", "otlp", stdin: logfmt.joined()),
+    ] {
+      #expect(result.stderr == "")
+      #expect(result.status == 0)
+      let data = try #require(
+        JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+      let resources = try #require(data["resourceLogs"] as? [[String: Any]])
+      let scopes = try #require(resources.first?["scopeLogs"] as? [[String: Any]])
+      let records = try #require(scopes.first?["logRecords"] as? [[String: Any]])
+      #expect(records.map { $0["timeUnixNano"] as? String } == ["0", "1000"])
+      let times = records.map { record in
+        let attributes = record["attributes"] as? [[String: Any]] ?? []
+        return attributes.filter { $0["key"] as? String == "binding.ts" }
+          .map { ($0["value"] as? [String: String])?["stringValue"] }
+      }
+      #expect(times == [["1970-01-01T00:00:00.000000Z"], []])
+    }
+  }
+
   /// `config/clickhouse/schema.sql` is what `--schema clickhouse` prints, byte for byte.
   @Test func schemaPrintsTheTableOfTheConfigFile() throws {
     let result = try bindiag("export", "--schema", "clickhouse")

@@ -144,6 +144,17 @@ struct FleetTests {
     let direct = try bindiag(
       arguments: ["summary", "--group-by", "host", "--format", "json", "--journal-dir", directory])
     #expect(piped.stdout == direct.stdout)
+    // `export` writes those records themselves: its ClickHouse rows, read back as contract
+    // JSON Lines, summarise as the collector's files do (run records and process names kept).
+    let exportedRows = try bindiag(arguments: [
+      "export", "--format", "clickhouse", "--journal-dir", directory,
+    ])
+    #expect(exportedRows.stderr == "")
+    #expect(exportedRows.status == 0)
+    let reread = try bindiag(
+      arguments: ["summary", "--group-by", "host", "--format", "json"],
+      stdin: Data(exportedRows.stdout.utf8))
+    #expect(reread.stdout == direct.stdout)
 
     // Per release: journald records each process's executable (`_EXE`), so journalctl picks
     // one build's entries and bindiag groups them (the Feeder's entries came from python3).

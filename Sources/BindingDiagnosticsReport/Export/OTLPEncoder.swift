@@ -17,8 +17,9 @@ package import BindingDiagnostics
 ///   `binding.seq`, `binding.suppressed`, `binding.events` (`1 + suppressed`),
 ///   `binding.value_type`, `binding.value_present`, and when the event has them
 ///   `binding.value` (as written, under its privacy setting), `binding.label`, `binding.test`
-///   and `binding.writer`; a time `timeUnixNano` cannot hold (before 1970, after 2554) is
-///   written as 0 (unknown) with the contract's `ts` in `binding.ts`; a run record adds `binding.run_record` (`true`) and the run fields
+///   and `binding.writer`; a time `timeUnixNano` cannot hold (before 1970, after 2554, and the
+///   epoch itself, whose 0 means unknown) is written as 0 (unknown) with the contract's `ts` in
+///   `binding.ts`; a run record adds `binding.run_record` (`true`) and the run fields
 ///   it carries (`binding.run_records`, `binding.run_events`, `binding.run_dropped`): readers
 ///   never count run records as misuse events.
 ///
@@ -108,7 +109,7 @@ package struct OTLPEncoder: Sendable {
     let inRange = representable(event.timestamp)
     if inRange {
       out.decimal(Int(event.timestamp.microsecondsSinceEpoch))
-      if event.timestamp.microsecondsSinceEpoch > 0 { out.literal("000") }
+      out.literal("000")
     } else {
       out.byte(UInt8(ascii: "0"))
     }
@@ -156,10 +157,11 @@ package struct OTLPEncoder: Sendable {
   package static let latestMicroseconds = Int64(UInt64.max / 1000)
 
   /// Whether `timeUnixNano` can hold `timestamp`: an unsigned count of nanoseconds since 1970,
-  /// so from 1970 to 2554. The contract's years 0000 to 9999 reach beyond: such a record has
-  /// `timeUnixNano` 0 (unknown, in the logs data model) and its `ts` in `binding.ts`.
+  /// so from 1970 to 2554, but for 0, which the logs data model reads as unknown (the epoch's
+  /// first microsecond). The contract's years 0000 to 9999 reach beyond: such a record, and one
+  /// at `1970-01-01T00:00:00.000000Z`, has `timeUnixNano` 0 and its `ts` in `binding.ts`.
   package static func representable(_ timestamp: Timestamp) -> Bool {
-    (0...latestMicroseconds).contains(timestamp.microsecondsSinceEpoch)
+    (1...latestMicroseconds).contains(timestamp.microsecondsSinceEpoch)
   }
 
   /// Writes `{"key":KEY,"value":{"stringValue":TEXT}}`, after a comma unless `first`.

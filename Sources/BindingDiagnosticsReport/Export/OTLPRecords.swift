@@ -251,7 +251,7 @@ package struct OTLPRecords {
     let inRange = OTLPEncoder.representable(fields.timestamp)
     if inRange {
       out.decimal(Int(fields.timestamp.microsecondsSinceEpoch))
-      if fields.timestamp.microsecondsSinceEpoch > 0 { out.literal("000") }
+      out.literal("000")
     } else {
       out.byte(UInt8(ascii: "0"))
     }
