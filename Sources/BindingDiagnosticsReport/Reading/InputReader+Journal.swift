@@ -35,7 +35,10 @@ extension InputReader {
   /// Any local user can write an entry claiming another process's run: a run belongs to the
   /// trusted identity (`_UID`, `_PID`, `_BOOT_ID`) of its first entry read (in time order for the
   /// local journal; file by file for directories), and an entry of that run with another
-  /// identity is counted as forged, never as a record or a loss of the run.
+  /// identity is counted as forged, never as a record or a loss of the run. With `since`, a
+  /// run's first entry in the window is its owner only until an entry with another identity
+  /// comes: the run's first entry in its source (the journal, or the file) is then looked up,
+  /// and when it is not the window's, the read starts again with that owner.
   /// - Parameters:
   ///   - directories: Journal directories; none for the local journal.
   ///   - aggregator: Where events go.
@@ -95,60 +98,91 @@ extension InputReader {
     // any run, as `--host` and `--process` judge theirs.
     var matches = ["BINDING_SCHEMA=1"]
     let since = aggregator.filter.since.map { UInt64(max(0, $0.microsecondsSinceEpoch)) }
-    let box = AggregatorBox(aggregator)
-    defer { aggregator = box.value }
     let onMalformed = self.onMalformed
     let onProgress = self.onProgress
-    var entries = 0
-    var events = 0
-    var decoder = JournalEntryDecoder()
-    var owners = JournalEntryDecoder.RunOwners()
-    var readable: [(path: String?, source: JournalReader.Source)] = []
-    var fileFailures: [Int] = []
     let apart = otherUsersApart && directories.isEmpty
     let reader = Int(getuid())
-    for (name, path, source) in sources {
-      var number = 0
-      let query = JournalReader.Query(
-        source: source, matches: matches, fields: EventDecoder.journalFields, since: since)
-      let result = JournalReader.read(query) { entry in
-        number += 1
-        entries += 1
-        let kind = decoder.classify(entry)
-        var otherUser = false
-        if case .event(let event) = kind {
-          let identity = decoder.trustedIdentity(of: entry)
-          if owners.owner(ofRun: event.run, claimedBy: identity) != nil {
-            box.value.countForged()
-            return true
+    let listed = failures
+    var decoder = JournalEntryDecoder()
+    // With `since`, a run's first entry in the window may not be its first: its identity owns the
+    // run until an entry of the run with another identity comes. The run's first entry in the
+    // source is then looked up (once per run); when it is not the window's first, the read starts
+    // again with that owner (the entries counted for the wrong one are undone), naming no
+    // malformed entry twice.
+    var lookedUp: [String: JournalEntryDecoder.Identity] = [:]
+    var reported = (source: -1, entry: 0)
+    var box: AggregatorBox
+    var owners: JournalEntryDecoder.RunOwners
+    var readable: [(path: String?, source: JournalReader.Source)]
+    read: while true {
+      box = AggregatorBox(aggregator)
+      owners = JournalEntryDecoder.RunOwners()
+      for (run, owner) in lookedUp { owners.setOwner(ofRun: run, to: owner) }
+      failures = listed
+      readable = []
+      var fileFailures: [Int] = []
+      var provisional = Set<String>()
+      var retaken: String?
+      var entries = 0
+      var events = 0
+      for (index, (name, path, source)) in sources.enumerated() {
+        var number = 0
+        let query = JournalReader.Query(
+          source: source, matches: matches, fields: EventDecoder.journalFields, since: since)
+        let result = JournalReader.read(query) { entry in
+          number += 1
+          entries += 1
+          let kind = decoder.classify(entry)
+          var otherUser = false
+          if case .event(let event) = kind {
+            let identity = decoder.trustedIdentity(of: entry)
+            if since != nil, !owners.knows(event.run) { provisional.insert(event.run) }
+            if let owner = owners.owner(ofRun: event.run, claimedBy: identity) {
+              if provisional.remove(event.run) != nil,
+                let first = InputReader.firstEntryIdentity(ofRun: event.run, in: source),
+                first != owner
+              {
+                lookedUp[event.run] = first
+                retaken = event.run
+                return false
+              }
+              box.value.countForged()
+              return true
+            }
+            if apart, let uid = identity.uid, uid != 0, uid != reader { otherUser = true }
           }
-          if apart, let uid = identity.uid, uid != 0, uid != reader { otherUser = true }
-        }
-        if case .malformed(let reason) = kind {
-          onMalformed(MalformedLine(source: name, line: number, reason: reason.text))
-        }
-        if let onProgress {
-          if case .event(let event) = kind { events += event.events }
-          if entries % 1024 == 0 {
-            onProgress(Progress(source: "journal", bytes: nil, size: nil, events: events))
+          if case .malformed(let reason) = kind,
+            index > reported.source || (index == reported.source && number > reported.entry)
+          {
+            onMalformed(MalformedLine(source: name, line: number, reason: reason.text))
+            reported = (index, number)
           }
+          if let onProgress {
+            if case .event(let event) = kind { events += event.events }
+            if entries % 1024 == 0 {
+              onProgress(Progress(source: "journal", bytes: nil, size: nil, events: events))
+            }
+          }
+          box.value.add(kind)
+          if otherUser, case .event(let event) = kind { box.value.markOtherUser(run: event.run) }
+          return true
         }
-        box.value.add(kind)
-        if otherUser, case .event(let event) = kind { box.value.markOtherUser(run: event.run) }
-        return true
+        if retaken != nil { continue read }
+        switch result {
+        case .success: readable.append((path, source))
+        case .failure(let error):
+          if case .files = source { fileFailures.append(failures.count) }
+          failures.append(JournalFailure(path: path, error: error))
+        }
       }
-      switch result {
-      case .success: readable.append((path, source))
-      case .failure(let error):
-        if case .files = source { fileFailures.append(failures.count) }
-        failures.append(JournalFailure(path: path, error: error))
+      // A file that could not be read (corrupt, or shrank under the reader) is skipped when
+      // others of the directories were read.
+      if !readable.isEmpty, !directories.isEmpty {
+        for index in fileFailures { failures[index].skipped = true }
       }
+      break
     }
-    // A file that could not be read (corrupt, or shrank under the reader) is skipped when
-    // others of the directories were read.
-    if !readable.isEmpty, !directories.isEmpty {
-      for index in fileFailures { failures[index].skipped = true }
-    }
+    defer { aggregator = box.value }
     guard let since else { return failures }
     let unstarted = box.value.runsWithoutStart
     guard !unstarted.isEmpty else { return failures }
