@@ -283,7 +283,7 @@ let chdbSummaryQueries = """
 
   /// Run records are rows too: left out of the events, their `run_records` gives the run's
   /// tail to the lost-record queries (as the contract counts it: every seq up to the larger of
-  /// the highest seen and the last `run_records` declared).
+  /// the highest seen and the last `run_records` declared), and a misuse record's does not.
   @Test(.enabled(if: chdbInstalled, "Python chdb not installed (pip install chdb)"))
   func runRecordsGiveTheTailInClickHouse() throws {
     let run = "00000000000000cc"
@@ -295,10 +295,10 @@ let chdbSummaryQueries = """
     end.kind = .runEnd
     end.seq = 7
     (end.runRecords, end.runEvents, end.runDropped) = (6, 9, 1)
-    let events = [
-      fixtureEvent(seq: 1, run: run), fixtureEvent(seq: 2, suppressed: 1, run: run), heartbeat,
-      end,
-    ]
+    // A misuse record claiming a run count: readers take it from run records only.
+    var claiming = fixtureEvent(seq: 2, suppressed: 1, run: run)
+    claiming.runRecords = 10
+    let events = [fixtureEvent(seq: 1, run: run), claiming, heartbeat, end]
     let path = try writeFixture(jsonLines(events))
     let directory = try temporaryDirectory()
     let schema = try bindiag("export", "--schema", "clickhouse")
@@ -319,6 +319,10 @@ let chdbSummaryQueries = """
       (value as? NSNumber)?.intValue ?? (value as? String).flatMap { Int($0) }
     }
     // Two misuse records standing for three events; seqs 4, 5 and 6 never arrived.
+    let summary = try bindiag("summary", "--format", "json", path)
+    #expect(
+      summary.stdout.hasPrefix(
+        #"{"schema":1,"events":3,"records":2,"malformed":0,"other":0,"lost":3,"#))
     #expect(number(engine["totals"]?.first?["events"]) == 3)
     #expect(number(engine["totals"]?.first?["records"]) == 2)
     #expect(number(engine["lost"]?.first?["lost"]) == 3)

@@ -6,9 +6,10 @@
 -- As bindiag counts them:
 -- - a record stands for `1 + suppressed` events (rate limiting folds events into one record);
 -- - a record read twice (the same `run` and `seq`, say a file exported twice) counts once: every
---   query reads `deduplicated`, one row per run and seq;
+--   query reads `deduplicated`, one row per run and seq (bindiag keeps the first read; copies
+--   that differ, which only a forged or damaged input holds, may be kept otherwise here);
 -- - run records (kind `run-heartbeat`, `run-end`) are never events: they give a run's tail, the
---   `run_records` it had handed out, for the lost records;
+--   `run_records` it had handed out, for the lost records (a misuse record's is ignored);
 -- - within a run, every `seq` missing from 1 up to the highest known is a lost record.
 -- They match an unfiltered export (or one filtered by --run, --host or --process, which keep whole
 -- runs); an export filtered by kind, level, file or time holds only part of each run's records,
@@ -65,7 +66,8 @@ ORDER BY events DESC, process;
 SELECT
     run,
     min(process) AS process,
-    greatest(max(seq), max(ifNull(run_records, 0))) - uniqExact(seq) AS lost,
+    greatest(max(seq), maxIf(ifNull(run_records, 0), kind IN ('run-heartbeat', 'run-end')))
+        - uniqExact(seq) AS lost,
     min(seq) - 1 AS head
 FROM bindiag_events
 GROUP BY run
@@ -77,7 +79,8 @@ ORDER BY lost DESC, run;
 SELECT sum(lost) AS lost
 FROM
 (
-    SELECT greatest(max(seq), max(ifNull(run_records, 0))) - uniqExact(seq) AS lost
+    SELECT greatest(max(seq), maxIf(ifNull(run_records, 0), kind IN ('run-heartbeat', 'run-end')))
+        - uniqExact(seq) AS lost
     FROM bindiag_events
     GROUP BY run
 );
