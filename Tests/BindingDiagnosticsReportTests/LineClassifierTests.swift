@@ -105,6 +105,26 @@ import Testing
     }
   }
 
+  /// A contract field journalctl wrote as `null` (4 096 bytes or more, without `--all`) is
+  /// malformed, saying so: its value was lost (a long label became no label, in silence). A
+  /// journald field of its own that is `null` is left out.
+  @Test func aNullContractFieldIsMalformedAndNamesJournalctlsAll() throws {
+    let entry = #"""
+      {"__CURSOR":"s=1","__REALTIME_TIMESTAMP":"1796011953123456","_PID":"4242","_HOSTNAME":"build-01","SYSLOG_IDENTIFIER":"Demo","MESSAGE":"hi","MESSAGE_ID":"2b9f53b872d7905613eeb68e53797657","PRIORITY":"3","CODE_FILE":"App/ContentView.swift","CODE_LINE":"42","CODE_FUNC":"body","BINDING_SCHEMA":"1","BINDING_TS":"2026-11-30T04:12:33.123456Z","BINDING_LEVEL":"error","BINDING_KIND":"mapped-bool-set-true","BINDING_VALUE_TYPE":"Swift.Optional<Swift.String>","BINDING_VALUE_PRESENT":"1","BINDING_VALUE":"<private>","BINDING_LABEL":null,"BINDING_RUN":"0123456789abcdef","BINDING_SEQ":"7","BINDING_SUPPRESSED":"0"}
+      """#
+    #expect(
+      classify(entry)
+        == .malformed(
+          MalformedReason(
+            stringLiteral: "BINDING_LABEL is null (journalctl writes a field of 4096 bytes or "
+              + "more as null: run journalctl with --all)")))
+    let own = entry.replacingOccurrences(of: #""BINDING_LABEL":null"#, with: #""_EXE":null"#)
+    guard case .event = classify(own) else {
+      Issue.record("\(classify(own))")
+      return
+    }
+  }
+
   @Test func journalEntriesThatAreNotOursAreOther() {
     #expect(
       classify(#"{"__CURSOR":"s=1","__REALTIME_TIMESTAMP":"1","MESSAGE":"sshd started"}"#) == .other

@@ -329,4 +329,34 @@ struct BindiagJournalDirectoryTests {
     }
     #expect(fromJournal.stdout == fromJSON.stdout)
   }
+  /// `journalctl -o json` without `--all` writes a field of 4 096 bytes or more as `null`: a
+  /// record whose label was that long (its MESSAGE, which names the label, too) is malformed,
+  /// named with the way out, instead of a record without its label (which changes its site's
+  /// identity for baselines); with `--all` it is read whole.
+  @Test func journalctlsNullForALongFieldIsMalformedAndSaysAll() throws {
+    let directory = try temporaryDirectory()
+    var event = fixtureEvent(seq: 1, run: "f6f6f6f6f6f6f6f6")
+    event.label = String(repeating: "l", count: 5_000)
+    try JournalExportFile.write([event], to: directory + "/remote-build-01.journal")
+    for all in [false, true] {
+      let exported = try runProduct(
+        "/usr/bin/env",
+        ["journalctl", "--no-pager", "-o", "json", "-D", directory] + (all ? ["--all"] : []))
+      #expect(exported.status == 0, "\(exported.stderr)")
+      let output = try bindiag(
+        arguments: ["summary", "--format", "json", "--group-by", "label", "-"],
+        stdin: Data(exported.stdout.utf8))
+      #expect(output.status == 0)
+      if all {
+        #expect(output.stderr == "")
+        #expect(output.stdout.contains(#""key":{"label":"lllll"#), "\(output.stdout)")
+      } else {
+        #expect(
+          output.stderr
+            == "warning: <stdin>:1: malformed: BINDING_LABEL, MESSAGE are null (journalctl "
+            + "writes a field of 4096 bytes or more as null: run journalctl with --all)\n")
+        #expect(output.stdout.hasPrefix(#"{"schema":1,"events":0,"records":0,"malformed":1,"#))
+      }
+    }
+  }
 }

@@ -70,6 +70,7 @@ package struct LineClassifier: Sendable {
     guard case .object(let members) = value else { return .malformed("not a JSON object") }
     if value["BINDING_SCHEMA"] != nil {
       var fields: [String: String] = [:]
+      var nulls: [String] = []
       for (key, member) in members where fields[key] == nil {
         switch journalText(member) {
         case .text(let text): fields[key] = text
@@ -78,10 +79,18 @@ package struct LineClassifier: Sendable {
         case .notBytes where EventDecoder.contractJournalFields.contains(key):
           return .malformed("\(key) is an array of numbers that are not bytes (0 to 255)")
         case .notBytes: break
+        case .null where EventDecoder.contractJournalFields.contains(key): nulls.append(key)
         // journald's own fields (a path may be any bytes) name the process, as from the journal.
         case .invalidUTF8(let lossy): fields[key] = lossy
-        case .absent: break
+        case .absent, .null: break
         }
+      }
+      if !nulls.isEmpty {
+        let names = nulls.sorted().joined(separator: ", ")
+        return .malformed(
+          MalformedReason(
+            stringLiteral: "\(names) \(nulls.count == 1 ? "is" : "are") null (journalctl writes "
+              + "a field of 4096 bytes or more as null: run journalctl with --all)"))
       }
       let decoded = result(EventDecoder.decodeJournal(fields))
       if case .event = decoded { identity = JournalEntryDecoder.Identity(json: fields) }
@@ -117,12 +126,15 @@ package struct LineClassifier: Sendable {
     /// An array of numbers one of which is no byte (journalctl writes none): malformed in a
     /// contract field, where 3.2.1 took it for an absent one.
     case notBytes
+    /// `null`: journalctl without `--all` writes a field of 4 096 bytes or more so. Malformed in
+    /// a contract field (its value is lost), absent in journald's own.
+    case null
     case absent
   }
 
   /// A journalctl JSON field value as text: a string, an array of bytes (binary or unprintable
-  /// data), or an array of several values (the first is used). `null` (an over-long field
-  /// journalctl left out) is absent.
+  /// data), or an array of several values (the first is used); `null` (an over-long field
+  /// journalctl left out) apart.
   private static func journalText(_ value: JSONValue) -> JournalText {
     switch value {
     case .string(let text): return .text(text)
@@ -138,6 +150,7 @@ package struct LineClassifier: Sendable {
           ?? .invalidUTF8(String(decoding: bytes, as: UTF8.self))
       }
       return elements.first.map(journalText) ?? .absent
+    case .null: return .null
     default: return .absent
     }
   }
