@@ -14,6 +14,9 @@ extension JournalReader {
     /// Why nothing of the local journal can be read (no journal file, or none this user may
     /// open), or `nil` when some file can be.
     package var unavailable: String?
+    /// Whether ``unavailable`` is for want of permission (`EACCES`) rather than of files
+    /// (`ENOENT`).
+    package var denied = false
     /// The files and directories that will be passed over, with why: those that could not be
     /// opened, and those refused as journals (random bytes, a truncated copy).
     package var skipped: [(path: String, error: JournalError)] = []
@@ -33,6 +36,7 @@ extension JournalReader {
     var check = LocalCheck()
     if access.readable.isEmpty {
       let denied = access.unreadable.count
+      check.denied = denied > 0
       check.unavailable =
         denied == 0
         ? "no journal files found in \(localDirectories.joined(separator: " or "))"

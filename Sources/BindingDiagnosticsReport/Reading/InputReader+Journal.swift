@@ -49,35 +49,18 @@ extension InputReader {
     var failures: [JournalFailure] = []
     var sources: [(name: String, path: String?, source: JournalReader.Source)] = []
     if directories.isEmpty {
-      let access = JournalReader.localAccess()
-      if access.readable.isEmpty {
-        let denied = access.unreadable.count
-        let message =
-          denied == 0
-          ? "no journal files found in \(JournalReader.localDirectories.joined(separator: " or "))"
-          : "no journal files were opened due to insufficient permissions ("
-            + "\(denied == 1 ? "1 file or directory" : "\(denied) files or directories") "
-            + "this user may not read; root and the systemd-journal group may)"
+      // libsystemd passes over, silently, a file it may not open or read as a journal: each is
+      // looked at first, and one refused is skipped and named, so a gate does not pass without it.
+      let local = JournalReader.checkLocal()
+      if let unavailable = local.unavailable {
         return [
           JournalFailure(
-            path: nil, error: .call(SystemError("open", code: denied == 0 ? ENOENT : EACCES)),
-            message: message)
+            path: nil, error: .call(SystemError("open", code: local.denied ? EACCES : ENOENT)),
+            message: unavailable)
         ]
       }
-      for (path, error) in access.unreadable {
-        failures.append(JournalFailure(path: path, error: .call(error), skipped: true))
-      }
-      // libsystemd also passes over, silently, a file it may open but not read as a journal
-      // (random bytes, a truncated copy): each is opened alone first, as `--journal-dir` reads
-      // them, and one refused is skipped and named, so a gate does not pass without it.
-      for file in access.readable {
-        let probe = JournalReader.Query(
-          source: .files([file]), matches: ["BINDING_SCHEMA=1", "BINDING_RUN=-"], fields: [])
-        if case .failure(let error) = JournalReader.read(probe, handler: { _ in false }) {
-          // Renamed or vacuumed since it was listed: the journal read below sees it or not.
-          if case .call(let call) = error, call.code == ENOENT { continue }
-          failures.append(JournalFailure(path: file, error: error, skipped: true))
-        }
+      for (path, error) in local.skipped {
+        failures.append(JournalFailure(path: path, error: error, skipped: true))
       }
       sources.append(("journal", nil, .local))
     }
