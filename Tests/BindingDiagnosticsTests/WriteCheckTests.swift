@@ -123,6 +123,33 @@ import Testing
     #expect(events.map(\.kind) == [.writeNotApplied])
   }
 
+  @Test func aWriteFromAnotherThreadBeforeTheReadBackIsNotAWriteThatDidNotStick() {
+    // A binding made off the main thread may be written from any thread. This thread writes 1;
+    // before it reads the value back, another thread writes 2 through the same binding (the
+    // getter lets it, as a thread preempted between the write and the read-back would).
+    let progress = Box(0)
+    let (events, _) = recordingMisuses {
+      let diagnostics = DiagnosticsSystem.current
+      let binding = Box<Binding<Int>?>(nil)
+      let interrupt = Box(true)
+      binding.value = Binding(
+        get: {
+          if progress.value == 1, interrupt.value {
+            interrupt.value = false
+            Self.onAnotherThread {
+              DiagnosticsSystem.withDiagnostics(diagnostics) { binding.value?.wrappedValue = 2 }
+            }
+          }
+          return progress.value
+        },
+        set: { progress.value = $0 }
+      ).diagnosed(label: "progress")
+      binding.value?.wrappedValue = 1
+    }
+    #expect(events.map(\.kind) == [])
+    #expect(progress.value == 2)
+  }
+
   // MARK: reentrant-write
 
   @Test func aSetterWritingBackIntoItsBindingIsReportedOnceAndTheInnerWriteHappens() throws {
@@ -201,6 +228,31 @@ import Testing
     #expect(events.compactMap(\.label) == ["note", "draft"])
     #expect(notes.value.map(\.text) == ["long"])
     #expect(draft.value == "c")
+  }
+
+  @Test func aReentrantWriteIsReportedThoughAnotherThreadWroteMeanwhile() {
+    // Inside this thread's write, another thread writes the binding (and is done), then the
+    // setter writes back into its own binding: re-entrant, whatever the other thread did.
+    let volume = Box(0)
+    let (events, _) = recordingMisuses {
+      let diagnostics = DiagnosticsSystem.current
+      let binding = Box<Binding<Int>?>(nil)
+      binding.value = Binding(
+        get: { volume.value },
+        set: { newValue in
+          volume.value = newValue
+          guard newValue == 1 else { return }
+          Self.onAnotherThread {
+            DiagnosticsSystem.withDiagnostics(diagnostics) { binding.value?.wrappedValue = 2 }
+          }
+          binding.value?.wrappedValue = 3
+        }
+      ).diagnosed(label: "volume")
+      binding.value?.wrappedValue = 1
+    }
+    #expect(events.map(\.kind) == [.reentrantWrite])
+    #expect(events.compactMap(\.label) == ["volume"])
+    #expect(volume.value == 3)
   }
 
   // MARK: set-off-main-thread
@@ -329,3 +381,4 @@ private struct WriteNote: Identifiable, Equatable, Sendable {
   let id: Int
   var text: String
 }
+

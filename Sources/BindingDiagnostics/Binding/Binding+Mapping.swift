@@ -178,7 +178,7 @@ final class Unwrapped<Value>: WriteCheck, @unchecked Sendable {
   /// Writes behind the write checks.
   @inlinable
   func write(_ newValue: Value, _ transaction: Transaction) {
-    _ = write(newValue) { store(newValue, transaction) }
+    write(newValue) { _ = store(newValue, transaction) }
   }
 
   /// Writes the value, or drops the write (reported) after the optional became `nil`.
@@ -229,19 +229,22 @@ final class MappedFlag<Wrapped>: WriteCheck, @unchecked Sendable {
   /// `true` changes nothing and reports ``MisuseKind/mappedBoolSetTrue``.
   @inlinable
   func set(_ newValue: Bool, _ transaction: Transaction) {
-    let cleared = write(newValue) {
-      if newValue {
-        MappingReports.setTrue(
-          current: base.wrappedValue, label: label, fileID: fileID, line: line,
-          function: function)
-        return false
-      }
-      base.write(nil, with: transaction)
-      return true
-    }
-    if cleared, let current = base.wrappedValue {
-      MappingReports.falseNotApplied(
-        current: current, label: label, fileID: fileID, line: line, function: function)
-    }
+    write(
+      newValue,
+      {
+        if newValue {
+          MappingReports.setTrue(
+            current: base.wrappedValue, label: label, fileID: fileID, line: line,
+            function: function)
+          return false
+        }
+        base.write(nil, with: transaction)
+        return true
+      },
+      verify: { base.wrappedValue },
+      report: { current in
+        MappingReports.falseNotApplied(
+          current: current, label: label, fileID: fileID, line: line, function: function)
+      })
   }
 }
