@@ -123,6 +123,28 @@ import Testing
     #expect(events.map(\.kind) == [.writeNotApplied])
   }
 
+  @Test func aValueNotEqualToItselfIsNotReportedAsNotApplied() {
+    // NaN is not equal to itself: a read-back cannot tell whether it stuck, and the source did
+    // store it.
+    let level = Box(0.0)
+    let point = Box(Point(x: 0, y: 0))
+    let (events, _) = recordingMisuses {
+      level.binding.diagnosed(label: "level").wrappedValue = .nan
+      Binding(unwrapping: Box<Double?>(1).binding, label: "gain")?.wrappedValue = .nan
+      let sample = Box(Sample(value: 1))
+      sample.binding.diagnosed(label: "sample").wrappedValue = Sample(value: .nan)
+      point.binding.diagnosed(label: "point").wrappedValue = Point(x: 1, y: 2)
+    }
+    #expect(events.isEmpty)
+    #expect(level.value.isNaN)
+    // A value equal to itself that does not stick is still reported.
+    let (constant, _) = recordingMisuses {
+      Binding.constant(1.5).diagnosed(label: "constant").wrappedValue = .nan
+      Binding.constant(Double.nan).diagnosed(label: "stuck").wrappedValue = 2
+    }
+    #expect(constant.compactMap(\.label) == ["constant", "stuck"])
+  }
+
   @Test func aWriteFromAnotherThreadBeforeTheReadBackIsNotAWriteThatDidNotStick() {
     // A binding made off the main thread may be written from any thread. This thread writes 1;
     // before it reads the value back, another thread writes 2 through the same binding (the
@@ -382,3 +404,8 @@ private struct WriteNote: Identifiable, Equatable, Sendable {
   var text: String
 }
 
+/// A value with a `Double`, `Equatable` as the compiler makes it: not equal to itself when the
+/// `Double` is NaN.
+private struct Sample: Equatable, Sendable {
+  var value: Double
+}

@@ -15,7 +15,9 @@
 /// - for an `Equatable` value, reads the binding once afterwards and reports
 ///   ``MisuseKind/writeNotApplied`` when it reads another value, unless a re-entrant write
 ///   replaced it (already reported), the binding was made saying its source normalises, or
-///   another thread wrote through the binding meanwhile (its value is the one read).
+///   another thread wrote through the binding meanwhile (its value is the one read). A value
+///   not equal to itself (NaN) that reads back as another such value is not reported: `==`
+///   cannot tell whether it stuck.
 ///
 /// The correct path is a thread identity (`pthread_self()`), a comparison, the
 /// ``WriteTracker``'s registration around the write, and the read-back; every report is out of
@@ -147,11 +149,13 @@ class WriteCheck: @unchecked Sendable {
   }
 
   /// Whether `stored`, read back after a write of `written`, shows that the write did not stick:
-  /// it is `nil` (the source is gone), or another value.
+  /// it is `nil` (the source is gone), or another value. A value not equal to itself (NaN, or a
+  /// value holding one) tells nothing by `==`: it differs only from a value that is equal to
+  /// itself.
   @inlinable
   static func differs<Value: Equatable>(_ stored: Value?, from written: Value) -> Bool {
     guard let stored else { return true }
-    return stored != written
+    return stored != written && (stored == stored || written == written)
   }
 
   /// `set` behind the write checks: how element bindings are made.
