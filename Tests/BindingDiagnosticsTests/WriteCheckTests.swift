@@ -279,8 +279,9 @@ import Testing
 
   // MARK: set-off-main-thread
 
-  // `swift test` runs no test on the main thread (on Linux not even a `@MainActor` one): these
-  // make their bindings on the library's stand-in for it.
+  // `swift test` runs no test on the main thread (on Linux a `@MainActor` one runs on the main
+  // queue, which counts as main; see the test below): these make their bindings on the library's
+  // stand-in for it.
   #if DEBUG
     @Test func aMainThreadBindingWrittenFromAQueueIsReported() throws {
       let counter = Box(0)
@@ -344,6 +345,28 @@ import Testing
       #expect(sink.events.isEmpty)
     }
   #endif
+
+  /// The article's `@MainActor` test: a binding made on the main actor, written there (after a
+  /// suspension, which on Linux resumes on whichever thread drains the main queue) and from a
+  /// child task. On Linux `swift test` runs a `@MainActor` test off the main thread, on the main
+  /// queue, as an `async` main runs an app's main actor.
+  @MainActor @Test func aBindingMadeOnTheMainActorIsCheckedWhereverTheMainActorRuns() async {
+    let model = Box(0.0)
+    let sink = RecordingSink()
+    let diagnostics = Diagnostics(configuration: .init(sink: sink, rateLimit: nil))
+    let progress = model.binding.diagnosed(label: "upload-progress")
+    await DiagnosticsSystem.withDiagnostics(diagnostics) {
+      await Task.yield()
+      progress.wrappedValue = 0.5  // on the main actor: not reported
+      await withTaskGroup(of: Void.self) { $0.addTask { progress.wrappedValue = 1 } }
+      await Task.detached { DiagnosticsSystem.withDiagnostics(diagnostics) { progress.wrappedValue = 2 } }.value
+      progress.wrappedValue = 3  // on the main actor again: not reported
+    }
+    diagnostics.flush()
+    #expect(sink.events.map(\.kind) == [.setOffMainThread, .setOffMainThread])
+    #expect(sink.events.map(\.value) == ["<private>", "<private>"])
+    #expect(model.value == 3)
+  }
 
   @Test func aBindingMadeOffTheMainThreadIsNotChecked() throws {
     let sink = RecordingSink()

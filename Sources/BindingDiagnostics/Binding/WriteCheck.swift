@@ -35,8 +35,10 @@
 /// live on the stack.
 @usableFromInline
 class WriteCheck: @unchecked Sendable {
-  /// The identity of the thread that made the binding when it is the main thread, else 0 (not
-  /// checked).
+  /// The identity of the thread that made the binding when it is the main thread,
+  /// ``ThreadIdentity/mainQueue`` when it was made by the main queue's work off the main thread
+  /// (Linux), else 0 (not checked). A write from another thread is reported unless that thread
+  /// counts as main (``ThreadIdentity/isMain(_:)``).
   @usableFromInline let owner: UInt
   /// The writes running through the binding.
   @usableFromInline let writes: WriteTracker
@@ -70,7 +72,7 @@ class WriteCheck: @unchecked Sendable {
   @inlinable
   final func begin<Value>(_ newValue: Value) -> WriteTracker.Ticket? {
     let thread = ThreadIdentity.current()
-    if thread != owner, owner != 0 {
+    if thread != owner, owner != 0, !ThreadIdentity.isMain(thread) {
       MappingReports.offMainThread(
         newValue, label: label, fileID: fileID, line: line, function: function)
     }
