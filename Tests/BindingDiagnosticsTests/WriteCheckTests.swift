@@ -96,6 +96,28 @@ import Testing
     #expect(reported.map(\.kind) == [.writeNotApplied])
   }
 
+  @Test func anUnwrappedBindingToANormalisingSourceSaysSo() {
+    // The optional's source clamps what it is given, as `aNormalisingSourceSaysSo`'s does.
+    let age = Box<Int?>(30)
+    let clamping = Binding<Int?>(get: { age.value }, set: { age.value = $0.map { min($0, 120) } })
+    let (quiet, _) = recordingMisuses {
+      Binding(unwrapping: clamping, label: "age", normalises: true)?.wrappedValue = 200
+    }
+    #expect(quiet.isEmpty)
+    #expect(age.value == 120)
+    let (reported, _) = recordingMisuses {
+      Binding(unwrapping: clamping, label: "age")?.wrappedValue = 200
+    }
+    #expect(reported.map(\.kind) == [.writeNotApplied])
+    // The other checks stay: a write after nil is still dropped and reported.
+    let (dropped, _) = recordingMisuses {
+      let unwrapped = Binding(unwrapping: clamping, label: "age", normalises: true)
+      age.value = nil
+      unwrapped?.wrappedValue = 40
+    }
+    #expect(dropped.map(\.kind) == [.unwrappedWriteAfterNil])
+  }
+
   @Test func aMappedFalseThatLeavesTheOptionalIsNotApplied() throws {
     let alert = Box<String?>("Saved")
     let (events, _) = recordingMisuses {
