@@ -84,7 +84,9 @@ package struct MisuseSite: Sendable {
   package var key: Key { Key(kind: kind.code, fileID: fileID, line: line) }
 
   /// One line for a test failure: kind, the mapping's site, the writer when known, label, a
-  /// short value type, the count when known, and the report's sentence.
+  /// short value type, the count when known, and the report's sentence. Control characters
+  /// (and bidirectional controls) from the event are written `\u000a`, so a label cannot start
+  /// a line of the runner's output (XCTest prints `FILE:LINE: error: …` lines that CI reads).
   ///
   /// `Binding misuse mapped-bool-set-true at App/Inbox.swift:31, written at
   /// App/InboxModel.swift:35, label "save-alert", String?, 3 misuses: A Binding<Bool> mapped
@@ -96,6 +98,6 @@ package struct MisuseSite: Sendable {
     text += label.map { ", label \"\($0)\"" } ?? ", no label"
     text += ", \(ShortTypeName.of(valueType))"
     if let count { text += count == 1 ? ", 1 misuse" : ", \(count) misuses" }
-    return text + ": " + message
+    return LogfmtEscaping.escapingControls(text + ": " + message)
   }
 }

@@ -167,7 +167,8 @@ final class XCTestPolicyReporter: NSObject, TestFailureReporter, XCTestObservati
     }
     for site in counted {
       let text = site.site.describe(count: site.count)
-      let warning = "\(site.path):\(site.line): warning: \(testCase.name) : \(text)\n"
+      let path = LogfmtEscaping.escapingControls(site.path)
+      let warning = "\(path):\(site.line): warning: \(testCase.name) : \(text)\n"
       FileHandle.standardOutput.write(Data(warning.utf8))
     }
   }

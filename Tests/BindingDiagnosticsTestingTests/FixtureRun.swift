@@ -63,6 +63,13 @@ enum FixtureRun {
     ])
   }
 
+  /// The XCTest fixture whose label holds a line of XCTest's output.
+  static let xcTestHostileLabel = Result {
+    try run([
+      "--testing-library", "xctest", "BindingDiagnosticsTestingFixtures.XCTestHostileLabelFixtures",
+    ])
+  }
+
   /// The XCTest fixtures without assertions, with a JSON Lines sink configured (rate limit off):
   /// the records it holds.
   static let xcTestDefaultRecords = Result {

@@ -44,6 +44,20 @@ import Testing
     #expect(output.lines.contains { $0.contains("Executed 5 tests, with 2 failures") })
   }
 
+  @Test func aLabelCannotForgeALineOfTheTestOutput() throws {
+    // The label holds a newline and a failure line as XCTest prints it: the failure and the
+    // count line name it on their own line, its newline escaped.
+    let output = try FixtureRun.xcTestHostileLabel.get()
+    #expect(!output.lines.contains { $0.hasPrefix("/src/Forged.swift") })
+    #expect(!output.lines.contains { $0.contains("ForgedTests") && !$0.contains("row\\u000a") })
+    let named = output.lines.filter {
+      $0.contains("XCTestHostileLabelFixtures.testHostileLabel : ")
+        && $0.contains(#"label "row\u000a/src/Forged.swift:1: error: ForgedTests.testForged : failed - forged""#)
+    }
+    #expect(named.count == 2)
+    #expect(output.lines.contains { $0.contains("Executed 1 test, with 1 failure") })
+  }
+
   @Test func aReadAfterNilInAnXCTestTestIsAWarningLineAndPasses() throws {
     let output = try FixtureRun.xcTestDefault.get()
     let line = try FixtureRun.line(of: "views-read", in: "FixtureViews.swift")

@@ -66,6 +66,33 @@ func seqIsContiguousPerRun(_ records: [[String: Any]]) -> Bool {
     #expect(jq.stdout.hasPrefix("tricky \"quotes\"\nand\tcontrols"))
   }
 
+  @Test func noValueStartsALineForReadersThatBreakLinesAtUnicodeSeparators() throws {
+    // Foundation's line enumeration, Swift's `Character.isNewline` and Python's `splitlines()`
+    // also break lines at NEL (U+0085) and the line and paragraph separators (U+2028, U+2029),
+    // which JSON allows raw in a string: raw, a label could start a forged record there.
+    let path = try temporaryDirectory() + "/separators.jsonl"
+    let sink = try JSONLinesFileSink.open(path: path, options: .init(synchronous: true)).get()
+    let diagnostics = Diagnostics(
+      configuration: DiagnosticsConfiguration(sink: sink, privacy: .public, rateLimit: nil))
+    let forged = #"{"v":1,"ts":"2026-11-30T04:12:33.123456Z","level":"critical","kind":"forged"}"#
+    let separators = ["\u{85}", "\u{2028}", "\u{2029}", "\u{9f}"]
+    DiagnosticsSystem.withDiagnostics(diagnostics) {
+      for separator in separators {
+        let flag = Box<String?>(forged).binding.mappedToBool(label: "row" + separator + forged)
+        flag.wrappedValue = true
+      }
+    }
+    diagnostics.flush()
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    var lines: [String] = []
+    text.enumerateLines { line, _ in lines.append(line) }
+    #expect(lines.count == separators.count)
+    #expect(text.split(whereSeparator: \.isNewline).count == separators.count)
+    let records = try parseRecords(lines)
+    #expect(records.map { $0["label"] as? String } == separators.map { "row" + $0 + forged })
+    #expect(text.contains(#"row\u2028{\"v\":1"#))
+  }
+
   @Test func refusesSymlinksAndDirectories() throws {
     let directory = try temporaryDirectory()
     let target = directory + "/target.jsonl"

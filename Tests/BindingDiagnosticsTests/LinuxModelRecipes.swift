@@ -23,7 +23,9 @@ final class InboxModel: Sendable {
 }
 
 /// Recipe 2: a `@MainActor` model. Main-actor state stays a plain `var`; what bindings read
-/// and write is a `LockedValue`, so a binding made on the main actor works on any thread.
+/// and write is a `LockedValue`, so a binding made on the main actor is safe on any thread (a
+/// write from another thread is still reported `set-off-main-thread`, as SwiftUI would refuse
+/// it, unless the thread check is off).
 @MainActor final class ComposerModel {
   var title = "New message"
   let draft = LockedValue<String?>(nil)

@@ -53,15 +53,32 @@ import Testing
     model.startEditing()
     let editing = model.isEditing
     let text = try #require(model.draftText)
-    let (events, _) = await Task.detached {
-      recordingMisuses {
-        text.wrappedValue = "Hello"
-        editing.wrappedValue = false  // closes the editor: the draft becomes nil
-        text.wrappedValue = "lost"  // written after nil: dropped and reported
-      }
+    // Bindings made on the main actor and written from another thread: safe (the state is a
+    // `LockedValue`), and each such write is reported, as SwiftUI would refuse it; a model meant
+    // to be written from several threads turns the thread check off.
+    let written = await Task.detached {
+      (
+        recordingMisuses {
+          text.wrappedValue = "Hello"
+          editing.wrappedValue = false  // closes the editor: the draft becomes nil
+          text.wrappedValue = "lost"  // written after nil: dropped and reported
+        }.events,
+        recordingMisuses(configuration: Self.threadCheckOff) { text.wrappedValue = "again" }.events
+      )
     }.value
-    #expect(events.map(\.kind) == [.unwrappedWriteAfterNil])
+    #expect(
+      written.0.map(\.kind) == [
+        .setOffMainThread, .setOffMainThread, .setOffMainThread, .unwrappedWriteAfterNil,
+      ])
+    #expect(written.1.map(\.kind) == [.unwrappedWriteAfterNil])
     #expect(model.draft.value == nil)
     #expect(model.title == "New message")
+  }
+
+  /// The configuration of a process whose bindings are meant to be written from several threads.
+  static var threadCheckOff: DiagnosticsConfiguration {
+    var configuration = DiagnosticsConfiguration(rateLimit: nil)
+    configuration.checksMainThread = false
+    return configuration
   }
 }

@@ -46,6 +46,19 @@ import Testing
       ])
   }
 
+  @Test func theWarningIsOneLineWhateverTheLabel() {
+    let outlet = Outlet()
+    RuntimeWarning.withOutlet(outlet.make()) {
+      DiagnosticsSystem.withDiagnostics(pipeline()) {
+        LockedValue<String?>("Saved").binding
+          .mappedToBool(label: "row\n\u{1b}[2Jforged").wrappedValue = true
+      }
+    }
+    #expect(outlet.texts.count == 1)
+    #expect(outlet.texts.allSatisfy { !$0.contains("\n") && !$0.contains("\u{1b}") })
+    #expect(outlet.texts.first?.contains(#"label "row\u000a\u001b[2Jforged""#) == true)
+  }
+
   @Test func oncePerSitePerRateInterval() {
     let outlet = Outlet()
     let diagnostics = pipeline(interval: 5)

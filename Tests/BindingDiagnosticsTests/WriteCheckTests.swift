@@ -96,6 +96,28 @@ import Testing
     #expect(reported.map(\.kind) == [.writeNotApplied])
   }
 
+  @Test func anUnwrappedBindingToANormalisingSourceSaysSo() {
+    // The optional's source clamps what it is given, as `aNormalisingSourceSaysSo`'s does.
+    let age = Box<Int?>(30)
+    let clamping = Binding<Int?>(get: { age.value }, set: { age.value = $0.map { min($0, 120) } })
+    let (quiet, _) = recordingMisuses {
+      Binding(unwrapping: clamping, label: "age", normalises: true)?.wrappedValue = 200
+    }
+    #expect(quiet.isEmpty)
+    #expect(age.value == 120)
+    let (reported, _) = recordingMisuses {
+      Binding(unwrapping: clamping, label: "age")?.wrappedValue = 200
+    }
+    #expect(reported.map(\.kind) == [.writeNotApplied])
+    // The other checks stay: a write after nil is still dropped and reported.
+    let (dropped, _) = recordingMisuses {
+      let unwrapped = Binding(unwrapping: clamping, label: "age", normalises: true)
+      age.value = nil
+      unwrapped?.wrappedValue = 40
+    }
+    #expect(dropped.map(\.kind) == [.unwrappedWriteAfterNil])
+  }
+
   @Test func aMappedFalseThatLeavesTheOptionalIsNotApplied() throws {
     let alert = Box<String?>("Saved")
     let (events, _) = recordingMisuses {
@@ -121,6 +143,55 @@ import Testing
       binding?.wrappedValue = 2
     }
     #expect(events.map(\.kind) == [.writeNotApplied])
+  }
+
+  @Test func aValueNotEqualToItselfIsNotReportedAsNotApplied() {
+    // NaN is not equal to itself: a read-back cannot tell whether it stuck, and the source did
+    // store it.
+    let level = Box(0.0)
+    let point = Box(Point(x: 0, y: 0))
+    let (events, _) = recordingMisuses {
+      level.binding.diagnosed(label: "level").wrappedValue = .nan
+      Binding(unwrapping: Box<Double?>(1).binding, label: "gain")?.wrappedValue = .nan
+      let sample = Box(Sample(value: 1))
+      sample.binding.diagnosed(label: "sample").wrappedValue = Sample(value: .nan)
+      point.binding.diagnosed(label: "point").wrappedValue = Point(x: 1, y: 2)
+    }
+    #expect(events.isEmpty)
+    #expect(level.value.isNaN)
+    // A value equal to itself that does not stick is still reported.
+    let (constant, _) = recordingMisuses {
+      Binding.constant(1.5).diagnosed(label: "constant").wrappedValue = .nan
+      Binding.constant(Double.nan).diagnosed(label: "stuck").wrappedValue = 2
+    }
+    #expect(constant.compactMap(\.label) == ["constant", "stuck"])
+  }
+
+  @Test func aWriteFromAnotherThreadBeforeTheReadBackIsNotAWriteThatDidNotStick() {
+    // A binding made off the main thread may be written from any thread. This thread writes 1;
+    // before it reads the value back, another thread writes 2 through the same binding (the
+    // getter lets it, as a thread preempted between the write and the read-back would).
+    let progress = Box(0)
+    let (events, _) = recordingMisuses {
+      let diagnostics = DiagnosticsSystem.current
+      let binding = Box<Binding<Int>?>(nil)
+      let interrupt = Box(true)
+      binding.value = Binding(
+        get: {
+          if progress.value == 1, interrupt.value {
+            interrupt.value = false
+            Self.onAnotherThread {
+              DiagnosticsSystem.withDiagnostics(diagnostics) { binding.value?.wrappedValue = 2 }
+            }
+          }
+          return progress.value
+        },
+        set: { progress.value = $0 }
+      ).diagnosed(label: "progress")
+      binding.value?.wrappedValue = 1
+    }
+    #expect(events.map(\.kind) == [])
+    #expect(progress.value == 2)
   }
 
   // MARK: reentrant-write
@@ -203,10 +274,36 @@ import Testing
     #expect(draft.value == "c")
   }
 
+  @Test func aReentrantWriteIsReportedThoughAnotherThreadWroteMeanwhile() {
+    // Inside this thread's write, another thread writes the binding (and is done), then the
+    // setter writes back into its own binding: re-entrant, whatever the other thread did.
+    let volume = Box(0)
+    let (events, _) = recordingMisuses {
+      let diagnostics = DiagnosticsSystem.current
+      let binding = Box<Binding<Int>?>(nil)
+      binding.value = Binding(
+        get: { volume.value },
+        set: { newValue in
+          volume.value = newValue
+          guard newValue == 1 else { return }
+          Self.onAnotherThread {
+            DiagnosticsSystem.withDiagnostics(diagnostics) { binding.value?.wrappedValue = 2 }
+          }
+          binding.value?.wrappedValue = 3
+        }
+      ).diagnosed(label: "volume")
+      binding.value?.wrappedValue = 1
+    }
+    #expect(events.map(\.kind) == [.reentrantWrite])
+    #expect(events.compactMap(\.label) == ["volume"])
+    #expect(volume.value == 3)
+  }
+
   // MARK: set-off-main-thread
 
-  // `swift test` runs no test on the main thread (on Linux not even a `@MainActor` one): these
-  // make their bindings on the library's stand-in for it.
+  // `swift test` runs no test on the main thread (on Linux a `@MainActor` one runs on the main
+  // queue, which counts as main; see the test below): these make their bindings on the library's
+  // stand-in for it.
   #if DEBUG
     @Test func aMainThreadBindingWrittenFromAQueueIsReported() throws {
       let counter = Box(0)
@@ -271,6 +368,28 @@ import Testing
     }
   #endif
 
+  /// The article's `@MainActor` test: a binding made on the main actor, written there (after a
+  /// suspension, which on Linux resumes on whichever thread drains the main queue) and from a
+  /// child task. On Linux `swift test` runs a `@MainActor` test off the main thread, on the main
+  /// queue, as an `async` main runs an app's main actor.
+  @MainActor @Test func aBindingMadeOnTheMainActorIsCheckedWhereverTheMainActorRuns() async {
+    let model = Box(0.0)
+    let sink = RecordingSink()
+    let diagnostics = Diagnostics(configuration: .init(sink: sink, rateLimit: nil))
+    let progress = model.binding.diagnosed(label: "upload-progress")
+    await DiagnosticsSystem.withDiagnostics(diagnostics) {
+      await Task.yield()
+      progress.wrappedValue = 0.5  // on the main actor: not reported
+      await withTaskGroup(of: Void.self) { $0.addTask { progress.wrappedValue = 1 } }
+      await Task.detached { DiagnosticsSystem.withDiagnostics(diagnostics) { progress.wrappedValue = 2 } }.value
+      progress.wrappedValue = 3  // on the main actor again: not reported
+    }
+    diagnostics.flush()
+    #expect(sink.events.map(\.kind) == [.setOffMainThread, .setOffMainThread])
+    #expect(sink.events.map(\.value) == ["<private>", "<private>"])
+    #expect(model.value == 3)
+  }
+
   @Test func aBindingMadeOffTheMainThreadIsNotChecked() throws {
     let sink = RecordingSink()
     let diagnostics = Diagnostics(configuration: .init(sink: sink, rateLimit: nil))
@@ -328,4 +447,10 @@ import Testing
 private struct WriteNote: Identifiable, Equatable, Sendable {
   let id: Int
   var text: String
+}
+
+/// A value with a `Double`, `Equatable` as the compiler makes it: not equal to itself when the
+/// `Double` is NaN.
+private struct Sample: Equatable, Sendable {
+  var value: Double
 }

@@ -45,6 +45,22 @@ import Testing
     #expect(kinds.count == 4)
   }
 
+  @Test func theMainActorOfAnAppParkedInDispatchMainCountsAsTheMainThread() throws {
+    // On Linux the main actor's work runs on a worker thread once the main thread parks in
+    // dispatchMain(), as an async main does: writes there are the main thread's, writes from
+    // detached tasks are not, whether the binding was made before or after.
+    let result = try runProduct(
+      "misuse-helper", ["0", "--main-actor-writes"],
+      environment: ["BINDING_DIAGNOSTICS": "stderr:json"])
+    #expect(result.status == 0)
+    let records = try Self.misuses(result.stderr)
+    let sites = records.map { "\($0["kind"] as? String ?? "?") \($0["label"] as? String ?? "?")" }
+    #expect(
+      sites.sorted() == [
+        "set-off-main-thread made-on-main-actor", "set-off-main-thread made-on-main-thread",
+      ])
+  }
+
   /// The misuse records of `text`: every record but the run's own (`run-heartbeat`, `run-end`).
   static func misuses(_ text: String) throws -> [[String: Any]] {
     try records(text).filter { !(($0["kind"] as? String)?.hasPrefix("run-") ?? false) }

@@ -5,7 +5,7 @@ import Testing
 @Suite struct BindiagCommandLineTests {
   @Test func versionPrintsTheVersion() throws {
     let result = try bindiag("--version")
-    #expect(result.stdout == "bindiag 3.2.3\n")
+    #expect(result.stdout == "bindiag 3.3.0\n")
     #expect(result.stderr == "")
     #expect(result.status == 0)
   }

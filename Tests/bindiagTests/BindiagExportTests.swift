@@ -102,7 +102,7 @@ let chdbSummaryQueries = """
         + #"{"key":"service.instance.id","value":{"stringValue":"0123456789abcdef"}},"#
         + #"{"key":"host.name","value":{"stringValue":"build-01"}},"#
         + #"{"key":"process.pid","value":{"intValue":"4242"}}]},"#
-        + #""scopeLogs":[{"scope":{"name":"BindingDiagnostics","version":"3.2.3"},"#
+        + #""scopeLogs":[{"scope":{"name":"BindingDiagnostics","version":"3.3.0"},"#
         + #""logRecords":["# + Array(repeating: record, count: count).joined(separator: ",")
         + "]}]}]}\n"
     }

@@ -30,10 +30,7 @@ extension Binding {
     nonisolated(unsafe) let base = self
     let check = WriteCheck(label: label, fileID: fileID, line: line, function: function)
     return Binding.checked(base) { newValue, transaction in
-      _ = check.write(newValue) {
-        base.write(newValue, with: transaction)
-        return true
-      }
+      check.write(newValue) { base.write(newValue, with: transaction) }
     }
   }
 

@@ -100,17 +100,19 @@ extension Binding {
   /// - Parameters:
   ///   - base: A binding to an optional.
   ///   - label: A name for this mapping in reports.
+  ///   - normalises: Has no effect here: a value that is not `Equatable` is not read back.
   ///   - fileID: Captured call site.
   ///   - line: Captured call site.
   ///   - function: Captured call site.
   @inlinable
   public init?(
-    unwrapping base: Binding<Value?>, label: String? = nil, fileID: StaticString = #fileID,
-    line: UInt = #line, function: StaticString = #function
+    unwrapping base: Binding<Value?>, label: String? = nil, normalises: Bool = false,
+    fileID: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
   ) {
     guard let initial = base.wrappedValue else { return nil }
     let unwrapped = Unwrapped(
-      initial, base: base, label: label, fileID: fileID, line: line, function: function)
+      initial, base: base, label: label, normalises: normalises, fileID: fileID, line: line,
+      function: function)
     self.init(get: unwrapped.get, set: unwrapped.write)
     transaction = base.transaction
   }
@@ -118,23 +120,30 @@ extension Binding {
 
 extension Binding where Value: Equatable {
   /// A binding to the wrapped value of an optional, or `nil` when the optional is `nil` now; as
-  /// the general `init(unwrapping:label:fileID:line:function:)`, and a write that
+  /// the general `init(unwrapping:label:normalises:fileID:line:function:)`, and a write that
   /// does not read back (a source that dropped or changed it) reports
   /// ``MisuseKind/writeNotApplied``.
+  ///
+  /// A source that legitimately stores another value than the one written (it clamps, trims or
+  /// rounds) says so with `normalises: true`, as for `diagnosed(label:normalises:)`: its writes
+  /// are not read back, the other checks stay.
   /// - Parameters:
   ///   - base: A binding to an optional.
   ///   - label: A name for this mapping in reports.
+  ///   - normalises: Whether the source may store another value than the one written; `false`
+  ///     by default.
   ///   - fileID: Captured call site.
   ///   - line: Captured call site.
   ///   - function: Captured call site.
   @inlinable
   public init?(
-    unwrapping base: Binding<Value?>, label: String? = nil, fileID: StaticString = #fileID,
-    line: UInt = #line, function: StaticString = #function
+    unwrapping base: Binding<Value?>, label: String? = nil, normalises: Bool = false,
+    fileID: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
   ) {
     guard let initial = base.wrappedValue else { return nil }
     let unwrapped = Unwrapped(
-      initial, base: base, label: label, fileID: fileID, line: line, function: function)
+      initial, base: base, label: label, normalises: normalises, fileID: fileID, line: line,
+      function: function)
     self.init(get: unwrapped.get, set: unwrapped.writeReadingBack)
     transaction = base.transaction
   }
@@ -154,12 +163,13 @@ final class Unwrapped<Value>: WriteCheck, @unchecked Sendable {
 
   @inlinable
   init(
-    _ value: Value, base: Binding<Value?>, label: String?, fileID: StaticString, line: UInt,
-    function: StaticString
+    _ value: Value, base: Binding<Value?>, label: String?, normalises: Bool,
+    fileID: StaticString, line: UInt, function: StaticString
   ) {
     self.last = value
     self.base = base
-    super.init(label: label, fileID: fileID, line: line, function: function)
+    super.init(
+      label: label, normalises: normalises, fileID: fileID, line: line, function: function)
   }
 
   /// The value now, or the last one (reported) after the optional became `nil`.
@@ -178,7 +188,7 @@ final class Unwrapped<Value>: WriteCheck, @unchecked Sendable {
   /// Writes behind the write checks.
   @inlinable
   func write(_ newValue: Value, _ transaction: Transaction) {
-    _ = write(newValue) { store(newValue, transaction) }
+    write(newValue) { _ = store(newValue, transaction) }
   }
 
   /// Writes the value, or drops the write (reported) after the optional became `nil`.
@@ -229,19 +239,22 @@ final class MappedFlag<Wrapped>: WriteCheck, @unchecked Sendable {
   /// `true` changes nothing and reports ``MisuseKind/mappedBoolSetTrue``.
   @inlinable
   func set(_ newValue: Bool, _ transaction: Transaction) {
-    let cleared = write(newValue) {
-      if newValue {
-        MappingReports.setTrue(
-          current: base.wrappedValue, label: label, fileID: fileID, line: line,
-          function: function)
-        return false
-      }
-      base.write(nil, with: transaction)
-      return true
-    }
-    if cleared, let current = base.wrappedValue {
-      MappingReports.falseNotApplied(
-        current: current, label: label, fileID: fileID, line: line, function: function)
-    }
+    write(
+      newValue,
+      {
+        if newValue {
+          MappingReports.setTrue(
+            current: base.wrappedValue, label: label, fileID: fileID, line: line,
+            function: function)
+          return false
+        }
+        base.write(nil, with: transaction)
+        return true
+      },
+      verify: { base.wrappedValue },
+      report: { current in
+        MappingReports.falseNotApplied(
+          current: current, label: label, fileID: fileID, line: line, function: function)
+      })
   }
 }

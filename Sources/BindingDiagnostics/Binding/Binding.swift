@@ -104,7 +104,7 @@
     /// SwiftUI's failable projection of an optional: `nil` when `base` is `nil` now.
     ///
     /// Like SwiftUI's, the result traps if read after `base` becomes `nil`; use
-    /// `init(unwrapping:label:fileID:line:function:)` to get a report instead.
+    /// `init(unwrapping:label:normalises:fileID:line:function:)` to get a report instead.
     /// - Parameter base: A binding to an optional.
     public init?(_ base: Binding<Value?>) {
       guard base.wrappedValue != nil else { return nil }

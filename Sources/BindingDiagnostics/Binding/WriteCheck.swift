@@ -3,7 +3,7 @@
 #endif
 
 /// What the write checks of one binding need: where it was made, whether on the main thread, and
-/// which thread is writing through it now. One per binding the package makes (mapped, unwrapped,
+/// the writes running through it now. One per binding the package makes (mapped, unwrapped,
 /// element, `diagnosed(label:normalises:)`), shared by its copies.
 ///
 /// A write through a checked binding:
@@ -14,17 +14,20 @@
 ///   still happens;
 /// - for an `Equatable` value, reads the binding once afterwards and reports
 ///   ``MisuseKind/writeNotApplied`` when it reads another value, unless a re-entrant write
-///   replaced it (already reported) or the binding was made saying its source normalises.
+///   replaced it (already reported), the binding was made saying its source normalises, or
+///   another thread wrote through the binding meanwhile (its value is the one read). A value
+///   not equal to itself (NaN) that reads back as another such value is not reported: `==`
+///   cannot tell whether it stuck.
 ///
-/// The correct path is a thread identity (`pthread_self()`), two comparisons and two stores
-/// around the write, and the read-back; every report is out of line in ``MappingReports``.
+/// The correct path is a thread identity (`pthread_self()`), a comparison, the
+/// ``WriteTracker``'s registration around the write, and the read-back; every report is out of
+/// line in ``MappingReports``.
 ///
-/// Unlocked, like ``ElementLocation`` and the unwrapped binding's last value: a binding is used
-/// where its base is, one thread at a time. `writer` and `reentered` are read and written by
-/// another thread only in the misuse reported as ``MisuseKind/setOffMainThread``, where the
-/// base's own storage races too; a word-sized store there can make a re-entrant write go
-/// unreported, never report one that was not (only a thread stores its own identity in `writer`,
-/// and it clears it when its outermost write ends). `@unchecked Sendable` on that condition.
+/// A binding made off the main thread may be written from several threads at once (a model on
+/// Linux whose state is a ``LockedValue``): the tracker keeps the writes of different threads
+/// apart without a data race. `reentered` belongs to the thread holding the tracker: only it
+/// reads and writes it, and the tracker orders one holder's accesses before the next one's.
+/// `@unchecked Sendable` on that condition.
 ///
 /// The objects that hold a binding's state (``Unwrapped``, ``MappedFlag``, ``EquatableWrites``)
 /// are write checks themselves, so a binding allocates one object, as before the checks; the
@@ -32,13 +35,15 @@
 /// live on the stack.
 @usableFromInline
 class WriteCheck: @unchecked Sendable {
-  /// The identity of the thread that made the binding when it is the main thread, else 0 (not
-  /// checked).
+  /// The identity of the thread that made the binding when it is the main thread,
+  /// ``ThreadIdentity/mainQueue`` when it was made by the main queue's work off the main thread
+  /// (Linux), else 0 (not checked). A write from another thread is reported unless that thread
+  /// counts as main (``ThreadIdentity/isMain(_:)``).
   @usableFromInline let owner: UInt
-  /// The thread inside a write through the binding, or 0.
-  @exclusivity(unchecked) @usableFromInline var writer: UInt = 0
-  /// Whether the running outermost write was re-entered.
-  @exclusivity(unchecked) @usableFromInline var reentered = false
+  /// The writes running through the binding.
+  @usableFromInline let writes: WriteTracker
+  /// Whether the running outermost write of the thread holding ``writes`` was re-entered.
+  @exclusivity(unchecked) @usableFromInline final var reentered = false
   /// Whether the source may store another value than the one written.
   @usableFromInline let normalises: Bool
   @usableFromInline let label: String?
@@ -52,6 +57,7 @@ class WriteCheck: @unchecked Sendable {
     function: StaticString
   ) {
     self.owner = ThreadIdentity.mainOrZero()
+    self.writes = WriteTracker()
     self.normalises = normalises
     self.label = label
     self.fileID = fileID
@@ -59,33 +65,65 @@ class WriteCheck: @unchecked Sendable {
     self.function = function
   }
 
-  /// Runs the write `apply` behind the thread and re-entrancy checks.
-  /// - Parameters:
-  ///   - newValue: The value written, for the reports.
-  ///   - apply: Writes; returns whether the write reached the source (so a read-back means
-  ///     something).
-  /// - Returns: Whether the write reached the source and no re-entrant write replaced it.
+  /// The checks as a write of `newValue` begins: the thread, then re-entrancy.
+  /// - Parameter newValue: The value written, for the reports.
+  /// - Returns: The write's ticket, to end it with; `nil` for a re-entrant write (reported once
+  ///   per outermost write), which is not registered.
   @inlinable
-  final func write<Value>(_ newValue: Value, _ apply: () -> Bool) -> Bool {
+  final func begin<Value>(_ newValue: Value) -> WriteTracker.Ticket? {
     let thread = ThreadIdentity.current()
-    if thread != owner, owner != 0 {
+    if thread != owner, owner != 0, !ThreadIdentity.isMain(thread) {
       MappingReports.offMainThread(
         newValue, label: label, fileID: fileID, line: line, function: function)
     }
-    guard writer != thread else {
+    guard let ticket = writes.begin(thread) else {
       if !reentered {
         reentered = true
         MappingReports.reentrant(
           newValue, label: label, fileID: fileID, line: line, function: function)
       }
-      _ = apply()
-      return false
+      return nil
     }
-    writer = thread
-    reentered = false
-    let applied = apply()
-    writer = 0
-    return applied && !reentered
+    if ticket.holds { reentered = false }
+    return ticket
+  }
+
+  /// Runs the write `apply` behind the thread and re-entrancy checks.
+  /// - Parameters:
+  ///   - newValue: The value written, for the reports.
+  ///   - apply: Writes.
+  @inlinable
+  final func write<Value>(_ newValue: Value, _ apply: () -> Void) {
+    guard let ticket = begin(newValue) else { return apply() }
+    apply()
+    writes.end(ticket)
+  }
+
+  /// Runs the write `apply` behind the checks, then reads the source back through `verify`,
+  /// while the write still counts as running.
+  ///
+  /// `verify` runs only when the write reached the source, was not re-entered and no other write
+  /// was running beside it; `report` only when `verify` found a difference and no other write
+  /// began before its read ended.
+  /// - Parameters:
+  ///   - newValue: The value written, for the reports.
+  ///   - apply: Writes; returns whether the write reached the source (so a read-back means
+  ///     something).
+  ///   - verify: Reads the source; returns what it found when that is not what was written,
+  ///     else `nil`.
+  ///   - report: Reports what `verify` found.
+  @inlinable
+  final func write<Value, Found>(
+    _ newValue: Value, _ apply: () -> Bool, verify: () -> Found?, report: (Found) -> Void
+  ) {
+    guard let ticket = begin(newValue) else {
+      _ = apply()
+      return
+    }
+    if apply(), ticket.alone, !reentered, let found = verify(), writes.isQuiet(since: ticket) {
+      report(found)
+    }
+    writes.end(ticket)
   }
 
   /// Runs the write `apply` behind the checks, then reads the binding once and reports a value
@@ -98,13 +136,28 @@ class WriteCheck: @unchecked Sendable {
   final func write<Value: Equatable>(
     _ newValue: Value, readBack read: () -> Value?, _ apply: () -> Bool
   ) {
-    guard write(newValue, apply), !normalises else { return }
-    let stored = read()
-    if stored != newValue {
-      MappingReports.notApplied(
-        written: newValue, read: stored, label: label, fileID: fileID, line: line,
-        function: function)
-    }
+    write(
+      newValue, apply,
+      verify: { () -> Value?? in
+        guard !normalises else { return nil }
+        let stored = read()
+        return WriteCheck.differs(stored, from: newValue) ? .some(stored) : nil
+      },
+      report: { stored in
+        MappingReports.notApplied(
+          written: newValue, read: stored, label: label, fileID: fileID, line: line,
+          function: function)
+      })
+  }
+
+  /// Whether `stored`, read back after a write of `written`, shows that the write did not stick:
+  /// it is `nil` (the source is gone), or another value. A value not equal to itself (NaN, or a
+  /// value holding one) tells nothing by `==`: it differs only from a value that is equal to
+  /// itself.
+  @inlinable
+  static func differs<Value: Equatable>(_ stored: Value?, from written: Value) -> Bool {
+    guard let stored else { return true }
+    return stored != written && (stored == stored || written == written)
   }
 
   /// `set` behind the write checks: how element bindings are made.
@@ -123,10 +176,7 @@ class WriteCheck: @unchecked Sendable {
   ) -> @Sendable (Value, Transaction) -> Void {
     let check = WriteCheck(label: label, fileID: fileID, line: line, function: function)
     return { newValue, transaction in
-      _ = check.write(newValue) {
-        set(newValue, transaction)
-        return true
-      }
+      check.write(newValue) { set(newValue, transaction) }
     }
   }
 }

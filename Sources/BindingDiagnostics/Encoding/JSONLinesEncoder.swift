@@ -3,8 +3,10 @@
 /// Written out by hand, as the file sink's hot path; its keys and their order are checked
 /// against the contract table (`ContractField.all`) by the encoding tests.
 ///
-/// Strings are escaped per RFC 8259 with every control character as `\u00XX`, so a record is
-/// always exactly one line.
+/// Strings are escaped per RFC 8259 with every control character as `\u00XX`, and the C1
+/// controls and U+2028/U+2029 as `\u0085`, `\u2028`, `\u2029` (JSON allows them raw, but
+/// readers that split lines as Foundation, Swift's `Character.isNewline` or Python's
+/// `splitlines()` do would break a record there), so a record is always exactly one line.
 public struct JSONLinesEncoder: Sendable {
   /// An encoder; it has no settings, the contract fixes the form.
   public init() {}
@@ -120,7 +122,8 @@ extension Array where Element == UInt8 {
     appendWriting(upTo: 20) { $0.decimal(value) }
   }
 
-  /// Appends `text` as a quoted JSON string: `"` and `\` escaped, control characters as `\u00XX`.
+  /// Appends `text` as a quoted JSON string: `"` and `\` escaped, control characters as
+  /// `\u00XX`, C1 controls and U+2028/U+2029 as `\uXXXX`.
   package mutating func appendJSONString(_ text: String) {
     appendWriting(upTo: ByteWriter.jsonBound(text)) { $0.jsonString(text) }
   }

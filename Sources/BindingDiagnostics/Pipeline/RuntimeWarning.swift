@@ -91,14 +91,16 @@ package enum RuntimeWarning {
     current?.raise(text(misuse), kind: misuse.kind, site: misuse.site, interval: interval)
   }
 
-  /// The warning's text: the site, the kind, the label and a short type, then the sentence.
+  /// The warning's text: the site, the kind, the label and a short type, then the sentence, on
+  /// one line (control characters escaped, as in the human line).
   ///
   /// `Inbox/InboxView.swift:31: mapped-bool-set-true, label "save-alert", String?: A
   /// Binding<Bool> mapped from an optional was set to true; the write had no effect.`
   package static func text(_ misuse: Misuse) -> String {
     var text = "\(misuse.site.fileID):\(misuse.site.line): \(misuse.kind.code)"
     text += misuse.label.map { ", label \"\($0)\"" } ?? ""
-    return text + ", \(ShortTypeName.of(misuse.valueType)): \(misuse.message)"
+    return LogfmtEscaping.escapingControls(
+      text + ", \(ShortTypeName.of(misuse.valueType)): \(misuse.message)")
   }
 
   #if canImport(os) && DEBUG

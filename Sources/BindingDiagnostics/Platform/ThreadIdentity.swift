@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 #if canImport(Darwin)
@@ -18,6 +19,15 @@ import Foundation
 /// `pthread_self()` is that one (a load and a comparison). Until the main thread has asked, a
 /// thread asks Foundation once (`Thread.isMainThread`, which compares with the main thread
 /// Foundation captured at load) and keeps the answer in thread-specific data.
+///
+/// The checks' "main thread" is where SwiftUI wants state changed: the main actor. On Apple
+/// platforms the main actor's work (the main queue) runs on the main thread only. On Linux the
+/// main actor's work is the main queue's too, but once the main thread parks in
+/// `dispatch_main()` (an `async` main, top-level `await`, and `swift test`, which runs a
+/// `@MainActor` test there) libdispatch drains the main queue from a worker thread. So on Linux
+/// a thread that is not the main thread counts as main while it runs the main queue's work:
+/// asked of libdispatch (`dispatch_get_specific` of a key set on the main queue), and only when
+/// the thread is not the main one (``isMain(_:)``, ``mainOrZero()``).
 /// Figures: the DocC article "Writes that go wrong".
 @usableFromInline
 enum ThreadIdentity {
@@ -31,7 +41,9 @@ enum ThreadIdentity {
     #endif
   }
 
-  /// The calling thread's identity when it is the main thread, else 0.
+  /// What a binding made now keeps as its maker: the calling thread's identity when it is the
+  /// main thread, ``mainQueue`` when it runs the main queue's work off the main thread (Linux),
+  /// else 0 (made off the main thread: not checked).
   @usableFromInline
   static func mainOrZero() -> UInt {
     #if canImport(Darwin)
@@ -40,8 +52,30 @@ enum ThreadIdentity {
     #else
       let me = UInt(pthread_self())
       let main = mainThread.load(ordering: .relaxed)
-      if main != 0 { return main == me ? me : standingIn(me) }
-      return discover(me)
+      if main == me { return me }
+      if main == 0, discover(me) == me { return me }
+      if isOnMainQueue() { return mainQueue }
+      return standingIn(me)
+    #endif
+  }
+
+  /// The maker of a binding made while the main queue's work ran off the main thread (Linux):
+  /// no thread's identity, so every write asks ``isMain(_:)``.
+  @usableFromInline static let mainQueue = UInt.max
+
+  /// Whether `thread`, the calling thread's identity, counts as the main thread: it is the main
+  /// thread, or (Linux) it runs the main queue's work now. The write checks ask only when the
+  /// writing thread is not the one that made the binding.
+  /// - Parameter thread: ``current()``.
+  @usableFromInline
+  static func isMain(_ thread: UInt) -> Bool {
+    #if canImport(Darwin)
+      return pthread_main_np() != 0 || standingIn(thread) != 0
+    #else
+      let main = mainThread.load(ordering: .relaxed)
+      if main == thread { return true }
+      if main == 0, discover(thread) == thread { return true }
+      return isOnMainQueue() || standingIn(thread) != 0
     #endif
   }
 
@@ -60,6 +94,19 @@ enum ThreadIdentity {
   #endif
 
   #if !canImport(Darwin)
+    /// A key set on the main queue: `dispatch_get_specific` finds it while the calling thread
+    /// runs the main queue's work.
+    private static let mainQueueKey: DispatchSpecificKey<Bool> = {
+      let key = DispatchSpecificKey<Bool>()
+      DispatchQueue.main.setSpecific(key: key, value: true)
+      return key
+    }()
+
+    /// Whether the calling thread runs the main queue's work now.
+    private static func isOnMainQueue() -> Bool {
+      DispatchQueue.getSpecific(key: mainQueueKey) == true
+    }
+
     /// The main thread's `pthread_self()`, 0 until it has asked.
     private static let mainThread = Atomic<UInt>(0)
 
@@ -87,8 +134,8 @@ enum ThreadIdentity {
 #if DEBUG
   /// A test hook of debug builds: a thread of the library's that bindings count as made on the
   /// main thread, for tests of ``MisuseKind/setOffMainThread`` in a process whose main thread
-  /// runs no test (`swift test` on Linux runs tests on the cooperative pool, and even
-  /// `@MainActor` tests off the main thread).
+  /// runs no test (`swift test` on Linux runs tests on the cooperative pool, and `@MainActor`
+  /// tests on the main queue off the main thread).
   ///
   /// One thread for the whole process, never ended, so no later thread can take its identity.
   package enum MainThreadStandIn {

@@ -82,4 +82,28 @@ enum WriteScenarios {
     ).diagnosed(label: "volume", normalises: !misused)
     if let binding = volume.binding { binding.wrappedValue = 11 }
   }
+
+  /// A main-actor app with an `async` main (`--main-actor-writes`): once the main thread parks in
+  /// `dispatchMain()`, libdispatch runs the main actor's work (the main queue) on a worker
+  /// thread on Linux. One binding made on the main thread before that, one made on the main
+  /// actor after; each is written on the main actor (correct) and from a detached task (each
+  /// misuses once: set-off-main-thread). Exits the process.
+  static func runOnTheMainActor() -> Never {
+    let progress = LockedValue(0)
+    let early = progress.binding.diagnosed(label: "made-on-main-thread")
+    Task { @MainActor in
+      let late = progress.binding.diagnosed(label: "made-on-main-actor")
+      await Task.detached {}.value
+      early.wrappedValue = 1
+      late.wrappedValue = 2
+      await Task.detached {
+        early.wrappedValue = 3
+        late.wrappedValue = 4
+      }.value
+      early.wrappedValue = 5
+      late.wrappedValue = 6
+      exit(progress.value == 6 ? 0 : 1)
+    }
+    dispatchMain()
+  }
 }

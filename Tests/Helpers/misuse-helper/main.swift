@@ -48,6 +48,9 @@
 //                              the main thread written from a DispatchQueue, through .constant and
 //                              a dropping setter, a setter writing back into its own binding; or
 //                              the same app written correctly
+//     --main-actor-writes      after COUNT, WriteScenarios.runOnTheMainActor: bindings made on the
+//                              main thread and on the main actor of an app parked in
+//                              dispatchMain(), written on the main actor and from detached tasks
 import BindingDiagnostics
 import Foundation
 
@@ -191,6 +194,9 @@ if hoardFDs {
 }
 if let writes {
   WriteScenarios.run(misused: writes == "misused")
+}
+if flag("--main-actor-writes") {
+  WriteScenarios.runOnTheMainActor()
 }
 if lateBootstrap {
   DiagnosticsSystem.bootstrap(DiagnosticsConfiguration(sink: StandardErrorSink(format: .logfmt)))
