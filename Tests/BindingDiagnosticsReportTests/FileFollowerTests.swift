@@ -218,6 +218,26 @@ private func record(_ seq: Int, kind: MisuseKind = .mappedBoolSetTrue) -> String
     #expect(files.poll(follower) == ["truncated app.jsonl", "3"])
   }
 
+  /// logrotate's `dateext` generations (`PATH-20261201`, `PATH-20261201-<epoch>`) are found at
+  /// the start as the numbered and timestamped ones are: after `PATH.N`, before
+  /// `PATH.<UTC time>`, ordered by their digits. Compressed ones are not read.
+  @Test func logrotateDateextGenerationsAreReadOldestFirst() throws {
+    let files = try Rotation()
+    try files.append(seqs: [1], to: files.path + ".1")
+    try files.append(seqs: [3], to: files.path + "-20261201-1764547200")
+    try files.append(seqs: [2], to: files.path + "-20261201")
+    try files.append("{broken\n", to: files.path + "-20261202.gz")
+    try files.append("{broken\n", to: files.path + "-2026x")
+    try files.append(seqs: [4], to: files.path + ".20261203T000000.000000Z")
+    try files.append(seqs: [5], to: files.path)
+    #expect(
+      files.poll(FileFollower(path: files.path, start: .beginning)) == ["1", "2", "3", "4", "5"])
+    #expect(files.poll(FileFollower(path: files.path, start: .last(4))) == ["2", "3", "4", "5"])
+    #expect(
+      FileFollower.rotationSets(["a.jsonl", "a.jsonl-20261201", "a.jsonl-2026.gz"])
+        == ["a.jsonl", "a.jsonl-2026.gz"])
+  }
+
   @Test func aReplacedFileIsReadFromItsStartAfterTheOldOnesLastRecords() throws {
     let files = try Rotation()
     let follower = try files.followFromTheEnd(after: [1])

@@ -606,11 +606,13 @@ private let marker = jsonLines([fixtureEvent(seq: 1, run: "feedfacefeedface")])
   }
 
   /// A rotated generation named beside its file under another spelling of the directory was
-  /// read twice: as an input, and as part of the file's rotation. It is part of the rotation.
-  @Test func aGenerationNamedBesideItsFileUnderAnotherSpellingIsReadOnce() throws {
+  /// read twice: as an input, and as part of the file's rotation. It is part of the rotation,
+  /// logrotate's `dateext` names (`PATH-20261201`) included, which were read after the file.
+  @Test(arguments: [".20261201T000000.000001Z", "-20261201"])
+  func aGenerationNamedBesideItsFileUnderAnotherSpellingIsReadOnce(suffix: String) throws {
     let directory = try temporaryDirectory()
     let path = directory + "/app.jsonl"
-    let generation = path + ".20261201T000000.000001Z"
+    let generation = path + suffix
     let old = jsonLines([fixtureEvent(seq: 1), fixtureEvent(seq: 2)])
     try old.write(toFile: generation, atomically: false, encoding: .utf8)
     let live = jsonLines([fixtureEvent(seq: 3), fixtureEvent(seq: 4)])

@@ -13,12 +13,14 @@ package import BindingDiagnostics
 /// The JSON Lines sink rotates by renaming `PATH` to a generation named after the time of the
 /// rotation (`PATH.20261201T141530.123456Z`: names sort oldest first), then creating a new
 /// `PATH` (earlier versions renamed `PATH` to `PATH.1`, `PATH.1` to `PATH.2` and so on; such
-/// names are read too, as older than every timestamped one); several processes may share one
+/// names are read too, as older than every timestamped one, and so are logrotate's `dateext`
+/// names, `PATH-20261201`, between the two); several processes may share one
 /// file, and one that has not yet noticed a rotation can still append a batch to the file now
 /// under its generation name. So the follower keeps each file it has seen open by its device and
 /// inode, whatever name it has now, and on each ``poll(_:)``:
 /// 1. looks for new files (newer than the newest one it knows: after it in `PATH.N … PATH.1,
-///    PATH.<oldest time> … PATH.<newest time>, PATH`) and orders them by age, which is that order;
+///    PATH-<oldest date> … PATH-<newest date>, PATH.<oldest time> … PATH.<newest time>, PATH`)
+///    and orders them by age, which is that order;
 /// 2. takes every file's size, newest first, then reads each one up to that size, oldest first:
 ///    a record found in a newer file was written after everything its process had written to
 ///    an older one, so that is within the older file's size taken afterwards, and comes first;
@@ -39,8 +41,8 @@ package final class FileFollower {
     case truncated(source: String)
   }
 
-  /// The path followed (its rotated generations are `path.<UTC time>`, or `path.1`, `path.2`, …
-  /// from earlier versions).
+  /// The path followed (its rotated generations are `path.<UTC time>`, logrotate's
+  /// `path-<date>`, or `path.1`, `path.2`, … from earlier versions and logrotate).
   package let path: String
   /// The directory holding `path`, for watching.
   package let directory: String
@@ -172,15 +174,11 @@ package final class FileFollower {
     }
   }
 
-  /// The timestamped generation name of the file at `name` (`path.<UTC time>`), if it is one.
+  /// The generation name of the file at `name` (`path.<UTC time>`, `path-<date>`), if it is one.
   private func generationName(_ name: String) -> GenerationName? {
-    let prefix = path + "."
-    guard name.hasPrefix(prefix),
-      LogRotation.isGenerationSuffix(name.utf8.dropFirst(prefix.utf8.count))
-    else { return nil }
-    let base = directoryPrefix.utf8.count
+    guard name.utf8.starts(with: directoryPrefix.utf8) else { return nil }
     return GenerationName(
-      String(name.utf8.dropFirst(base))!, prefixLength: prefix.utf8.count - base)
+      String(name.utf8.dropFirst(directoryPrefix.utf8.count))!, base: baseName)
   }
 
   /// Whether `name` is a numbered generation of `path` (`path.N`, of earlier versions).
@@ -362,17 +360,21 @@ extension FileFollower {
     path.contains("/") ? (directory.hasSuffix("/") ? directory : directory + "/") : ""
   }
 
-  /// The timestamped generations of `path` after `after` and up to `upTo`, oldest first, from
-  /// one listing of the directory, in bounded memory: the oldest ``maxNewFilesPerLook`` of
-  /// them, or at a start from the last events (`initial`) the newest ``maxFiles``, and whether
-  /// more were left out (after the last kept). Names dated more than a day ahead are not the sink's (it leaves them alone
-  /// too): they would hold the watermark far ahead.
+  /// The name of `path` in its directory.
+  private var baseName: String {
+    path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+  }
+
+  /// The timestamped and dated generations of `path` after `after` and up to `upTo`, oldest
+  /// first, from one listing of the directory, in bounded memory: the oldest
+  /// ``maxNewFilesPerLook`` of them, or at a start from the last events (`initial`) the newest
+  /// ``maxFiles``, and whether more were left out (after the last kept). Names dated more than
+  /// a day ahead are not the sink's (it leaves them alone too): they would hold the watermark
+  /// far ahead.
   private func generations(
     after: GenerationName?, upTo: GenerationName?, initial: Bool
   ) -> (kept: [GenerationName], more: Bool) {
-    let slash = path.lastIndex(of: "/")
-    let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
-    let prefix = base + "."
+    let base = baseName
     let latest = GenerationName.latestPlausible()
     let limit = initial ? FileFollower.maxFiles : FileFollower.maxNewFilesPerLook
     var kept: [GenerationName] = []
@@ -389,11 +391,7 @@ extension FileFollower {
       }
     }
     FollowIO.forEachName(in: directory) { entry in
-      guard entry.hasPrefix(prefix),
-        LogRotation.isGenerationSuffix(entry.utf8.dropFirst(prefix.utf8.count))
-      else { return }
-      let name = GenerationName(entry, prefixLength: prefix.utf8.count)
-      guard name <= latest else { return }
+      guard let name = GenerationName(entry, base: base), name <= latest else { return }
       if let after, name <= after { return }
       if let upTo, name > upTo {
         more = true
@@ -461,25 +459,13 @@ extension FileFollower {
     }
   }
 
-  /// `paths` without repeats, and without `X.N` or `X.<UTC time>` when `X` is named too (it is
-  /// part of `X`'s rotation, which is followed anyway).
+  /// `paths` without repeats, and without `X.N`, `X.<UTC time>` or `X-<date>` when `X` is
+  /// named too (it is part of `X`'s rotation, which is followed anyway).
   /// - Parameter paths: Files named on the command line.
   package static func rotationSets(_ paths: [String]) -> [String] {
     var result: [String] = []
     for path in paths where !result.contains(path) {
-      let isGeneration = paths.contains { base in
-        path.hasPrefix(base + ".")
-          && LogRotation.isGenerationSuffix(path.utf8.dropFirst(base.utf8.count + 1))
-      }
-      if isGeneration { continue }
-      if let dot = path.lastIndex(of: "."),
-        !path[path.index(after: dot)...].isEmpty,
-        path[path.index(after: dot)...].allSatisfy(\.isASCII),
-        path[path.index(after: dot)...].allSatisfy(\.isNumber),
-        paths.contains(String(path[..<dot]))
-      {
-        continue
-      }
+      if paths.contains(where: { GenerationName.isGeneration(path, of: $0) }) { continue }
       result.append(path)
     }
     return result
