@@ -26,10 +26,12 @@ package import BindingDiagnostics
 ///    an older one, so that is within the older file's size taken afterwards, and comes first;
 /// 3. stops reading a file once no name links to it for a while, or when more than
 ///    ``maxFiles`` newer ones are followed.
-/// A file that shrinks was truncated and is read again from its start. A file's last line with
-/// no newline after it waits for the rest while the file is the newest followed (a writer may
-/// finish it); once a newer file follows it, once it is let go, and at ``finish(_:)``, it is
-/// read as the file's last line, as `summary` reads it.
+/// A file that shrinks, or no longer holds the bytes read of it (truncated and written again
+/// past where it was read), was truncated in place, as logrotate's `copytruncate` does after
+/// copying it to a generation: the rest of that copy is read first, then the file from its
+/// start. A file's last line with no newline after it waits for the rest while the file is the
+/// newest followed (a writer may finish it); once a newer file follows it, once it is let go,
+/// and at ``finish(_:)``, it is read as the file's last line, as `summary` reads it.
 package final class FileFollower {
   /// What a poll found.
   package enum Item: Sendable {
@@ -37,7 +39,8 @@ package final class FileFollower {
     case event(MisuseEvent)
     /// A line that looks like an event but is not one: the file's name, line number, why.
     case malformed(source: String, line: Int, reason: String)
-    /// The file shrank; it is read again from its start.
+    /// The file was truncated (or rewritten in place) and no rotated copy of it holds what
+    /// was appended since it was last read: that is lost. It is read again from its start.
     case truncated(source: String)
   }
 
@@ -70,6 +73,12 @@ package final class FileFollower {
   /// Whether a look at the start left older timestamped generations out (more than
   /// ``maxFiles``): counting back for `-n` then goes on among them.
   private var olderLeftOut = false
+  /// Whether the last look for copies (``copies(of:)``) took some: the newest file is looked at
+  /// again before it is read, as more may have been made while they were read.
+  private var copiesTaken = false
+  /// Whether the last look for copies left some for the next one (more than
+  /// ``maxNewFilesPerLook``): they come before the file.
+  private var copiesLeft = false
 
   /// The most files followed at once; older ones are read to their end, then let go.
   package static let maxFiles = 64
@@ -201,7 +210,7 @@ package final class FileFollower {
     repeat {
       discover(initial: false)
       guard pollFollowed(body) else { return false }
-    } while morePending
+    } while morePending || copiesLeft
     return true
   }
 
@@ -219,21 +228,62 @@ package final class FileFollower {
   }
 
   /// Reads every followed file up to the size it has now, then lets go of those done with.
-  /// A file a newer one follows (rotated away, or replaced) has its unfinished last line read
-  /// as its last, before the newer files are read.
+  ///
+  /// A file that shrank, or no longer holds what was read of it (truncated, then written past
+  /// where it was read: the newest file is looked at every time, older ones when they grew), was
+  /// truncated or rewritten in place: the rest of its rotated copy, if there is one, and the
+  /// copies made after it are read first (see ``copies(of:)``), then the file from its start.
+  /// So are the copies made since when the newest file, nothing of which was read yet, was
+  /// modified (it may have been written, copied and truncated since, more than once). A file a
+  /// newer one follows (rotated away, or replaced) has its unfinished last line read as its last
+  /// before the newer files are read.
+  /// - Returns: `false` when `body` did.
   private func pollFollowed(_ body: (Item) -> Bool) -> Bool {
     var ends = [Int64?](repeating: nil, count: files.count)
     var linked = [Bool](repeating: true, count: files.count)
+    var modified = [Bool](repeating: false, count: files.count)
     for index in files.indices.reversed() {
       guard let status = files[index].status() else { continue }
       ends[index] = status.size
       linked[index] = status.linked
+      modified[index] = status.modified != files[index].modified
+      files[index].modified = status.modified
     }
-    for (index, file) in files.enumerated() {
-      guard let end = ends[index] else { continue }
-      if end < file.offset {
+    var index = 0
+    // The file a look for copies found none of (it is read now), and whether copies were taken.
+    var looked: FollowedFile?
+    var took = false
+    while index < files.count {
+      let file = files[index]
+      guard let end = ends[index] else {
+        index += 1
+        continue
+      }
+      let newest = index == files.count - 1
+      let replaced =
+        end < file.offset || ((end > file.offset || newest) && !file.holds(whatWasReadOf: file))
+      // Nothing read of the newest file yet, and it changed, or copies were just taken: more
+      // may have been made since (while those were read).
+      let unread = newest && file.offset == 0 && (modified[index] || copiesTaken)
+      if replaced || (unread && file !== looked) {
+        // More copies than one look takes: the next pass takes the next ones, after the files
+        // read are let go.
+        if !replaced, took, copiesLeft { break }
+        // logrotate copies the file `path` names; another one is only truncated.
+        let (copies, held) =
+          liveFile() == file.identity ? copies(of: file) : ([], file.offset == 0)
+        copiesTaken = !copies.isEmpty
+        took = took || copiesTaken
+        if copies.isEmpty { looked = file }
         file.move(to: 0)
-        guard body(.truncated(source: file.name)) else { return false }
+        files.insert(contentsOf: copies, at: index)
+        ends.insert(contentsOf: copies.map { $0.status()?.size }, at: index)
+        linked.insert(contentsOf: copies.map { _ in true }, at: index)
+        modified.insert(contentsOf: copies.map { _ in false }, at: index)
+        if replaced, !held {
+          guard body(.truncated(source: file.name)) else { return false }
+        }
+        continue
       }
       guard
         file.read(
@@ -243,8 +293,53 @@ package final class FileFollower {
         guard file.finishLastLine(maxLineBytes: maxLineBytes, classifier: &classifier, body)
         else { return false }
       }
+      index += 1
     }
     return letGo(linked: linked, body)
+  }
+
+  /// The copies logrotate's `copytruncate` made of `file` (`path.1`, `path-<date>`) since it
+  /// was last read, oldest first, to be followed before it: the generations newer than every one
+  /// followed. One that begins as what was read of `file` is its copy: it is read from where
+  /// `file` was (its unfinished last line whole) when it holds all that was read
+  /// (``FollowedFile/holds(whatWasReadOf:)``), else followed from its end (it was copied before
+  /// `file` was read that far). The others are copies of later truncations, read whole; but not
+  /// one that is empty or begins as `file` does now: it may still be being copied, and its
+  /// truncation is still to come.
+  /// At most ``maxNewFilesPerLook`` dated or timestamped ones are taken at a time, the oldest
+  /// (``copiesLeft`` then says more are left).
+  /// - Returns: The copies, and whether one held what was read (what was appended since the
+  ///   last read is lost otherwise; nothing is, when nothing was read).
+  private func copies(of file: FollowedFile) -> (copies: [FollowedFile], held: Bool) {
+    let newest = files.lazy.compactMap { self.generationName($0.name) }.max()
+    // Followed, or seen twice (renamed while looked at).
+    var known = Set(files.map(\.identity))
+    let listed = generations(after: newest, upTo: nil, initial: false)
+    copiesLeft = listed.more
+    let names =
+      numberedSightings(initial: false).map(\.name)
+      + listed.kept.map { directoryPrefix + $0.text }
+    var copies: [FollowedFile] = []
+    for name in names {
+      guard case .success(let info) = FollowIO.pathStatus(name),
+        known.insert(FollowIO.Identity(info)).inserted,
+        case .opened(let copy) = FollowedFile.open(name, expected: FollowIO.Identity(info)),
+        // Empty, or a copy of what `file` holds now: logrotate may still be copying it, and is
+        // still to truncate `file`. It is looked at again at the next look.
+        (copy.status()?.size ?? 0) > 0, !copy.beginsAsNow(file)
+      else { continue }
+      copies.append(copy)
+    }
+    var held = file.offset == 0
+    for copy in copies where file.offset > 0 && copy.begins(like: file) {
+      if (copy.status()?.size ?? 0) >= file.offset, copy.holds(whatWasReadOf: file) {
+        copy.move(to: file.lineStart)
+        held = true
+      } else {
+        copy.move(to: copy.status()?.size ?? 0)
+      }
+    }
+    return (copies, held)
   }
 
   /// Closes files no name has linked to for ``unlinkedGrace``, and the oldest beyond
