@@ -374,6 +374,24 @@ private func record(_ seq: Int, kind: MisuseKind = .mappedBoolSetTrue) -> String
         == ["a.jsonl", "a.jsonl-2026.gz"])
   }
 
+  /// A writer that has not yet noticed a rotation appends to the generation; a read in the
+  /// middle of that `write(2)` saw half a record, which was handed over as a malformed last
+  /// line (and its rest as another) because a newer file followed. Newer files wait until the
+  /// line is finished, or has not grown for ``FileFollower/writerGrace``.
+  @Test func aRecordHalfAppendedToARotatedFileIsReadWholeOnceFinished() throws {
+    let files = try Rotation()
+    let follower = try files.followFromTheEnd(after: [1])
+    try files.rotate()
+    let second = Array(record(2).utf8)
+    try files.append(
+      String(decoding: second[..<(second.count / 2)], as: UTF8.self), to: files.path + ".1")
+    try files.append(seqs: [3], to: files.path)
+    #expect(files.poll(follower) == [])
+    try files.append(
+      String(decoding: second[(second.count / 2)...], as: UTF8.self), to: files.path + ".1")
+    #expect(files.poll(follower) == ["2", "3"])
+  }
+
   @Test func aReplacedFileIsReadFromItsStartAfterTheOldOnesLastRecords() throws {
     let files = try Rotation()
     let follower = try files.followFromTheEnd(after: [1])

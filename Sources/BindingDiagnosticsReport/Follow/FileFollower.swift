@@ -30,8 +30,9 @@ package import BindingDiagnostics
 /// past where it was read), was truncated in place, as logrotate's `copytruncate` does after
 /// copying it to a generation: the rest of that copy is read first, then the file from its
 /// start. A file's last line with no newline after it waits for the rest while the file is the
-/// newest followed (a writer may finish it); once a newer file follows it, once it is let go,
-/// and at ``finish(_:)``, it is read as the file's last line, as `summary` reads it.
+/// newest followed (a writer may finish it), and for ``writerGrace`` once a newer file follows
+/// it (the newer files wait); then, once it is let go, and at ``finish(_:)``, it is read as the
+/// file's last line, as `summary` reads it.
 package final class FileFollower {
   /// What a poll found.
   package enum Item: Sendable {
@@ -87,8 +88,10 @@ package final class FileFollower {
   static let maxNewFilesPerLook = 64
   /// The most numbered generations (`PATH.1`, … of earlier versions) looked at per look.
   static let maxNumberedPerLook = 256
-  /// How long a file no name links to any more is still read.
-  static let unlinkedGrace = Duration.seconds(2)
+  /// How long a writer may go on with a file after it was rotated (the sink looks at its path
+  /// at most once a second): a file no name links to any more is still read this long, and a
+  /// rotated file's unfinished last line waits this long for its rest.
+  static let writerGrace = Duration.seconds(2)
 
   /// Starts following `path` and its rotated siblings.
   /// - Parameters:
@@ -207,23 +210,33 @@ package final class FileFollower {
   /// - Parameter body: Receives each item; returns `false` to stop.
   /// - Returns: `false` when `body` did.
   package func poll(_ body: (Item) -> Bool) -> Bool {
-    repeat {
-      discover(initial: false)
-      guard pollFollowed(body) else { return false }
-    } while morePending || copiesLeft
-    return true
+    poll(waiting: true, body)
   }
 
-  /// Hands over each followed file's unfinished last line as its last line (see
+  /// Reads what was appended since the last poll as ``poll(_:)`` does (newer files do not wait
+  /// for an older one's unfinished last line), then hands over each followed file's unfinished
+  /// last line as its last line (see
   /// ``FollowedFile/finishLastLine(maxLineBytes:classifier:_:)``): following ends, and no
   /// writer's later bytes will be read.
   /// - Parameter body: Receives each item; returns `false` to stop.
   /// - Returns: `false` when `body` did.
   package func finish(_ body: (Item) -> Bool) -> Bool {
+    guard poll(waiting: false, body) else { return false }
     for file in files {
       guard file.finishLastLine(maxLineBytes: maxLineBytes, classifier: &classifier, body)
       else { return false }
     }
+    return true
+  }
+
+  /// ``poll(_:)``; `waiting`: newer files wait for an older one's unfinished last line.
+  private func poll(waiting: Bool, _ body: (Item) -> Bool) -> Bool {
+    repeat {
+      discover(initial: false)
+      guard let done = pollFollowed(waiting: waiting, body) else { return false }
+      // Newer files wait for an older one's last line: no more of them are taken meanwhile.
+      if !done { return true }
+    } while morePending || copiesLeft
     return true
   }
 
@@ -236,9 +249,11 @@ package final class FileFollower {
   /// So are the copies made since when the newest file, nothing of which was read yet, was
   /// modified (it may have been written, copied and truncated since, more than once). A file a
   /// newer one follows (rotated away, or replaced) has its unfinished last line read as its last
-  /// before the newer files are read.
-  /// - Returns: `false` when `body` did.
-  private func pollFollowed(_ body: (Item) -> Bool) -> Bool {
+  /// before the newer files are read; while `waiting`, only once it has not grown for
+  /// ``writerGrace`` (a writer that has not noticed the rotation may be appending the rest): the
+  /// newer files wait.
+  /// - Returns: `nil` when `body` returned `false`; `false` when newer files wait.
+  private func pollFollowed(waiting: Bool, _ body: (Item) -> Bool) -> Bool? {
     var ends = [Int64?](repeating: nil, count: files.count)
     var linked = [Bool](repeating: true, count: files.count)
     var modified = [Bool](repeating: false, count: files.count)
@@ -281,21 +296,24 @@ package final class FileFollower {
         linked.insert(contentsOf: copies.map { _ in true }, at: index)
         modified.insert(contentsOf: copies.map { _ in false }, at: index)
         if replaced, !held {
-          guard body(.truncated(source: file.name)) else { return false }
+          guard body(.truncated(source: file.name)) else { return nil }
         }
         continue
       }
       guard
         file.read(
           upTo: end, maxLineBytes: maxLineBytes, scratch: scratch, classifier: &classifier, body)
-      else { return false }
+      else { return nil }
       if index < files.count - 1 {
+        if waiting, file.hasUnfinishedLine, .now - file.grewAt < FileFollower.writerGrace {
+          return false
+        }
         guard file.finishLastLine(maxLineBytes: maxLineBytes, classifier: &classifier, body)
-        else { return false }
+        else { return nil }
       }
       index += 1
     }
-    return letGo(linked: linked, body)
+    return letGo(linked: linked, body) ? true : nil
   }
 
   /// The copies logrotate's `copytruncate` made of `file` (`path.1`, `path-<date>`) since it
@@ -342,7 +360,7 @@ package final class FileFollower {
     return (copies, held)
   }
 
-  /// Closes files no name has linked to for ``unlinkedGrace``, and the oldest beyond
+  /// Closes files no name has linked to for ``writerGrace``, and the oldest beyond
   /// ``maxFiles``; all of them were just read to their end, and their unfinished last lines
   /// are read as their last.
   /// - Returns: `false` when `body` did.
@@ -356,7 +374,7 @@ package final class FileFollower {
         continue
       }
       let since = unlinkedSince[file.identity] ?? now
-      if now - since < FileFollower.unlinkedGrace {
+      if now - since < FileFollower.writerGrace {
         unlinkedSince[file.identity] = since
         kept.append(file)
       } else {

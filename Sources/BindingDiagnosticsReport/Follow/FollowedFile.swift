@@ -26,6 +26,8 @@ final class FollowedFile {
   /// rotated file that holds them is its copy.
   private var head: [UInt8] = []
   private var tail: [UInt8] = []
+  /// When reading last found new bytes.
+  private(set) var grewAt = ContinuousClock.now
   /// The modification time ``status()`` gave at the last poll.
   var modified: Int64?
 
@@ -97,6 +99,9 @@ final class FollowedFile {
   /// Where the line being read starts: `offset`, or the start of the unfinished last line.
   var lineStart: Int64 { offset - Int64(pending.count) }
 
+  /// Whether the last line read has no newline yet.
+  var hasUnfinishedLine: Bool { skipping || !pending.isEmpty }
+
   /// Whether this file begins as `other` did where it was read (as far as this one goes).
   func begins(like other: FollowedFile) -> Bool {
     let first = FollowedFile.bytes(fd, 0..<Int64(other.head.count))
@@ -144,6 +149,7 @@ final class FollowedFile {
     tail.append(contentsOf: read.suffix(limit))
     if tail.count > limit { tail.removeFirst(tail.count - limit) }
     offset += Int64(count)
+    if count > 0 { grewAt = .now }
   }
 
   /// Reads `[offset, end)` and hands each complete line's event or malformation to `body`;
