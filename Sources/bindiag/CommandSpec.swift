@@ -79,7 +79,8 @@ struct CommandSpec {
           ]
         )
       ],
-      exitCodes: "0 success, 1 unreadable file, journal unavailable or output failed, 64 usage error.",
+      exitCodes:
+        "0 success, 1 a file that cannot be read or is a directory (said at the start, nothing followed), journal unavailable or output failed, 64 usage error.",
       examples: [
         "follow /var/log/app/bindings.jsonl",
         "follow -n 0 --format json app.jsonl | jq -r .kind",

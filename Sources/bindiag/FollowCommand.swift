@@ -109,8 +109,9 @@ enum FollowCommand {
         return true
       case .truncated(let source):
         Output.err(
-          "warning: \(LogfmtEscaping.escapingControls(source)): file truncated; reading it from its start\n"
-        )
+          "warning: \(LogfmtEscaping.escapingControls(source)): file truncated and no rotated "
+            + "copy found: records appended since follow last read it may be lost; reading it "
+            + "from its start\n")
         return true
       }
     }

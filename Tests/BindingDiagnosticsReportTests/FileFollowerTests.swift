@@ -74,6 +74,20 @@ private struct Rotation {
     #expect(rename(path, path + "." + stamp) == 0)
     try append("", to: path)
   }
+
+  /// Rotates as logrotate's `copytruncate` does: copies `PATH` to `PATH` + `suffix` (`.1`,
+  /// `-20261201`), then truncates `PATH` in place. Numbered copies shift first (`.1` to `.2`, …).
+  func copyTruncate(to suffix: String) throws {
+    if suffix == ".1" {
+      var highest = 0
+      while FileManager.default.fileExists(atPath: "\(path).\(highest + 1)") { highest += 1 }
+      for generation in stride(from: highest, through: 1, by: -1) {
+        #expect(rename("\(path).\(generation)", "\(path).\(generation + 1)") == 0)
+      }
+    }
+    try FileManager.default.copyItem(atPath: path, toPath: path + suffix)
+    #expect(truncate(path, 0) == 0)
+  }
 }
 
 /// One contract line.
@@ -216,6 +230,166 @@ private func record(_ seq: Int, kind: MisuseKind = .mappedBoolSetTrue) -> String
     #expect(truncate(files.path, 0) == 0)
     try files.append(seqs: [3], to: files.path)
     #expect(files.poll(follower) == ["truncated app.jsonl", "3"])
+  }
+
+  /// Outside review: with logrotate's `copytruncate`, the records appended after follow's last
+  /// read and before the truncation were lost (follow saw the file shrink and started it
+  /// again at 0). They are read from the rotated copy first.
+  @Test(arguments: [".1", "-20261201", "-2026120114", "-20261201-1764547200"])
+  func aCopyTruncatedFileIsReadToTheEndOfItsCopyFirst(copy: String) throws {
+    let files = try Rotation()
+    let follower = try files.followFromTheEnd(after: [1])
+    try files.append(seqs: [2, 3], to: files.path)
+    try files.copyTruncate(to: copy)
+    try files.append(seqs: [4], to: files.path)
+    #expect(files.poll(follower) == ["2", "3", "4"])
+    try files.append(seqs: [5], to: files.path)
+    #expect(files.poll(follower) == ["5"])
+  }
+
+  /// Two `copytruncate` rotations between polls: the newest copy that holds what was read is
+  /// `.2`; `.1`, made after it, is read whole; at the next rotation both are known.
+  @Test func twoCopyTruncationsBetweenPollsLoseNothing() throws {
+    let files = try Rotation()
+    let follower = try files.followFromTheEnd(after: [1])
+    try files.append(seqs: [2], to: files.path)
+    try files.copyTruncate(to: ".1")
+    try files.append(seqs: [3], to: files.path)
+    try files.copyTruncate(to: ".1")
+    try files.append(seqs: [4], to: files.path)
+    #expect(files.poll(follower) == ["2", "3", "4"])
+    try files.append(seqs: [5], to: files.path)
+    try files.copyTruncate(to: ".1")
+    try files.append(seqs: [6], to: files.path)
+    #expect(files.poll(follower) == ["5", "6"])
+  }
+
+  /// Truncated, then written past follow's offset before the next poll: follow read from the
+  /// old offset in the middle of the new content (here only seq 5). The file's first bytes
+  /// changed, so it was replaced in place: read from its start, after its copy's rest if there
+  /// is one.
+  @Test(arguments: [false, true])
+  func aFileTruncatedAndRegrownPastTheOffsetIsReadFromItsStart(withCopy: Bool) throws {
+    let files = try Rotation()
+    let follower = try files.followFromTheEnd(after: [1])
+    try files.append(seqs: [2], to: files.path)
+    if withCopy {
+      try files.copyTruncate(to: ".1")
+    } else {
+      #expect(truncate(files.path, 0) == 0)
+    }
+    try files.append(seqs: [3, 4, 5], to: files.path)
+    #expect(
+      files.poll(follower)
+        == (withCopy ? ["2", "3", "4", "5"] : ["truncated app.jsonl", "3", "4", "5"]))
+  }
+
+  /// Nothing of the file read yet (it was empty at the last look), then written, copied and
+  /// truncated before the next: the copies made since are read (nothing showed a truncation,
+  /// and the records were lost). A copy whose truncation is still to come (logrotate copies,
+  /// then truncates) is not taken for one until then: what it holds is read from the file.
+  @Test func copiesMadeBeforeAnythingWasReadAreRead() throws {
+    let files = try Rotation()
+    let follower = try files.followFromTheEnd()
+    try files.append(seqs: [1], to: files.path)
+    try files.copyTruncate(to: "-20261201")
+    #expect(files.poll(follower) == ["1"])
+    try files.append(seqs: [2], to: files.path)
+    try FileManager.default.copyItem(atPath: files.path, toPath: files.path + "-20261202")
+    #expect(files.poll(follower) == ["2"])
+    #expect(truncate(files.path, 0) == 0)
+    try files.append(seqs: [3], to: files.path)
+    #expect(files.poll(follower) == ["3"])
+  }
+
+  /// A copy logrotate has begun (empty yet) was taken for one and followed as it grew: what it
+  /// copied was printed twice, from it and from the file. It is looked at once it is made
+  /// and the file truncated.
+  @Test func aCopyStillBeingMadeIsNotReadTwice() throws {
+    let files = try Rotation()
+    let follower = try files.followFromTheEnd()
+    try files.append(seqs: [1], to: files.path)
+    try files.append("", to: files.path + "-20261201")
+    #expect(files.poll(follower) == ["1"])
+    try files.append(record(1), to: files.path + "-20261201")
+    #expect(truncate(files.path, 0) == 0)
+    try files.append(seqs: [2], to: files.path)
+    #expect(files.poll(follower) == ["2"])
+  }
+
+  /// Truncated and written again between two reads of one poll: the second read got the new
+  /// records from the middle. What was read of a file is checked to be still there after each
+  /// read; here the next poll reads 2 from the copy, then the new records.
+  @Test func aFileRewrittenWhileItIsReadIsNotReadAcross() throws {
+    let files = try Rotation()
+    let follower = try files.followFromTheEnd(after: [1])
+    try files.append(seqs: [2], to: files.path)
+    // The poll's reads: the first and last bytes read (still there), then the new ones.
+    let rewrite = SystemCallFaults([
+      .read: [
+        .asUsual, .asUsual,
+        .interleaved({
+          do {
+            try files.copyTruncate(to: ".1")
+            try files.append(seqs: [3, 4, 5], to: files.path)
+          } catch {
+            Issue.record(error)
+          }
+        }),
+      ]
+    ])
+    let first = SystemCallFaults.$current.withValue(rewrite) { files.poll(follower) }
+    #expect(rewrite.remaining == [])
+    #expect(first + files.poll(follower) == ["2", "3", "4", "5"])
+  }
+
+  /// A rotated file as long as the one followed, with the same first 4 KiB, but not the same
+  /// record before where follow was, is not its copy: the truncation is reported.
+  @Test func aRotatedFileThatDoesNotHoldWhatWasReadIsNotTakenForTheCopy() throws {
+    let files = try Rotation()
+    let follower = try files.followFromTheEnd(after: Array(1...30))
+    try files.append(seqs: Array(1...29) + [99], to: files.path + ".1")
+    #expect(truncate(files.path, 0) == 0)
+    try files.append(seqs: [31], to: files.path)
+    #expect(files.poll(follower) == ["truncated app.jsonl", "31"])
+  }
+
+  /// logrotate's `dateext` generations (`PATH-20261201`, `PATH-20261201-<epoch>`) are found at
+  /// the start as the numbered and timestamped ones are: after `PATH.N`, before
+  /// `PATH.<UTC time>`, ordered by their digits. Compressed ones are not read.
+  @Test func logrotateDateextGenerationsAreReadOldestFirst() throws {
+    let files = try Rotation()
+    try files.append(seqs: [1], to: files.path + ".1")
+    try files.append(seqs: [3], to: files.path + "-20261201-1764547200")
+    try files.append(seqs: [2], to: files.path + "-20261201")
+    try files.append("{broken\n", to: files.path + "-20261202.gz")
+    try files.append("{broken\n", to: files.path + "-2026x")
+    try files.append(seqs: [4], to: files.path + ".20261203T000000.000000Z")
+    try files.append(seqs: [5], to: files.path)
+    #expect(
+      files.poll(FileFollower(path: files.path, start: .beginning)) == ["1", "2", "3", "4", "5"])
+    #expect(files.poll(FileFollower(path: files.path, start: .last(4))) == ["2", "3", "4", "5"])
+    #expect(
+      FileFollower.rotationSets(["a.jsonl", "a.jsonl-20261201", "a.jsonl-2026.gz"])
+        == ["a.jsonl", "a.jsonl-2026.gz"])
+  }
+
+  /// A writer that has not yet noticed a rotation appends to the generation; a read in the
+  /// middle of that `write(2)` saw half a record, which was handed over as a malformed last
+  /// line (and its rest as another) because a newer file followed. Newer files wait until the
+  /// line is finished, or has not grown for ``FileFollower/writerGrace``.
+  @Test func aRecordHalfAppendedToARotatedFileIsReadWholeOnceFinished() throws {
+    let files = try Rotation()
+    let follower = try files.followFromTheEnd(after: [1])
+    try files.rotate()
+    let second = Array(record(2).utf8)
+    try files.append(
+      String(decoding: second[..<(second.count / 2)], as: UTF8.self), to: files.path + ".1")
+    try files.append(seqs: [3], to: files.path)
+    #expect(files.poll(follower) == [])
+    try files.append(
+      String(decoding: second[(second.count / 2)...], as: UTF8.self), to: files.path + ".1")
+    #expect(files.poll(follower) == ["2", "3"])
   }
 
   @Test func aReplacedFileIsReadFromItsStartAfterTheOldOnesLastRecords() throws {

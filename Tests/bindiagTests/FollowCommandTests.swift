@@ -352,7 +352,37 @@ private let marker = jsonLines([fixtureEvent(seq: 1, run: "feedfacefeedface")])
     #expect(
       result.stderr
         == (change == .truncated
-          ? "warning: \(path): file truncated; reading it from its start\n" : ""))
+          ? "warning: \(path): file truncated and no rotated copy found: records appended "
+            + "since follow last read it may be lost; reading it from its start\n"
+          : ""))
+  }
+
+  /// Outside review: logrotate's `copytruncate` copies the file (`PATH.1`, or `PATH-20261201`
+  /// with `dateext`), then truncates it. What was appended after follow's last read was lost,
+  /// with a warning. It is read from the copy, before the file's new records, in silence.
+  @Test(arguments: [".1", "-20261201"], [false, true])
+  func aCopyTruncatedFileLosesNoRecord(copy: String, polling: Bool) throws {
+    let directory = try temporaryDirectory()
+    let path = directory + "/app.jsonl"
+    try marker.write(toFile: path, atomically: false, encoding: .utf8)
+    let follow = try RunningFollow(
+      ["-n", "1", "--format", "json", path],
+      environment: polling ? ["BINDIAG_FOLLOW_POLL": "1"] : [:])
+    #expect(follow.waitForOutput(lines: 1))
+    // Suspended, so that the records are appended, copied and truncated before it reads them.
+    kill(follow.pid, SIGSTOP)
+    let before = jsonLines((1...3).map { fixtureEvent(seq: $0) })
+    try append(before, to: path)
+    try FileManager.default.copyItem(atPath: path, toPath: path + copy)
+    #expect(truncate(path, 0) == 0)
+    let after = jsonLines([fixtureEvent(seq: 4)])
+    try append(after, to: path)
+    kill(follow.pid, SIGCONT)
+    #expect(follow.waitForOutput(lines: 5))
+    let result = follow.finish(sending: SIGTERM)
+    #expect(result.status == 0)
+    #expect(result.stdout == marker + before + after)
+    #expect(result.stderr == "")
   }
 
   /// Issue 22.4: as `tail -F`, a file (or its folder) not there yet is waited for.
@@ -606,11 +636,13 @@ private let marker = jsonLines([fixtureEvent(seq: 1, run: "feedfacefeedface")])
   }
 
   /// A rotated generation named beside its file under another spelling of the directory was
-  /// read twice: as an input, and as part of the file's rotation. It is part of the rotation.
-  @Test func aGenerationNamedBesideItsFileUnderAnotherSpellingIsReadOnce() throws {
+  /// read twice: as an input, and as part of the file's rotation. It is part of the rotation,
+  /// logrotate's `dateext` names (`PATH-20261201`) included, which were read after the file.
+  @Test(arguments: [".20261201T000000.000001Z", "-20261201"])
+  func aGenerationNamedBesideItsFileUnderAnotherSpellingIsReadOnce(suffix: String) throws {
     let directory = try temporaryDirectory()
     let path = directory + "/app.jsonl"
-    let generation = path + ".20261201T000000.000001Z"
+    let generation = path + suffix
     let old = jsonLines([fixtureEvent(seq: 1), fixtureEvent(seq: 2)])
     try old.write(toFile: generation, atomically: false, encoding: .utf8)
     let live = jsonLines([fixtureEvent(seq: 3), fixtureEvent(seq: 4)])

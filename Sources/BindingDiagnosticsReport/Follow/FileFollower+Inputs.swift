@@ -3,7 +3,7 @@ import BindingDiagnostics
 extension FileFollower {
   /// `paths` without a file named twice: a path naming the same file (device and inode, a
   /// symlink followed) as an earlier one is left out, as `summary` counts such duplicates
-  /// once, and so is a rotated generation (`X.<UTC time>`, `X.N`) of a file `X` named too,
+  /// once, and so is a rotated generation (`X.<UTC time>`, `X-<date>`, `X.N`) of a file `X` named too,
   /// whatever the spelling of their directory (it is part of `X`'s rotation, read anyway). A
   /// path that names no file yet can only be compared by its text.
   /// - Parameter paths: Files named on the command line, in order.
@@ -22,13 +22,8 @@ extension FileFollower {
     return result.indices.filter { index in
       guard let generation = places[index] else { return true }
       return !places.contains { base in
-        guard let base, base.directory == generation.directory,
-          generation.name.hasPrefix(base.name + ".")
-        else { return false }
-        let suffix = generation.name.utf8.dropFirst(base.name.utf8.count + 1)
-        return LogRotation.isGenerationSuffix(suffix)
-          || (!suffix.isEmpty
-            && suffix.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        guard let base, base.directory == generation.directory else { return false }
+        return GenerationName.isGeneration(generation.name, of: base.name)
       }
     }.map { result[$0] }
   }

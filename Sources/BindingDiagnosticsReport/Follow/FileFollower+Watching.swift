@@ -17,7 +17,7 @@ extension FileFollower {
       }
       if watcher.wait(stop: stop) {
         for follower in followers {
-          guard follower.poll(body), follower.finish(body) else { return }
+          guard follower.finish(body) else { return }
         }
         return
       }

@@ -13,21 +13,26 @@ package import BindingDiagnostics
 /// The JSON Lines sink rotates by renaming `PATH` to a generation named after the time of the
 /// rotation (`PATH.20261201T141530.123456Z`: names sort oldest first), then creating a new
 /// `PATH` (earlier versions renamed `PATH` to `PATH.1`, `PATH.1` to `PATH.2` and so on; such
-/// names are read too, as older than every timestamped one); several processes may share one
+/// names are read too, as older than every timestamped one, and so are logrotate's `dateext`
+/// names, `PATH-20261201`, between the two); several processes may share one
 /// file, and one that has not yet noticed a rotation can still append a batch to the file now
 /// under its generation name. So the follower keeps each file it has seen open by its device and
 /// inode, whatever name it has now, and on each ``poll(_:)``:
 /// 1. looks for new files (newer than the newest one it knows: after it in `PATH.N … PATH.1,
-///    PATH.<oldest time> … PATH.<newest time>, PATH`) and orders them by age, which is that order;
+///    PATH-<oldest date> … PATH-<newest date>, PATH.<oldest time> … PATH.<newest time>, PATH`)
+///    and orders them by age, which is that order;
 /// 2. takes every file's size, newest first, then reads each one up to that size, oldest first:
 ///    a record found in a newer file was written after everything its process had written to
 ///    an older one, so that is within the older file's size taken afterwards, and comes first;
 /// 3. stops reading a file once no name links to it for a while, or when more than
 ///    ``maxFiles`` newer ones are followed.
-/// A file that shrinks was truncated and is read again from its start. A file's last line with
-/// no newline after it waits for the rest while the file is the newest followed (a writer may
-/// finish it); once a newer file follows it, once it is let go, and at ``finish(_:)``, it is
-/// read as the file's last line, as `summary` reads it.
+/// A file that shrinks, or no longer holds the bytes read of it (truncated and written again
+/// past where it was read), was truncated in place, as logrotate's `copytruncate` does after
+/// copying it to a generation: the rest of that copy is read first, then the file from its
+/// start. A file's last line with no newline after it waits for the rest while the file is the
+/// newest followed (a writer may finish it), and for ``writerGrace`` once a newer file follows
+/// it (the newer files wait); then, once it is let go, and at ``finish(_:)``, it is read as the
+/// file's last line, as `summary` reads it.
 package final class FileFollower {
   /// What a poll found.
   package enum Item: Sendable {
@@ -35,12 +40,13 @@ package final class FileFollower {
     case event(MisuseEvent)
     /// A line that looks like an event but is not one: the file's name, line number, why.
     case malformed(source: String, line: Int, reason: String)
-    /// The file shrank; it is read again from its start.
+    /// The file was truncated (or rewritten in place) and no rotated copy of it holds what
+    /// was appended since it was last read: that is lost. It is read again from its start.
     case truncated(source: String)
   }
 
-  /// The path followed (its rotated generations are `path.<UTC time>`, or `path.1`, `path.2`, …
-  /// from earlier versions).
+  /// The path followed (its rotated generations are `path.<UTC time>`, logrotate's
+  /// `path-<date>`, or `path.1`, `path.2`, … from earlier versions and logrotate).
   package let path: String
   /// The directory holding `path`, for watching.
   package let directory: String
@@ -68,6 +74,12 @@ package final class FileFollower {
   /// Whether a look at the start left older timestamped generations out (more than
   /// ``maxFiles``): counting back for `-n` then goes on among them.
   private var olderLeftOut = false
+  /// Whether the last look for copies (``copies(of:)``) took some: the newest file is looked at
+  /// again before it is read, as more may have been made while they were read.
+  private var copiesTaken = false
+  /// Whether the last look for copies left some for the next one (more than
+  /// ``maxNewFilesPerLook``): they come before the file.
+  private var copiesLeft = false
 
   /// The most files followed at once; older ones are read to their end, then let go.
   package static let maxFiles = 64
@@ -76,8 +88,10 @@ package final class FileFollower {
   static let maxNewFilesPerLook = 64
   /// The most numbered generations (`PATH.1`, … of earlier versions) looked at per look.
   static let maxNumberedPerLook = 256
-  /// How long a file no name links to any more is still read.
-  static let unlinkedGrace = Duration.seconds(2)
+  /// How long a writer may go on with a file after it was rotated (the sink looks at its path
+  /// at most once a second): a file no name links to any more is still read this long, and a
+  /// rotated file's unfinished last line waits this long for its rest.
+  static let writerGrace = Duration.seconds(2)
 
   /// Starts following `path` and its rotated siblings.
   /// - Parameters:
@@ -172,15 +186,11 @@ package final class FileFollower {
     }
   }
 
-  /// The timestamped generation name of the file at `name` (`path.<UTC time>`), if it is one.
+  /// The generation name of the file at `name` (`path.<UTC time>`, `path-<date>`), if it is one.
   private func generationName(_ name: String) -> GenerationName? {
-    let prefix = path + "."
-    guard name.hasPrefix(prefix),
-      LogRotation.isGenerationSuffix(name.utf8.dropFirst(prefix.utf8.count))
-    else { return nil }
-    let base = directoryPrefix.utf8.count
+    guard name.utf8.starts(with: directoryPrefix.utf8) else { return nil }
     return GenerationName(
-      String(name.utf8.dropFirst(base))!, prefixLength: prefix.utf8.count - base)
+      String(name.utf8.dropFirst(directoryPrefix.utf8.count))!, base: baseName)
   }
 
   /// Whether `name` is a numbered generation of `path` (`path.N`, of earlier versions).
@@ -200,19 +210,18 @@ package final class FileFollower {
   /// - Parameter body: Receives each item; returns `false` to stop.
   /// - Returns: `false` when `body` did.
   package func poll(_ body: (Item) -> Bool) -> Bool {
-    repeat {
-      discover(initial: false)
-      guard pollFollowed(body) else { return false }
-    } while morePending
-    return true
+    poll(waiting: true, body)
   }
 
-  /// Hands over each followed file's unfinished last line as its last line (see
+  /// Reads what was appended since the last poll as ``poll(_:)`` does (newer files do not wait
+  /// for an older one's unfinished last line), then hands over each followed file's unfinished
+  /// last line as its last line (see
   /// ``FollowedFile/finishLastLine(maxLineBytes:classifier:_:)``): following ends, and no
   /// writer's later bytes will be read.
   /// - Parameter body: Receives each item; returns `false` to stop.
   /// - Returns: `false` when `body` did.
   package func finish(_ body: (Item) -> Bool) -> Bool {
+    guard poll(waiting: false, body) else { return false }
     for file in files {
       guard file.finishLastLine(maxLineBytes: maxLineBytes, classifier: &classifier, body)
       else { return false }
@@ -220,36 +229,138 @@ package final class FileFollower {
     return true
   }
 
+  /// ``poll(_:)``; `waiting`: newer files wait for an older one's unfinished last line.
+  private func poll(waiting: Bool, _ body: (Item) -> Bool) -> Bool {
+    repeat {
+      discover(initial: false)
+      guard let done = pollFollowed(waiting: waiting, body) else { return false }
+      // Newer files wait for an older one's last line: no more of them are taken meanwhile.
+      if !done { return true }
+    } while morePending || copiesLeft
+    return true
+  }
+
   /// Reads every followed file up to the size it has now, then lets go of those done with.
-  /// A file a newer one follows (rotated away, or replaced) has its unfinished last line read
-  /// as its last, before the newer files are read.
-  private func pollFollowed(_ body: (Item) -> Bool) -> Bool {
+  ///
+  /// A file that shrank, or no longer holds what was read of it (truncated, then written past
+  /// where it was read: the newest file is looked at every time, older ones when they grew), was
+  /// truncated or rewritten in place: the rest of its rotated copy, if there is one, and the
+  /// copies made after it are read first (see ``copies(of:)``), then the file from its start.
+  /// So are the copies made since when the newest file, nothing of which was read yet, was
+  /// modified (it may have been written, copied and truncated since, more than once). A file a
+  /// newer one follows (rotated away, or replaced) has its unfinished last line read as its last
+  /// before the newer files are read; while `waiting`, only once it has not grown for
+  /// ``writerGrace`` (a writer that has not noticed the rotation may be appending the rest): the
+  /// newer files wait.
+  /// - Returns: `nil` when `body` returned `false`; `false` when newer files wait.
+  private func pollFollowed(waiting: Bool, _ body: (Item) -> Bool) -> Bool? {
     var ends = [Int64?](repeating: nil, count: files.count)
     var linked = [Bool](repeating: true, count: files.count)
+    var modified = [Bool](repeating: false, count: files.count)
     for index in files.indices.reversed() {
       guard let status = files[index].status() else { continue }
       ends[index] = status.size
       linked[index] = status.linked
+      modified[index] = status.modified != files[index].modified
+      files[index].modified = status.modified
     }
-    for (index, file) in files.enumerated() {
-      guard let end = ends[index] else { continue }
-      if end < file.offset {
+    var index = 0
+    // The file a look for copies found none of (it is read now), and whether copies were taken.
+    var looked: FollowedFile?
+    var took = false
+    while index < files.count {
+      let file = files[index]
+      guard let end = ends[index] else {
+        index += 1
+        continue
+      }
+      let newest = index == files.count - 1
+      let replaced =
+        end < file.offset || ((end > file.offset || newest) && !file.holds(whatWasReadOf: file))
+      // Nothing read of the newest file yet, and it changed, or copies were just taken: more
+      // may have been made since (while those were read).
+      let unread = newest && file.offset == 0 && (modified[index] || copiesTaken)
+      if replaced || (unread && file !== looked) {
+        // More copies than one look takes: the next pass takes the next ones, after the files
+        // read are let go.
+        if !replaced, took, copiesLeft { break }
+        // logrotate copies the file `path` names; another one is only truncated.
+        let (copies, held) =
+          liveFile() == file.identity ? copies(of: file) : ([], file.offset == 0)
+        copiesTaken = !copies.isEmpty
+        took = took || copiesTaken
+        if copies.isEmpty { looked = file }
         file.move(to: 0)
-        guard body(.truncated(source: file.name)) else { return false }
+        files.insert(contentsOf: copies, at: index)
+        ends.insert(contentsOf: copies.map { $0.status()?.size }, at: index)
+        linked.insert(contentsOf: copies.map { _ in true }, at: index)
+        modified.insert(contentsOf: copies.map { _ in false }, at: index)
+        if replaced, !held {
+          guard body(.truncated(source: file.name)) else { return nil }
+        }
+        continue
       }
       guard
         file.read(
           upTo: end, maxLineBytes: maxLineBytes, scratch: scratch, classifier: &classifier, body)
-      else { return false }
+      else { return nil }
       if index < files.count - 1 {
+        if waiting, file.hasUnfinishedLine, .now - file.grewAt < FileFollower.writerGrace {
+          return false
+        }
         guard file.finishLastLine(maxLineBytes: maxLineBytes, classifier: &classifier, body)
-        else { return false }
+        else { return nil }
       }
+      index += 1
     }
-    return letGo(linked: linked, body)
+    return letGo(linked: linked, body) ? true : nil
   }
 
-  /// Closes files no name has linked to for ``unlinkedGrace``, and the oldest beyond
+  /// The copies logrotate's `copytruncate` made of `file` (`path.1`, `path-<date>`) since it
+  /// was last read, oldest first, to be followed before it: the generations newer than every one
+  /// followed. One that begins as what was read of `file` is its copy: it is read from where
+  /// `file` was (its unfinished last line whole) when it holds all that was read
+  /// (``FollowedFile/holds(whatWasReadOf:)``), else followed from its end (it was copied before
+  /// `file` was read that far). The others are copies of later truncations, read whole; but not
+  /// one that is empty or begins as `file` does now: it may still be being copied, and its
+  /// truncation is still to come.
+  /// At most ``maxNewFilesPerLook`` dated or timestamped ones are taken at a time, the oldest
+  /// (``copiesLeft`` then says more are left).
+  /// - Returns: The copies, and whether one held what was read (what was appended since the
+  ///   last read is lost otherwise; nothing is, when nothing was read).
+  private func copies(of file: FollowedFile) -> (copies: [FollowedFile], held: Bool) {
+    let newest = files.lazy.compactMap { self.generationName($0.name) }.max()
+    // Followed, or seen twice (renamed while looked at).
+    var known = Set(files.map(\.identity))
+    let listed = generations(after: newest, upTo: nil, initial: false)
+    copiesLeft = listed.more
+    let names =
+      numberedSightings(initial: false).map(\.name)
+      + listed.kept.map { directoryPrefix + $0.text }
+    var copies: [FollowedFile] = []
+    for name in names {
+      guard case .success(let info) = FollowIO.pathStatus(name),
+        known.insert(FollowIO.Identity(info)).inserted,
+        case .opened(let copy) = FollowedFile.open(name, expected: FollowIO.Identity(info)),
+        // Empty, or a copy of what `file` holds now: logrotate may still be copying it, and is
+        // still to truncate `file`. It is looked at again at the next look.
+        (copy.status()?.size ?? 0) > 0, !copy.beginsAsNow(file)
+      else { continue }
+      copies.append(copy)
+    }
+    var held = file.offset == 0
+    for copy in copies where file.offset > 0 && copy.begins(like: file) {
+      if (copy.status()?.size ?? 0) >= file.offset, copy.holds(whatWasReadOf: file) {
+        copy.move(to: file.lineStart)
+        held = true
+      } else {
+        copy.move(to: copy.status()?.size ?? 0)
+      }
+    }
+    return (copies, held)
+  }
+
+  /// Closes files no name has linked to for ``writerGrace``, and the oldest beyond
   /// ``maxFiles``; all of them were just read to their end, and their unfinished last lines
   /// are read as their last.
   /// - Returns: `false` when `body` did.
@@ -263,7 +374,7 @@ package final class FileFollower {
         continue
       }
       let since = unlinkedSince[file.identity] ?? now
-      if now - since < FileFollower.unlinkedGrace {
+      if now - since < FileFollower.writerGrace {
         unlinkedSince[file.identity] = since
         kept.append(file)
       } else {
@@ -362,17 +473,21 @@ extension FileFollower {
     path.contains("/") ? (directory.hasSuffix("/") ? directory : directory + "/") : ""
   }
 
-  /// The timestamped generations of `path` after `after` and up to `upTo`, oldest first, from
-  /// one listing of the directory, in bounded memory: the oldest ``maxNewFilesPerLook`` of
-  /// them, or at a start from the last events (`initial`) the newest ``maxFiles``, and whether
-  /// more were left out (after the last kept). Names dated more than a day ahead are not the sink's (it leaves them alone
-  /// too): they would hold the watermark far ahead.
+  /// The name of `path` in its directory.
+  private var baseName: String {
+    path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+  }
+
+  /// The timestamped and dated generations of `path` after `after` and up to `upTo`, oldest
+  /// first, from one listing of the directory, in bounded memory: the oldest
+  /// ``maxNewFilesPerLook`` of them, or at a start from the last events (`initial`) the newest
+  /// ``maxFiles``, and whether more were left out (after the last kept). Names dated more than
+  /// a day ahead are not the sink's (it leaves them alone too): they would hold the watermark
+  /// far ahead.
   private func generations(
     after: GenerationName?, upTo: GenerationName?, initial: Bool
   ) -> (kept: [GenerationName], more: Bool) {
-    let slash = path.lastIndex(of: "/")
-    let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
-    let prefix = base + "."
+    let base = baseName
     let latest = GenerationName.latestPlausible()
     let limit = initial ? FileFollower.maxFiles : FileFollower.maxNewFilesPerLook
     var kept: [GenerationName] = []
@@ -389,11 +504,7 @@ extension FileFollower {
       }
     }
     FollowIO.forEachName(in: directory) { entry in
-      guard entry.hasPrefix(prefix),
-        LogRotation.isGenerationSuffix(entry.utf8.dropFirst(prefix.utf8.count))
-      else { return }
-      let name = GenerationName(entry, prefixLength: prefix.utf8.count)
-      guard name <= latest else { return }
+      guard let name = GenerationName(entry, base: base), name <= latest else { return }
       if let after, name <= after { return }
       if let upTo, name > upTo {
         more = true
@@ -461,25 +572,13 @@ extension FileFollower {
     }
   }
 
-  /// `paths` without repeats, and without `X.N` or `X.<UTC time>` when `X` is named too (it is
-  /// part of `X`'s rotation, which is followed anyway).
+  /// `paths` without repeats, and without `X.N`, `X.<UTC time>` or `X-<date>` when `X` is
+  /// named too (it is part of `X`'s rotation, which is followed anyway).
   /// - Parameter paths: Files named on the command line.
   package static func rotationSets(_ paths: [String]) -> [String] {
     var result: [String] = []
     for path in paths where !result.contains(path) {
-      let isGeneration = paths.contains { base in
-        path.hasPrefix(base + ".")
-          && LogRotation.isGenerationSuffix(path.utf8.dropFirst(base.utf8.count + 1))
-      }
-      if isGeneration { continue }
-      if let dot = path.lastIndex(of: "."),
-        !path[path.index(after: dot)...].isEmpty,
-        path[path.index(after: dot)...].allSatisfy(\.isASCII),
-        path[path.index(after: dot)...].allSatisfy(\.isNumber),
-        paths.contains(String(path[..<dot]))
-      {
-        continue
-      }
+      if paths.contains(where: { GenerationName.isGeneration(path, of: $0) }) { continue }
       result.append(path)
     }
     return result

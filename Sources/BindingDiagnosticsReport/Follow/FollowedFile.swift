@@ -21,9 +21,20 @@ final class FollowedFile {
   /// The number of the line starting at `offset - pending.count`, once known (counting the
   /// lines before a start in the middle of a file is put off until a message needs it).
   private var nextLine: Int?
+  /// The file's first bytes and the last ones before `offset`, up to ``fingerprintBytes`` each,
+  /// as read: a file that no longer holds them was truncated or rewritten in place, and a
+  /// rotated file that holds them is its copy.
+  private var head: [UInt8] = []
+  private var tail: [UInt8] = []
+  /// When reading last found new bytes.
+  private(set) var grewAt = ContinuousClock.now
+  /// The modification time ``status()`` gave at the last poll.
+  var modified: Int64?
 
   /// Bytes read per `pread(2)`.
   static let chunkBytes = 1 << 16
+  /// The most bytes of ``head`` and of ``tail``.
+  static let fingerprintBytes = 4096
 
   /// What opening a file found.
   enum Opening {
@@ -61,10 +72,17 @@ final class FollowedFile {
     FollowIO.closeFile(fd)
   }
 
-  /// The file's size, and whether any name still links to it.
-  func status() -> (size: Int64, linked: Bool)? {
+  /// The file's size, whether any name still links to it, and when it was last modified
+  /// (nanoseconds).
+  func status() -> (size: Int64, linked: Bool, modified: Int64)? {
     guard case .success(let info) = FollowIO.status(fd) else { return nil }
-    return (Int64(info.st_size), info.st_nlink > 0)
+    #if canImport(Glibc)
+      let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+    #else
+      let modified =
+        Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
+    #endif
+    return (Int64(info.st_size), info.st_nlink > 0, modified)
   }
 
   /// Reading goes on from `position` (a line start) as if all before it had been read.
@@ -73,6 +91,65 @@ final class FollowedFile {
     pending.removeAll()
     skipping = false
     nextLine = position == 0 ? 1 : nil
+    let kept = min(position, Int64(FollowedFile.fingerprintBytes))
+    head = FollowedFile.bytes(fd, 0..<kept)
+    tail = FollowedFile.bytes(fd, (position - kept)..<position)
+  }
+
+  /// Where the line being read starts: `offset`, or the start of the unfinished last line.
+  var lineStart: Int64 { offset - Int64(pending.count) }
+
+  /// Whether the last line read has no newline yet.
+  var hasUnfinishedLine: Bool { skipping || !pending.isEmpty }
+
+  /// Whether this file begins as `other` did where it was read (as far as this one goes).
+  func begins(like other: FollowedFile) -> Bool {
+    let first = FollowedFile.bytes(fd, 0..<Int64(other.head.count))
+    return !first.isEmpty && other.head.starts(with: first)
+  }
+
+  /// Whether this file and `other` begin with the same bytes now (as far as the shorter of their
+  /// first ``fingerprintBytes`` goes; not when either is empty).
+  func beginsAsNow(_ other: FollowedFile) -> Bool {
+    let limit = Int64(FollowedFile.fingerprintBytes)
+    let mine = FollowedFile.bytes(fd, 0..<limit)
+    let theirs = FollowedFile.bytes(other.fd, 0..<limit)
+    let common = min(mine.count, theirs.count)
+    return common > 0 && mine.prefix(common) == theirs.prefix(common)
+  }
+
+  /// Whether this file holds what was read of `other` (itself, or the file it may be a copy
+  /// of) up to `other`'s offset: the same first bytes, and the same bytes before that offset.
+  func holds(whatWasReadOf other: FollowedFile) -> Bool {
+    FollowedFile.bytes(fd, 0..<Int64(other.head.count)) == other.head
+      && FollowedFile.bytes(fd, (other.offset - Int64(other.tail.count))..<other.offset)
+        == other.tail
+  }
+
+  /// Whether the file still begins as it did when the `count` bytes at `bytes` were read at
+  /// `offset` (its first bytes read, or the first of these): otherwise it was truncated and
+  /// written again meanwhile, and they may be of the new content, in the middle of it. They
+  /// are left for the next poll, which finds the file rewritten.
+  private func stillBegins(as bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
+    var first = head
+    let limit = FollowedFile.fingerprintBytes
+    if offset < Int64(limit) {
+      first.append(
+        contentsOf: UnsafeBufferPointer(start: bytes, count: min(count, limit - Int(offset))))
+    }
+    return FollowedFile.bytes(fd, 0..<Int64(first.count)) == first
+  }
+
+  /// Consumes the `count` bytes at `bytes`, read at `offset`.
+  private func consume(_ bytes: UnsafePointer<UInt8>, count: Int) {
+    let read = UnsafeBufferPointer(start: bytes, count: count)
+    let limit = FollowedFile.fingerprintBytes
+    if offset < Int64(limit) { head.append(contentsOf: read.prefix(limit - Int(offset))) }
+    if count >= limit { tail.removeAll(keepingCapacity: true) }
+    tail.append(contentsOf: read.suffix(limit))
+    if tail.count > limit { tail.removeFirst(tail.count - limit) }
+    offset += Int64(count)
+    if count > 0 { grewAt = .now }
   }
 
   /// Reads `[offset, end)` and hands each complete line's event or malformation to `body`;
@@ -86,7 +163,7 @@ final class FollowedFile {
     while offset < end {
       let want = Int(min(Int64(scratch.count), end - offset))
       guard case .success(let got) = FollowIO.readAt(fd, into: base, count: want, at: offset),
-        got > 0
+        got > 0, stillBegins(as: base, count: got)
       else { return true }
       var start = 0
       while start < got, let found = memchr(base + start, 0x0a, got - start) {
@@ -107,7 +184,7 @@ final class FollowedFile {
         skipping = false
         start = newline + 1
         guard deliver(kind, lineStart: lineStart, body) else {
-          offset += Int64(start)
+          consume(base, count: start)
           return false
         }
       }
@@ -118,7 +195,7 @@ final class FollowedFile {
           pending.removeAll()
         }
       }
-      offset += Int64(got)
+      consume(base, count: got)
     }
     return true
   }
@@ -266,17 +343,22 @@ final class FollowedFile {
       if range.lowerBound >= cacheStart && range.upperBound <= cacheStart + Int64(cache.count) {
         return Array(cache[Int(range.lowerBound - cacheStart)..<Int(range.upperBound - cacheStart)])
       }
-      let count = Int(range.count)
-      return [UInt8](unsafeUninitializedCapacity: count) { storage, initialized in
-        var got = 0
-        if count > 0,
-          case .success(let read) = FollowIO.readAt(
-            fd, into: storage.baseAddress!, count: count, at: range.lowerBound)
-        {
-          got = read
-        }
-        initialized = got
+      return FollowedFile.bytes(fd, range)
+    }
+  }
+
+  /// The bytes of `fd` at `range` (fewer past its end), with one `pread(2)`.
+  private static func bytes(_ fd: Int32, _ range: Range<Int64>) -> [UInt8] {
+    let count = Int(range.count)
+    return [UInt8](unsafeUninitializedCapacity: count) { storage, initialized in
+      var got = 0
+      if count > 0,
+        case .success(let read) = FollowIO.readAt(
+          fd, into: storage.baseAddress!, count: count, at: range.lowerBound)
+      {
+        got = read
       }
+      initialized = got
     }
   }
 }
