@@ -62,6 +62,9 @@ enum ExportCommand {
       )
     }
     SummaryCommand.noteUnseenKinds(options.filter.kinds, seen: exporter.kindsSeen.sorted())
+    for filter in exporter.sightings.unmatched() {
+      Output.err("warning: " + SummaryCommand.unmatchedText(filter) + "\n")
+    }
     return failed ? ExitCode.failure : ExitCode.success
   }
 

@@ -36,6 +36,8 @@ package struct EventExporter {
   package private(set) var writeFailed = false
   /// With a kind filter, the kinds of every event read, kept or not.
   package private(set) var kindsSeen: Set<String> = []
+  /// Whether each value filter matched an event, and what was seen instead.
+  package private(set) var sightings: FilterSightings
 
   /// An exporter.
   /// - Parameters:
@@ -50,6 +52,7 @@ package struct EventExporter {
     version: String, write: @escaping ([UInt8]) -> Bool
   ) {
     self.filter = filter
+    self.sightings = FilterSightings(filter: filter)
     self.format = format
     self.batch = batch
     self.version = version
@@ -75,6 +78,7 @@ package struct EventExporter {
   /// - Returns: `false` when the output failed and reading should stop.
   package mutating func add(_ event: MisuseEvent) -> Bool {
     if !filter.kinds.isEmpty { kindsSeen.insert(event.kind.code) }
+    if sightings.waiting { sightings.see(event) }
     guard filter.accepts(event), !writeFailed else { return !writeFailed }
     records += 1
     events += event.events
@@ -110,9 +114,11 @@ package struct EventExporter {
     return !writeFailed
   }
 
-  /// Adds the kinds a worker saw (with a kind filter) to ``kindsSeen``.
-  mutating func see(kinds: Set<String>) {
+  /// Adds the kinds a worker saw (with a kind filter) to ``kindsSeen``, and its value
+  /// filters' sightings to ``sightings``.
+  mutating func see(kinds: Set<String>, sightings: FilterSightings) {
     if !kinds.isEmpty { kindsSeen.formUnion(kinds) }
+    if self.sightings.waiting { self.sightings.merge(sightings) }
   }
 
   /// Counts a forged journal entry (left out).

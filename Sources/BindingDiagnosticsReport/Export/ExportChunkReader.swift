@@ -50,6 +50,9 @@ struct ExportChunkReader {
     var malformed: [(line: Int, reason: String)] = []
     var lines = 0
     var kinds: Set<String> = []
+    /// The value filters' sightings of the chunk's events that are not journal entries (those
+    /// are seen when added, after the forged ones are left out).
+    var sightings = FilterSightings(filter: EventFilter())
     var error: SystemError?
 
     init(start: Int, end: Int) {
@@ -100,7 +103,7 @@ struct ExportChunkReader {
             InputReader.MalformedLine(source: name, line: lineNumber + line + 1, reason: reason))
         }
         lineNumber += chunk.lines
-        exporter.see(kinds: chunk.kinds)
+        exporter.see(kinds: chunk.kinds, sightings: chunk.sightings)
         if let journal = chunk.journal {
           for (event, identity) in journal {
             if let identity, let owner = owners.owner(ofRun: event.run, claimedBy: identity) {
@@ -197,6 +200,7 @@ struct ExportChunkReader {
       chunk.lines = 0
       chunk.malformed = []
       chunk.kinds = []
+      chunk.sightings = FilterSightings(filter: filter)
       var classifier = LineClassifier()
       var scanner = ContractLineScanner()
       var journal: [(event: MisuseEvent, identity: JournalEntryDecoder.Identity?)] = []
@@ -229,6 +233,7 @@ struct ExportChunkReader {
         case .event(let event):
           if !filter.kinds.isEmpty { chunk.kinds.insert(event.kind.code) }
           let identity = classifier.journalIdentity
+          if identity == nil, chunk.sightings.waiting { chunk.sightings.see(event) }
           if fast {
             if identity != nil { return false }
             if filter.accepts(event) { records.append(event) }
