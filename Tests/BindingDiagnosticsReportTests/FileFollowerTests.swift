@@ -370,8 +370,10 @@ private func record(_ seq: Int, kind: MisuseKind = .mappedBoolSetTrue) -> String
       files.poll(FileFollower(path: files.path, start: .beginning)) == ["1", "2", "3", "4", "5"])
     #expect(files.poll(FileFollower(path: files.path, start: .last(4))) == ["2", "3", "4", "5"])
     #expect(
-      FileFollower.rotationSets(["a.jsonl", "a.jsonl-20261201", "a.jsonl-2026.gz"])
-        == ["a.jsonl", "a.jsonl-2026.gz"])
+      FileFollower.rotationSets([
+        "a.jsonl", "a.jsonl-20261201", "a.jsonl-2026-12-01", "a.jsonl-2026.gz", "a.jsonl-2",
+      ])
+        == ["a.jsonl", "a.jsonl-2026.gz", "a.jsonl-2"])
   }
 
   /// A writer that has not yet noticed a rotation appends to the generation; a read in the

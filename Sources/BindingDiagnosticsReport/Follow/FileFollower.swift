@@ -195,10 +195,7 @@ package final class FileFollower {
 
   /// Whether `name` is a numbered generation of `path` (`path.N`, of earlier versions).
   private func isNumbered(_ name: String) -> Bool {
-    let prefix = path + "."
-    let suffix = name.utf8.dropFirst(prefix.utf8.count)
-    return name.hasPrefix(prefix) && !suffix.isEmpty
-      && suffix.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    GenerationName.isNumbered(name, of: path)
   }
 
   deinit {

@@ -4,8 +4,9 @@ import BindingDiagnostics
 /// the sink's timestamped ones (`PATH.20261201T141530.123456Z`, or with `-N` when that time was
 /// taken), ordered by time, then by `N` as a number (`-10` after `-9`); and logrotate's
 /// `dateext` ones (`PATH-20261201`, `PATH-2026120114`, `PATH-20261201-1764547200`, any
-/// `dateformat` of digit groups joined by `-`), ordered by their digit groups as numbers, and
-/// before every timestamped one. A compressed generation (`PATH-20261201.gz`) is none.
+/// `dateformat` of digit groups joined by `-`, eight digits at least, as a date has: `PATH-2`
+/// is another file), ordered by their digit groups as numbers, and before every timestamped
+/// one. A compressed generation (`PATH-20261201.gz`) is none.
 struct GenerationName: Comparable {
   /// The name in its directory.
   let text: String
@@ -35,7 +36,8 @@ struct GenerationName: Comparable {
         groups.allSatisfy({ group in
           !group.isEmpty && group.count <= 18
             && group.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
-        })
+        }),
+        groups.reduce(0, { $0 + $1.count }) >= 8
       else { return nil }
       dated = groups.map { Int(Substring($0))! }
       stamp = ""
@@ -48,7 +50,12 @@ struct GenerationName: Comparable {
   /// Whether `name` is a rotated generation of `base`, both names in one directory: a
   /// timestamped or dated one, or a numbered one of earlier versions (`base.N`).
   static func isGeneration(_ name: String, of base: String) -> Bool {
-    guard GenerationName(name, base: base) == nil else { return true }
+    GenerationName(name, base: base) != nil || isNumbered(name, of: base)
+  }
+
+  /// Whether `name` is a numbered generation of `base` (`base.N`, of earlier versions and of
+  /// logrotate without `dateext`).
+  static func isNumbered(_ name: String, of base: String) -> Bool {
     let suffix = name.utf8.dropFirst(base.utf8.count + 1)
     return name.utf8.starts(with: (base + ".").utf8) && !suffix.isEmpty
       && suffix.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
