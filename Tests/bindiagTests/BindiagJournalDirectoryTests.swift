@@ -296,39 +296,43 @@ struct BindiagJournalDirectoryTests {
 
         """)
   }
+
   /// A run's owner is the identity of its first entry in the journal, not in the window: with
-  /// `--since` after the run's first records and just before an entry another uid forged into
-  /// it, the forged entry is counted as forged and the run's later records as records, as when
-  /// the same entries are read as `journalctl -o json` (it took the run over, and the run's four
-  /// genuine records in the window were counted as forged).
+  /// `--since` after two runs' first records and just before an entry another uid forged into
+  /// each, the forged entries are counted as forged and the runs' later records as records, as
+  /// when the same entries are read as `journalctl -o json` (each took its run over, and the
+  /// runs' eight genuine records in the window were counted as forged).
   @Test func aWindowStartingAtAForgedEntryLeavesTheRunToItsOwner() throws {
     let directory = try temporaryDirectory()
-    let run = "e5e5e5e5e5e5e5e5"
-    let entries = (1...8).map { seq -> JournalExportFile.Fields in
-      let event = fixtureEvent(
-        seq: seq == 4 ? 9_000 : seq, at: "2026-11-30T04:0\(seq):00.000000Z", run: run)
-      let sender: JournalExportFile.Fields =
-        seq == 4 ? [("_UID", "65534"), ("_PID", "999")] : [("_UID", "0")]
-      return JournalExportFile.fields(event, index: seq).filter { seq != 4 || $0.name != "_PID" }
-        + sender
+    let runs = [("e5e5e5e5e5e5e5e5", "00"), ("e6e6e6e6e6e6e6e6", "30")]
+    let entries = (1...8).flatMap { seq in
+      runs.map { run, second -> JournalExportFile.Fields in
+        let event = fixtureEvent(
+          seq: seq == 4 ? 9_000 : seq, at: "2026-11-30T04:0\(seq):\(second).000000Z", run: run)
+        let sender: JournalExportFile.Fields =
+          seq == 4 ? [("_UID", "65534"), ("_PID", "999")] : [("_UID", "0")]
+        return JournalExportFile.fields(event, index: seq * 2 + (second == "00" ? 0 : 1))
+          .filter { seq != 4 || $0.name != "_PID" } + sender
+      }
     }
     try JournalExportFile.write(entries: entries, to: directory + "/remote-build-01.journal")
     let exported = try runProduct(
       "/usr/bin/env", ["journalctl", "--no-pager", "--all", "-o", "json", "-D", directory])
     #expect(exported.status == 0, "\(exported.stderr)")
-    let window = ["summary", "--format", "json", "--since", "2026-11-30T04:03:30Z"]
+    let window = ["summary", "--format", "json", "--since", "2026-11-30T04:03:45Z"]
     let fromJournal = try bindiag(arguments: window + ["--journal-dir", directory])
     let fromJSON = try bindiag(arguments: window + ["-"], stdin: Data(exported.stdout.utf8))
     for output in [fromJournal, fromJSON] {
       #expect(output.status == 0, "\(output.stderr)")
       #expect(
         output.stdout.hasPrefix(
-          #"{"schema":1,"events":4,"records":4,"malformed":0,"other":0,"lost":0,"duplicates":0,"#
+          #"{"schema":1,"events":8,"records":8,"malformed":0,"other":0,"lost":0,"duplicates":0,"#
         ), "\(output.stdout)")
-      #expect(output.stdout.contains(#""forged":1,"#), "\(output.stdout)")
+      #expect(output.stdout.contains(#""forged":2,"#), "\(output.stdout)")
     }
     #expect(fromJournal.stdout == fromJSON.stdout)
   }
+
   /// `journalctl -o json` without `--all` writes a field of 4 096 bytes or more as `null`: a
   /// record whose label was that long (its MESSAGE, which names the label, too) is malformed,
   /// named with the way out, instead of a record without its label (which changes its site's

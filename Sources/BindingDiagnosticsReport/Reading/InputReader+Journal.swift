@@ -89,9 +89,10 @@ extension InputReader {
     var decoder = JournalEntryDecoder()
     // With `since`, a run's first entry in the window may not be its first: its identity owns the
     // run until an entry of the run with another identity comes. The run's first entry in the
-    // source is then looked up (once per run); when it is not the window's first, the read starts
-    // again with that owner (the entries counted for the wrong one are undone), naming no
-    // malformed entry twice.
+    // source is then looked up (once per run, kept for the next pass); when one of those is not
+    // the window's first, the read, once ended, starts again with the owners looked up (the
+    // entries counted for wrong ones are undone), naming no malformed entry twice: two passes
+    // at most, however many runs were claimed.
     var lookedUp: [String: JournalEntryDecoder.Identity] = [:]
     var reported = (source: -1, entry: 0)
     var box: AggregatorBox
@@ -105,7 +106,7 @@ extension InputReader {
       readable = []
       var fileFailures: [Int] = []
       var provisional = Set<String>()
-      var retaken: String?
+      var retake = false
       var entries = 0
       var events = 0
       for (index, (name, path, source)) in sources.enumerated() {
@@ -122,12 +123,10 @@ extension InputReader {
             if since != nil, !owners.knows(event.run) { provisional.insert(event.run) }
             if let owner = owners.owner(ofRun: event.run, claimedBy: identity) {
               if provisional.remove(event.run) != nil,
-                let first = InputReader.firstEntryIdentity(ofRun: event.run, in: source),
-                first != owner
+                let first = InputReader.firstEntryIdentity(ofRun: event.run, in: source)
               {
                 lookedUp[event.run] = first
-                retaken = event.run
-                return false
+                if first != owner { retake = true }
               }
               box.value.countForged()
               return true
@@ -150,7 +149,6 @@ extension InputReader {
           if otherUser, case .event(let event) = kind { box.value.markOtherUser(run: event.run) }
           return true
         }
-        if retaken != nil { continue read }
         switch result {
         case .success: readable.append((path, source))
         case .failure(let error):
@@ -158,6 +156,7 @@ extension InputReader {
           failures.append(JournalFailure(path: path, error: error))
         }
       }
+      if retake { continue read }
       // A file that could not be read (corrupt, or shrank under the reader) is skipped when
       // others of the directories were read.
       if !readable.isEmpty, !directories.isEmpty {
