@@ -13,7 +13,8 @@ extension InputReader {
   /// events themselves. The local journal when `directories` is empty, else each directory's
   /// journal files one at a time (a file reached twice is read once). An entry whose trusted
   /// identity (`_UID`, `_PID`, `_BOOT_ID`) is not that of its run's first entry goes to
-  /// `forged`, never to `body`.
+  /// `forged`, never to `body`; with `since`, each run's first entry is looked up in its source
+  /// when the run is first met (an entry forged at the window's start would otherwise take it).
   /// - Parameters:
   ///   - directories: Journal directories; none for the local journal.
   ///   - run: The only run to read (a journal match), or `nil` for all.
@@ -64,6 +65,13 @@ extension InputReader {
             let kind = decoder.classify(entry)
             if case .event(let event) = kind {
               let identity = JournalEntryDecoder.identity(of: entry)
+              // Read from `since` on, a run's first entry read may not be its first, and what
+              // is written cannot be taken back: its owner is looked up first, as `follow` does.
+              if start != nil, !owners.knows(event.run),
+                let first = InputReader.firstEntryIdentity(ofRun: event.run, in: source)
+              {
+                owners.setOwner(ofRun: event.run, to: first)
+              }
               if let owner = owners.owner(ofRun: event.run, claimedBy: identity) {
                 forged(ForgedEntry(event, sender: identity, owner: owner))
                 return true
