@@ -466,6 +466,7 @@ peer() {
   fi
   agree="$agree $name $same,"
 }
+cc -O2 -pthread -o "$out/scan_floor" Benchmarks/peers/scan_floor.c
 sizes="200000 1000000"
 [ "$mode" = quick ] && sizes="200000"
 [ "$mode" = full ] && sizes="200000 1000000 5000000"
@@ -489,6 +490,13 @@ for n in $sizes; do
   srow "measure ($n records, $(( $(stat -c %s "$file") / 1048576 )) MiB, load $(cut -d' ' -f1 /proc/loadavg))" "bindiag" "peer" "peer/ours" "goal (issue 31)"
   srow "  vs cat FILE > /dev/null (the I/O floor), s" "$ours" "$cat_s" "$(sratio "$cat_s" "$ours")" \
     "ours/cat $(sratio "$ours" "$cat_s"), $(verdict "$(sratio "$ours" "$cat_s")" "<=" 2.5 "$at")"
+  # The structural floor on as many threads as bindiag's default: pread and the newline and
+  # quote masks, nothing parsed. What bindiag takes beyond it is its parse and aggregation.
+  floor_s="$(best 3 "$out/scan_floor" "$file" "$(nproc)")"
+  floor_lines="$("$out/scan_floor" "$file" "$(nproc)" | awk '$1 == "scan_floor.lines" {print $2}')"
+  floor_same=no; [ "$floor_lines" = "$(jq '.records + .malformed' "$res/bindiag.json" 2>/dev/null)" ] && floor_same=yes
+  srow "  vs C structural scan, $(nproc) threads (scan floor), s" "$ours" "$floor_s" "$(sratio "$floor_s" "$ours")" \
+    "floor/cat $(sratio "$floor_s" "$cat_s"); lines = records: $floor_same"
   agree=""
   if have duckdb; then peer duckdb "DuckDB read_json, explicit columns (Python)" 3 3 python3 Benchmarks/peers/group_duckdb.py "$file"
   else echo "  vs DuckDB: skipped, no duckdb module (pip install duckdb)"; fi
