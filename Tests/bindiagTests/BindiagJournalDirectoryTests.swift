@@ -349,6 +349,56 @@ struct BindiagJournalDirectoryTests {
     #expect(exported[0].stdout == exported[1].stdout)
   }
 
+  /// A collector's files overlap in time, one per host: an unprivileged user of web-02, whose
+  /// file starts first, claims web-01's run after its first records, with `debug` records for
+  /// its seqs. The run is web-01's (its first entry is the earliest), so its three `error`
+  /// records count and `check` fails, as it does on the same entries read as `journalctl -o
+  /// json`. Reading file by file gave the run to the forger: the three errors were counted
+  /// forged and `check` passed.
+  @Test func aClaimInAnotherHostsEarlierFileDoesNotTakeTheRunOver() throws {
+    let directory = try temporaryDirectory()
+    let run = "d7d7d7d7d7d7d7d7"
+    let genuine = (1...3).map { seq in
+      JournalExportFile.fields(
+        fixtureEvent(seq: seq, at: "2026-11-30T04:1\(seq):00.000000Z", host: "web-01", run: run),
+        index: seq) + [("_UID", "0"), ("_BOOT_ID", "01010101010101010101010101010101")]
+    }
+    // web-02's file starts at 04:00 with a run of its own (a `debug` record, below the gate).
+    let own = JournalExportFile.fields(
+      fixtureEvent(
+        seq: 1, level: .debug, at: "2026-11-30T04:00:00.000000Z", host: "web-02",
+        run: "d8d8d8d8d8d8d8d8"), index: 0)
+    let claims = (1...3).map { seq in
+      JournalExportFile.fields(
+        fixtureEvent(
+          seq: seq, level: .debug, at: "2026-11-30T04:2\(seq):00.000000Z", host: "web-02",
+          run: run), index: seq
+      ).filter { $0.name != "_PID" } + [("_UID", "65534"), ("_PID", "999")]
+    }
+    let boot = ("_BOOT_ID", "02020202020202020202020202020202")
+    try JournalExportFile.write(entries: genuine, to: directory + "/remote-web-01.journal")
+    try JournalExportFile.write(
+      entries: ([own] + claims).map { $0.filter { $0.name != "_BOOT_ID" } + [boot] },
+      to: directory + "/remote-web-02.journal")
+    let json = try runProduct(
+      "/usr/bin/env", ["journalctl", "--no-pager", "--all", "-o", "json", "-D", directory])
+    #expect(json.status == 0, "\(json.stderr)")
+    let fromJournal = try bindiag(arguments: ["summary", "--format", "json", "--journal-dir", directory])
+    let fromJSON = try bindiag(arguments: ["summary", "--format", "json", "-"], stdin: Data(json.stdout.utf8))
+    for output in [fromJournal, fromJSON] {
+      #expect(output.status == 0, "\(output.stderr)")
+      #expect(
+        output.stdout.hasPrefix(
+          #"{"schema":1,"events":4,"records":4,"malformed":0,"other":0,"lost":0,"duplicates":0,"#
+        ), "\(output.stdout)")
+      #expect(output.stdout.contains(#""forged":3,"#), "\(output.stdout)")
+    }
+    #expect(fromJournal.stdout == fromJSON.stdout)
+    let gate = try bindiag(arguments: ["check", "--format", "json", "--journal-dir", directory])
+    #expect(gate.status == 3, "\(gate.stdout)")
+    #expect(gate.stderr == "check failed: 3 events (--max-events 0)\n")
+  }
+
   /// `journalctl -o json` without `--all` writes a field of 4 096 bytes or more as `null`: a
   /// record whose label was that long (its MESSAGE, which names the label, too) is malformed,
   /// named with the way out, instead of a record without its label (which changes its site's
