@@ -399,6 +399,54 @@ struct BindiagJournalDirectoryTests {
     #expect(gate.stderr == "check failed: 3 events (--max-events 0)\n")
   }
 
+  /// `follow --kind` from the journal's head reads only that kind's entries, so a run's first
+  /// entry read is not its first when it began with another kind: `nobody` claims the run with
+  /// the kind asked for, before the run's own record of that kind. The claim is skipped as
+  /// forged and the run's record shown, as from `journalctl -o json` on standard input (the
+  /// claim was shown as the run's record, and the run's own skipped as forged).
+  @Test func followWithAKindFromTheHeadLooksUpTheOwner() throws {
+    let directory = try temporaryDirectory()
+    let run = "d9d9d9d9d9d9d9d9"
+    let events = [
+      fixtureEvent(seq: 1, at: "2026-11-30T04:01:00.000000Z", run: run),
+      fixtureEvent(seq: 4, kind: .writeNotApplied, at: "2026-11-30T04:02:00.000000Z", run: run),
+      fixtureEvent(seq: 5, kind: .writeNotApplied, at: "2026-11-30T04:03:00.000000Z", run: run),
+    ]
+    let entries = events.enumerated().map { index, event -> JournalExportFile.Fields in
+      let fields = JournalExportFile.fields(event, index: index)
+      return index == 1
+        ? fields.filter { $0.name != "_PID" } + [("_UID", "65534"), ("_PID", "999")]
+        : fields + [("_UID", "0")]
+    }
+    try JournalExportFile.write(entries: entries, to: directory + "/remote-build-01.journal")
+    let json = try runProduct(
+      "/usr/bin/env", ["journalctl", "--no-pager", "--all", "-o", "json", "-D", directory])
+    #expect(json.status == 0, "\(json.stderr)")
+    let arguments = [
+      "follow", "--format", "json", "-n", "all", "--count", "1", "--kind", "write-not-applied",
+    ]
+    let fromJournal = try bindiagFollow(arguments + ["--journal-dir", directory])
+    let fromPipe = try bindiagFollow(arguments + ["-"], stdin: Data(json.stdout.utf8))
+    let expected = String(decoding: JSONLinesEncoder().encode(events[2]), as: UTF8.self)
+    let warning =
+      "skipped a forged entry: uid 65534 pid 999 claims run \(run) (seq 4) of uid 0 pid 4242\n"
+    #expect(fromPipe.status == 0)
+    #expect(fromPipe.stdout == expected)
+    #expect(fromPipe.stderr.hasPrefix("warning: <stdin>: " + warning), "\(fromPipe.stderr)")
+    #expect(fromJournal.status == 0)
+    #expect(fromJournal.stdout == expected)
+    // journald is asked for the kind alone: the other kinds' seqs are not read, and no gap named.
+    #expect(fromJournal.stderr == "warning: journal: " + warning)
+  }
+
+  /// `bindiag` with the arguments, ended after 60 s at most (`follow` waits for more).
+  private func bindiagFollow(_ arguments: [String], stdin: Data? = nil) throws -> ProcessOutput {
+    try runProduct(
+      "/usr/bin/env",
+      ["timeout", "60", productsDirectory().appendingPathComponent("bindiag").path] + arguments,
+      environment: bindiagEnvironment, stdin: stdin)
+  }
+
   /// `journalctl -o json` without `--all` writes a field of 4 096 bytes or more as `null`: a
   /// record whose label was that long (its MESSAGE, which names the label, too) is malformed,
   /// named with the way out, instead of a record without its label (which changes its site's

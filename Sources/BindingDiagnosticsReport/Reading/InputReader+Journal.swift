@@ -218,8 +218,9 @@ extension InputReader {
   }
 
   /// Follows the journal, handing each matching entry's class to `handler` until it
-  /// returns `false`. An entry whose trusted identity is not that of the first entry of its run
-  /// that was read goes to `forged` instead.
+  /// returns `false`. An entry whose trusted identity is not that of its run's first entry goes
+  /// to `forged` instead: the first entry read, when the read starts at the head with no match
+  /// narrower than a run; otherwise the run's first entry, looked up.
   /// - Parameters:
   ///   - directory: A journal directory, or `nil` for the local journal.
   ///   - filter: Matches (kind, process, host, run) and start time.
@@ -241,9 +242,13 @@ extension InputReader {
       follow: true)
     var decoder = JournalEntryDecoder()
     var owners = JournalEntryDecoder.RunOwners()
-    // Started after the head, the first entry of a run read may not be the run's first: its
-    // owner is then looked up (the run's first entry in the whole journal) before trusting it.
-    let fromHead = filter.since == nil && start == .beginning
+    // Started after the head, or reading only some of a run's entries (a kind, a process or a
+    // host asked of journald: a run that began with another kind, or a claim from another
+    // process or host), the first entry of a run read may not be the run's first: its owner is
+    // then looked up (the run's first entry in the whole journal) before trusting it.
+    let fromHead =
+      filter.since == nil && start == .beginning && filter.kinds.isEmpty
+      && filter.process == nil && filter.host == nil
     // `-n N` counts what `follow` prints, as for files: events the filter accepts (it holds
     // more than the journal matches: the level, the file, the time window), run records never.
     let counts: ((JournalReader.Entry) -> Bool)? = { entry in
