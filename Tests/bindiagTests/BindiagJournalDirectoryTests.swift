@@ -383,8 +383,11 @@ struct BindiagJournalDirectoryTests {
     let json = try runProduct(
       "/usr/bin/env", ["journalctl", "--no-pager", "--all", "-o", "json", "-D", directory])
     #expect(json.status == 0, "\(json.stderr)")
-    let fromJournal = try bindiag(arguments: ["summary", "--format", "json", "--journal-dir", directory])
-    let fromJSON = try bindiag(arguments: ["summary", "--format", "json", "-"], stdin: Data(json.stdout.utf8))
+    let fromJournal = try bindiag(arguments: [
+      "summary", "--format", "json", "--journal-dir", directory,
+    ])
+    let fromJSON = try bindiag(
+      arguments: ["summary", "--format", "json", "-"], stdin: Data(json.stdout.utf8))
     for output in [fromJournal, fromJSON] {
       #expect(output.status == 0, "\(output.stderr)")
       #expect(
