@@ -349,6 +349,107 @@ struct BindiagJournalDirectoryTests {
     #expect(exported[0].stdout == exported[1].stdout)
   }
 
+  /// A collector's files overlap in time, one per host: an unprivileged user of web-02, whose
+  /// file starts first, claims web-01's run after its first records, with `debug` records for
+  /// its seqs. The run is web-01's (its first entry is the earliest), so its three `error`
+  /// records count and `check` fails, as it does on the same entries read as `journalctl -o
+  /// json`. Reading file by file gave the run to the forger: the three errors were counted
+  /// forged and `check` passed.
+  @Test func aClaimInAnotherHostsEarlierFileDoesNotTakeTheRunOver() throws {
+    let directory = try temporaryDirectory()
+    let run = "d7d7d7d7d7d7d7d7"
+    let genuine = (1...3).map { seq in
+      JournalExportFile.fields(
+        fixtureEvent(seq: seq, at: "2026-11-30T04:1\(seq):00.000000Z", host: "web-01", run: run),
+        index: seq) + [("_UID", "0"), ("_BOOT_ID", "01010101010101010101010101010101")]
+    }
+    // web-02's file starts at 04:00 with a run of its own (a `debug` record, below the gate).
+    let own = JournalExportFile.fields(
+      fixtureEvent(
+        seq: 1, level: .debug, at: "2026-11-30T04:00:00.000000Z", host: "web-02",
+        run: "d8d8d8d8d8d8d8d8"), index: 0)
+    let claims = (1...3).map { seq in
+      JournalExportFile.fields(
+        fixtureEvent(
+          seq: seq, level: .debug, at: "2026-11-30T04:2\(seq):00.000000Z", host: "web-02",
+          run: run), index: seq
+      ).filter { $0.name != "_PID" } + [("_UID", "65534"), ("_PID", "999")]
+    }
+    let boot = ("_BOOT_ID", "02020202020202020202020202020202")
+    try JournalExportFile.write(entries: genuine, to: directory + "/remote-web-01.journal")
+    try JournalExportFile.write(
+      entries: ([own] + claims).map { $0.filter { $0.name != "_BOOT_ID" } + [boot] },
+      to: directory + "/remote-web-02.journal")
+    let json = try runProduct(
+      "/usr/bin/env", ["journalctl", "--no-pager", "--all", "-o", "json", "-D", directory])
+    #expect(json.status == 0, "\(json.stderr)")
+    let fromJournal = try bindiag(arguments: [
+      "summary", "--format", "json", "--journal-dir", directory,
+    ])
+    let fromJSON = try bindiag(
+      arguments: ["summary", "--format", "json", "-"], stdin: Data(json.stdout.utf8))
+    for output in [fromJournal, fromJSON] {
+      #expect(output.status == 0, "\(output.stderr)")
+      #expect(
+        output.stdout.hasPrefix(
+          #"{"schema":1,"events":4,"records":4,"malformed":0,"other":0,"lost":0,"duplicates":0,"#
+        ), "\(output.stdout)")
+      #expect(output.stdout.contains(#""forged":3,"#), "\(output.stdout)")
+    }
+    #expect(fromJournal.stdout == fromJSON.stdout)
+    let gate = try bindiag(arguments: ["check", "--format", "json", "--journal-dir", directory])
+    #expect(gate.status == 3, "\(gate.stdout)")
+    #expect(gate.stderr == "check failed: 3 events (--max-events 0)\n")
+  }
+
+  /// `follow --kind` from the journal's head reads only that kind's entries, so a run's first
+  /// entry read is not its first when it began with another kind: `nobody` claims the run with
+  /// the kind asked for, before the run's own record of that kind. The claim is skipped as
+  /// forged and the run's record shown, as from `journalctl -o json` on standard input (the
+  /// claim was shown as the run's record, and the run's own skipped as forged).
+  @Test func followWithAKindFromTheHeadLooksUpTheOwner() throws {
+    let directory = try temporaryDirectory()
+    let run = "d9d9d9d9d9d9d9d9"
+    let events = [
+      fixtureEvent(seq: 1, at: "2026-11-30T04:01:00.000000Z", run: run),
+      fixtureEvent(seq: 4, kind: .writeNotApplied, at: "2026-11-30T04:02:00.000000Z", run: run),
+      fixtureEvent(seq: 5, kind: .writeNotApplied, at: "2026-11-30T04:03:00.000000Z", run: run),
+    ]
+    let entries = events.enumerated().map { index, event -> JournalExportFile.Fields in
+      let fields = JournalExportFile.fields(event, index: index)
+      return index == 1
+        ? fields.filter { $0.name != "_PID" } + [("_UID", "65534"), ("_PID", "999")]
+        : fields + [("_UID", "0")]
+    }
+    try JournalExportFile.write(entries: entries, to: directory + "/remote-build-01.journal")
+    let json = try runProduct(
+      "/usr/bin/env", ["journalctl", "--no-pager", "--all", "-o", "json", "-D", directory])
+    #expect(json.status == 0, "\(json.stderr)")
+    let arguments = [
+      "follow", "--format", "json", "-n", "all", "--count", "1", "--kind", "write-not-applied",
+    ]
+    let fromJournal = try bindiagFollow(arguments + ["--journal-dir", directory])
+    let fromPipe = try bindiagFollow(arguments + ["-"], stdin: Data(json.stdout.utf8))
+    let expected = String(decoding: JSONLinesEncoder().encode(events[2]), as: UTF8.self)
+    let warning =
+      "skipped a forged entry: uid 65534 pid 999 claims run \(run) (seq 4) of uid 0 pid 4242\n"
+    #expect(fromPipe.status == 0)
+    #expect(fromPipe.stdout == expected)
+    #expect(fromPipe.stderr.hasPrefix("warning: <stdin>: " + warning), "\(fromPipe.stderr)")
+    #expect(fromJournal.status == 0)
+    #expect(fromJournal.stdout == expected)
+    // journald is asked for the kind alone: the other kinds' seqs are not read, and no gap named.
+    #expect(fromJournal.stderr == "warning: journal: " + warning)
+  }
+
+  /// `bindiag` with the arguments, ended after 60 s at most (`follow` waits for more).
+  private func bindiagFollow(_ arguments: [String], stdin: Data? = nil) throws -> ProcessOutput {
+    try runProduct(
+      "/usr/bin/env",
+      ["timeout", "60", productsDirectory().appendingPathComponent("bindiag").path] + arguments,
+      environment: bindiagEnvironment, stdin: stdin)
+  }
+
   /// `journalctl -o json` without `--all` writes a field of 4 096 bytes or more as `null`: a
   /// record whose label was that long (its MESSAGE, which names the label, too) is malformed,
   /// named with the way out, instead of a record without its label (which changes its site's

@@ -193,6 +193,46 @@ struct BindiagJournalTrustTests {
       "\(stderr)")
   }
 
+  /// A journal file corrupt halfway (bytes overwritten around its 1 000th record, as a crash or
+  /// a bad disk leaves one) beside a good one: libsystemd reads the records before the damage,
+  /// then drops the file from its iteration without an error. `summary` counted the first
+  /// half, said nothing, and `check` passed on half the input; the file is now named as skipped
+  /// (what was read of it still counts), and `check` does not pass (exit 1).
+  @Test func aJournalFileCorruptHalfwayIsNamedAndFailsCheck() throws {
+    let directory = try temporaryDirectory()
+    try JournalExportFile.write(
+      [fixtureEvent(seq: 1, host: "good", run: "b3b3b3b3b3b3b3b3")],
+      to: directory + "/remote-good.journal")
+    let events = (1...2_000).map { seq in
+      var event = fixtureEvent(seq: seq, host: "bad", run: Self.run)
+      event.label = "label-\(seq)"
+      return event
+    }
+    let bad = directory + "/remote-bad.journal"
+    try JournalExportFile.write(events, to: bad)
+    var bytes = try Data(contentsOf: URL(fileURLWithPath: bad))
+    let middle = try #require(bytes.range(of: Data("BINDING_LABEL=label-1000".utf8)))
+    bytes.replaceSubrange(
+      middle.lowerBound - 256..<middle.lowerBound + 4_096,
+      with: Data(repeating: 0xab, count: 4_352))
+    try bytes.write(to: URL(fileURLWithPath: bad))
+    let summary = try bindiag(arguments: [
+      "summary", "--format", "json", "--group-by", "host", "--journal-dir", directory,
+    ])
+    #expect(summary.status == 0, "\(summary.stderr)")
+    #expect(summary.stdout.contains(#"{"key":{"host":"good"},"events":1,"records":1,"#))
+    // The entry the damage began in may read as malformed, named before the file is.
+    let lines = summary.stderr.split(separator: "\n")
+    #expect(
+      lines.last?.hasPrefix("warning: skipped journal file '\(bad)': ") == true
+        && lines.dropLast().allSatisfy { $0.hasPrefix("warning: \(bad):") },
+      "\(summary.stderr)")
+    let check = try bindiag(arguments: [
+      "check", "--max-events", "10000", "--journal-dir", directory,
+    ])
+    #expect(check.status == 1, "\(check.stderr)")
+  }
+
   /// A corrupt journal file beside a good one: skipped with one warning, exit 0 (it was exit 1).
   @Test func aCorruptJournalFileBesideAGoodOneIsSkipped() throws {
     let directory = try temporaryDirectory()

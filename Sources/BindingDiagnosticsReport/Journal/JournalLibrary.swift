@@ -45,6 +45,9 @@ struct JournalLibrary: @unchecked Sendable {
   let skipsUnreadableFields: Bool
   let setDataThreshold: SetThreshold
   let wait: Wait
+  /// `sd_journal_get_usage`: the bytes of the files the handle still has open (a file
+  /// libsystemd could not go on reading is dropped from the handle, without an error).
+  let getUsage: GetUsec
 
   /// The loaded functions, or why they could not be loaded.
   static let shared: Result<JournalLibrary, JournalError> = DynamicLibrary.libsystemd
@@ -74,5 +77,6 @@ struct JournalLibrary: @unchecked Sendable {
     }
     setDataThreshold = try library.function("sd_journal_set_data_threshold", as: SetThreshold.self)
     wait = try library.function("sd_journal_wait", as: Wait.self)
+    getUsage = try library.function("sd_journal_get_usage", as: GetUsec.self)
   }
 }

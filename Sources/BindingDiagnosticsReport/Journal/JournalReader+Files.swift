@@ -12,8 +12,10 @@ extension JournalReader {
   /// digits, as journald lays them out), oldest first: by the time of each file's first entry
   /// (its header's `head_entry_realtime`, which journald sets), then by path. Archived files
   /// (`system@….journal`) so come before the active `system.journal` whose entries follow
-  /// theirs, and the first entry of a run read is its earliest, the one whose trusted identity
-  /// owns the run. `systemd-journal-remote` writes one file per host (or one for all) straight
+  /// theirs, and the first entry of a run read is most often its earliest, the one whose trusted
+  /// identity owns the run (files of several hosts overlap in time: a reader that meets two
+  /// identities for a run looks its earliest entry up). `systemd-journal-remote` writes one file
+  /// per host (or one for all) straight
   /// into its output directory.
   ///
   /// Reading these one at a time costs time in proportion to the entries; libsystemd's merge of

@@ -67,6 +67,12 @@ package enum JournalReader {
   package static let shrunk = JournalError.call(
     SystemError("journal file shrank while read (SIGBUS)", code: EIO))
 
+  /// A journal file libsystemd stopped reading partway: `sd_journal_next` met an object it
+  /// could not read (the file is corrupt from there on, as a crash or a bad disk leaves one),
+  /// dropped the file and went on as if it had ended.
+  package static let corrupt = JournalError.call(
+    SystemError("journal file corrupt partway, the rest of it unread", code: EBADMSG))
+
   /// Reads every entry matching `query`, handing each to `handler` (on the reader's thread)
   /// until it returns `false` or, when not following, the journal ends. Blocks until done.
   /// - Parameters:
@@ -303,7 +309,7 @@ package enum JournalReader {
         if BusFaultGuard.faults != faults { return .failure(JournalReader.shrunk) }
         if step < 0 { return .failure(.call(SystemError("sd_journal_next", code: -step))) }
         if step == 0 {
-          guard query.follow else { return .success(()) }
+          guard query.follow else { return endOfFiles(handle) }
           let waited = library.wait(handle, 250_000)
           if waited < 0 { return .failure(.call(SystemError("sd_journal_wait", code: -waited))) }
           continue
@@ -312,6 +318,17 @@ package enum JournalReader {
         if BusFaultGuard.faults != faults { return .failure(JournalReader.shrunk) }
         guard handler?(entry) == true else { return .success(()) }
       }
+    }
+
+    /// The end of a read that was not following: a read of journal files named one by one
+    /// fails when libsystemd dropped them all on the way (``JournalReader/corrupt``), which it
+    /// does in silence, ending the iteration early. (The local journal is merged from many
+    /// files, some of which may grow while others go: there the handle's usage says nothing.)
+    private func endOfFiles(_ handle: OpaquePointer?) -> Result<Void, JournalError> {
+      guard case .files = query.source else { return .success(()) }
+      var bytes: UInt64 = 0
+      guard library.getUsage(handle, &bytes) >= 0, bytes == 0 else { return .success(()) }
+      return .failure(JournalReader.corrupt)
     }
 
     /// The entry under the cursor: its wanted fields copied (``collect(_:)``), valid until the

@@ -33,12 +33,13 @@ extension InputReader {
   /// tracking only, so they do not count as lost.
   ///
   /// Any local user can write an entry claiming another process's run: a run belongs to the
-  /// trusted identity (`_UID`, `_PID`, `_BOOT_ID`) of its first entry read (in time order for the
-  /// local journal; file by file for directories), and an entry of that run with another
-  /// identity is counted as forged, never as a record or a loss of the run. With `since`, a
-  /// run's first entry in the window is its owner only until an entry with another identity
-  /// comes: the run's first entry in its source (the journal, or the file) is then looked up,
-  /// and when it is not the window's, the read starts again with that owner.
+  /// trusted identity (`_UID`, `_PID`, `_BOOT_ID`) of its first entry, and an entry of that run
+  /// with another identity is counted as forged, never as a record or a loss of the run. The
+  /// first entry read owns the run until an entry with another identity comes; when the first
+  /// read may not be the first (with `since`, or files read one after the other, which overlap
+  /// in time), the run's first entry in all sources is then looked up (the earliest in
+  /// journald's time), and when it is not the one read first, the read starts again with that
+  /// owner.
   /// - Parameters:
   ///   - directories: Journal directories; none for the local journal.
   ///   - aggregator: Where events go.
@@ -88,11 +89,16 @@ extension InputReader {
     let listed = failures
     var decoder = JournalEntryDecoder()
     // With `since`, a run's first entry in the window may not be its first: its identity owns the
-    // run until an entry of the run with another identity comes. The run's first entry in the
-    // source is then looked up (once per run, kept for the next pass); when one of those is not
-    // the window's first, the read, once ended, starts again with the owners looked up (the
-    // entries counted for wrong ones are undone), naming no malformed entry twice: two passes
-    // at most, however many runs were claimed.
+    // run until an entry of the run with another identity comes. The runs so contested are looked
+    // up together once the read ends (their first entries in all sources, kept for the next
+    // pass); when one of those is not the first read, the read starts again with the owners
+    // looked up (the entries counted for wrong ones are undone), naming no malformed entry twice:
+    // two passes at most, however many runs were claimed.
+    // Several files are read one after the other, so a run's first entry read may not be its
+    // first either: a file that starts earlier (another host's, another user's) may hold a claim
+    // made after the run's first entry in a later file. The same look-up, over every file, settles
+    // it.
+    let claimable = since != nil || sources.count > 1
     var lookedUp: [String: JournalEntryDecoder.Identity] = [:]
     var reported = (source: -1, entry: 0)
     var box: AggregatorBox
@@ -105,8 +111,9 @@ extension InputReader {
       failures = listed
       readable = []
       var fileFailures: [Int] = []
-      var provisional = Set<String>()
-      var retake = false
+      // Runs whose owner, taken from the first entry read, met another identity: looked up
+      // together once the read ends.
+      var contested = Set<String>()
       var entries = 0
       var events = 0
       for (index, (name, path, source)) in sources.enumerated() {
@@ -120,14 +127,8 @@ extension InputReader {
           var otherUser = false
           if case .event(let event) = kind {
             let identity = decoder.trustedIdentity(of: entry)
-            if since != nil, !owners.knows(event.run) { provisional.insert(event.run) }
-            if let owner = owners.owner(ofRun: event.run, claimedBy: identity) {
-              if provisional.remove(event.run) != nil,
-                let first = InputReader.firstEntryIdentity(ofRun: event.run, in: source)
-              {
-                lookedUp[event.run] = first
-                if first != owner { retake = true }
-              }
+            if owners.owner(ofRun: event.run, claimedBy: identity) != nil {
+              if claimable, lookedUp[event.run] == nil { contested.insert(event.run) }
               box.value.countForged()
               return true
             }
@@ -156,7 +157,17 @@ extension InputReader {
           failures.append(JournalFailure(path: path, error: error))
         }
       }
-      if retake { continue read }
+      if !contested.isEmpty {
+        let firsts = InputReader.firstEntryIdentities(
+          ofRuns: contested, in: sources.map(\.source))
+        var retake = false
+        for run in contested {
+          guard let first = firsts[run] else { continue }
+          lookedUp[run] = first
+          if owners.owner(of: run) != first { retake = true }
+        }
+        if retake { continue read }
+      }
       // A file that could not be read (corrupt, or shrank under the reader) is skipped when
       // others of the directories were read.
       if !readable.isEmpty, !directories.isEmpty {
@@ -207,8 +218,9 @@ extension InputReader {
   }
 
   /// Follows the journal, handing each matching entry's class to `handler` until it
-  /// returns `false`. An entry whose trusted identity is not that of the first entry of its run
-  /// that was read goes to `forged` instead.
+  /// returns `false`. An entry whose trusted identity is not that of its run's first entry goes
+  /// to `forged` instead: the first entry read, when the read starts at the head with no match
+  /// narrower than a run; otherwise the run's first entry, looked up.
   /// - Parameters:
   ///   - directory: A journal directory, or `nil` for the local journal.
   ///   - filter: Matches (kind, process, host, run) and start time.
@@ -230,9 +242,13 @@ extension InputReader {
       follow: true)
     var decoder = JournalEntryDecoder()
     var owners = JournalEntryDecoder.RunOwners()
-    // Started after the head, the first entry of a run read may not be the run's first: its
-    // owner is then looked up (the run's first entry in the whole journal) before trusting it.
-    let fromHead = filter.since == nil && start == .beginning
+    // Started after the head, or reading only some of a run's entries (a kind, a process or a
+    // host asked of journald: a run that began with another kind, or a claim from another
+    // process or host), the first entry of a run read may not be the run's first: its owner is
+    // then looked up (the run's first entry in the whole journal) before trusting it.
+    let fromHead =
+      filter.since == nil && start == .beginning && filter.kinds.isEmpty
+      && filter.process == nil && filter.host == nil
     // `-n N` counts what `follow` prints, as for files: events the filter accepts (it holds
     // more than the journal matches: the level, the file, the time window), run records never.
     let counts: ((JournalReader.Entry) -> Bool)? = { entry in
@@ -255,6 +271,38 @@ extension InputReader {
       }
       return handler(kind)
     }
+  }
+
+  /// The trusted identity of each run's first entry in `sources`: the earliest in journald's
+  /// time of each source's first entry of the run (the first source's on a tie), read with one
+  /// `BINDING_RUN` match per run (ORed; none past 256 runs, which would slow libsystemd down
+  /// more than reading the other entries). A run with no entry is left out.
+  /// - Parameters:
+  ///   - runs: The runs.
+  ///   - sources: Where to look, in the order they are read.
+  /// - Returns: Each run's owner.
+  static func firstEntryIdentities(
+    ofRuns runs: Set<String>, in sources: [JournalReader.Source]
+  ) -> [String: JournalEntryDecoder.Identity] {
+    var firsts: [String: (time: UInt64, identity: JournalEntryDecoder.Identity)] = [:]
+    var matches = ["BINDING_SCHEMA=1"]
+    if runs.count <= 256 { matches += runs.sorted().map { "BINDING_RUN=\($0)" } }
+    for source in sources {
+      var found = Set<String>()
+      let query = JournalReader.Query(
+        source: source, matches: matches, fields: EventDecoder.journalFields)
+      _ = JournalReader.read(query) { entry in
+        guard let bytes = entry.values[ContractField.index(of: .run)],
+          let run = String(validating: bytes.assumingMemoryBound(to: UInt8.self), as: UTF8.self),
+          runs.contains(run), found.insert(run).inserted
+        else { return true }
+        if firsts[run].map({ entry.realtime < $0.time }) ?? true {
+          firsts[run] = (entry.realtime, JournalEntryDecoder.identity(of: entry))
+        }
+        return found.count < runs.count
+      }
+    }
+    return firsts.mapValues(\.identity)
   }
 
   /// The trusted identity of `run`'s first entry in `source` (`sd_journal_add_match` on

@@ -89,6 +89,9 @@ struct JournalEntryDecoder {
     /// Whether `run`'s owner is known.
     func knows(_ run: String) -> Bool { owners[run] != nil }
 
+    /// `run`'s owner, or `nil` when no entry of it was read.
+    func owner(of run: String) -> Identity? { owners[run] }
+
     /// Makes `identity` `run`'s owner: that of its first entry, found apart (a reader that
     /// starts after a run's first entry looks it up first).
     mutating func setOwner(ofRun run: String, to identity: Identity) {
