@@ -194,6 +194,18 @@ import Testing
         "BindingDiagnostics: A Binding<Bool> mapped from an optional was set to true"))
   }
 
+  /// The demo's help says what the script commits (``demoRunsTheScriptedAppAndSummarisesIt``
+  /// finds every built-in kind in its events); it said "all three kinds".
+  @Test func demoHelpSaysWhatTheScriptCommits() throws {
+    let help = try bindiag("help", "demo")
+    #expect(help.status == 0)
+    #expect(
+      help.stdout.contains(
+        "Run a scripted app (several views, threads, every built-in kind and an\napp's own)"),
+      "\(help.stdout)")
+    #expect(!help.stdout.contains("three kinds"))
+  }
+
   @Test func demoRunsTheScriptedAppAndSummarisesIt() throws {
     let directory = try temporaryDirectory() + "/demo"
     // Its records also go to journald: one of the test's own, not the machine's.
