@@ -3,7 +3,7 @@ import BindingDiagnosticsReport
 
 /// The command dispatcher: `bindiag <command> [options]`, `summary` by default.
 enum Bindiag {
-  static let version = "3.3.0"
+  static let version = "3.3.1"
 
   /// Runs the command line and returns the exit code: 1 instead of 0 when standard output
   /// could not be written (``OutputFailure``), with a line on standard error.

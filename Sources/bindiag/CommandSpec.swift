@@ -107,9 +107,9 @@ struct CommandSpec {
     CommandSpec(
       command: .demo, abstract: "Run a scripted app that misuses bindings.",
       overview: """
-        Run a scripted app (several views, threads, all three kinds) that
-        misuses bindings through the public API, print its events, then summarise
-        them.
+        Run a scripted app (several views, threads, every built-in kind and an
+        app's own) that misuses bindings through the public API, print its
+        events, then summarise them.
         """,
       synopsis: "demo [--dir <dir>]", takesFiles: false, notes: [], exitCodes: nil,
       examples: []),

@@ -5,7 +5,7 @@ import Testing
 @Suite struct BindiagCommandLineTests {
   @Test func versionPrintsTheVersion() throws {
     let result = try bindiag("--version")
-    #expect(result.stdout == "bindiag 3.3.0\n")
+    #expect(result.stdout == "bindiag 3.3.1\n")
     #expect(result.stderr == "")
     #expect(result.status == 0)
   }
@@ -192,6 +192,18 @@ import Testing
     #expect(
       list.stdout.contains(
         "BindingDiagnostics: A Binding<Bool> mapped from an optional was set to true"))
+  }
+
+  /// The demo's help says what the script commits (``demoRunsTheScriptedAppAndSummarisesIt``
+  /// finds every built-in kind in its events); it said "all three kinds".
+  @Test func demoHelpSaysWhatTheScriptCommits() throws {
+    let help = try bindiag("help", "demo")
+    #expect(help.status == 0)
+    #expect(
+      help.stdout.contains(
+        "Run a scripted app (several views, threads, every built-in kind and an\napp's own)"),
+      "\(help.stdout)")
+    #expect(!help.stdout.contains("three kinds"))
   }
 
   @Test func demoRunsTheScriptedAppAndSummarisesIt() throws {

@@ -129,7 +129,7 @@ let chdbSummaryQueries = """
         + #"{"key":"service.instance.id","value":{"stringValue":"0123456789abcdef"}},"#
         + #"{"key":"host.name","value":{"stringValue":"build-01"}},"#
         + #"{"key":"process.pid","value":{"intValue":"4242"}}]},"#
-        + #""scopeLogs":[{"scope":{"name":"BindingDiagnostics","version":"3.3.0"},"#
+        + #""scopeLogs":[{"scope":{"name":"BindingDiagnostics","version":"3.3.1"},"#
         + #""logRecords":["# + Array(repeating: record, count: count).joined(separator: ",")
         + "]}]}]}\n"
     }

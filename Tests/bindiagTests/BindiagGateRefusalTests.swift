@@ -57,6 +57,29 @@ import Testing
     #expect(summary.stdout.hasPrefix(#"{"schema":1,"events":0,"records":0,"#), "\(summary.stdout)")
   }
 
+  /// A run record's `file` names where the pipeline was set up, not a call site: a `--file`
+  /// that only a run record's file holds matched no misuse record, so `check` fails as for any
+  /// other typo, and the set-up file is never offered as a file seen (it passed, over nothing).
+  @Test func aFileFilterIsNotMatchedByARunRecordsFile() throws {
+    var end = runRecordEvent(.runEnd, seq: 2, at: "2026-11-30T04:13:00.000000Z")
+    end.file = "App/AppDelegate.swift"
+    end.line = 12
+    end.function = "application(_:didFinishLaunchingWithOptions:)"
+    let path = try writeFixture(jsonLines([fixtureEvent(seq: 1), end]))
+    let message =
+      "--file 'AppDelegate' matched no record; files seen: 'App/ContentView.swift' (closest)"
+    let check = try bindiag("check", "--file", "AppDelegate", path)
+    #expect(check.status == 1)
+    #expect(check.stderr == "Error: \(message)\n")
+    let summary = try bindiag("summary", "--format", "json", "--file", "AppDelegate", path)
+    #expect(summary.status == 0)
+    #expect(summary.stderr == "warning: \(message)\n")
+    // The run is still counted as it was: ended, nothing lost.
+    #expect(summary.stdout.contains(#""runs":{"ended":1,"running":0,"stale":0}"#), "\(summary.stdout)")
+    let other = try bindiag("check", "--file", "Delegate", path)
+    #expect(!other.stderr.contains("AppDelegate"), "\(other.stderr)")
+  }
+
   /// A filter that matches a record passes even when the window or the level leaves no event:
   /// it matched, the time just held none.
   @Test func aFilterThatMatchedARecordOutsideTheWindowStillPasses() throws {

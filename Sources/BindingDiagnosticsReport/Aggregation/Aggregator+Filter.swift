@@ -2,12 +2,14 @@ import BindingDiagnostics
 
 // The filter on ids: which records it keeps, and which of its values matched nothing.
 extension Aggregator {
-  /// Notes which value filters `record` matches (see ``FilterCoverage``).
-  mutating func cover(_ record: InternedRecord) {
+  /// Notes which value filters `record` matches (see ``FilterCoverage``). A run record's
+  /// `file` is where the pipeline was set up, not a call site, so it is never matched against
+  /// `--file` nor named as a file seen.
+  mutating func cover(_ record: InternedRecord, runRecord: Bool) {
     coverage.see(.host, id: record.host, matches: record.host == filterHost)
     coverage.see(.process, id: record.process, matches: record.process == filterProcess)
     coverage.see(.run, id: record.run, matches: record.run == filterRun)
-    if filter.fileSubstring != nil {
+    if filter.fileSubstring != nil, !runRecord {
       coverage.see(.file, id: record.file, matches: fileMatches(record.file))
     }
   }

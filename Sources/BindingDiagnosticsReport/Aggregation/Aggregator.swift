@@ -302,11 +302,11 @@ package struct Aggregator {
     _ record: UnsafeMutablePointer<InternedRecord>, run: UnsafeMutablePointer<RunState>,
     labelsIn labels: StringTable? = nil
   ) {
-    if coverage.waiting { cover(record.pointee) }
     let kind = record.pointee.kind
     let time = record.pointee.timestamp
     // Run records tell where a run stands and how far it went; they are never events.
     let isRunRecord = kind == heartbeatKind || kind == endKind
+    if coverage.waiting { cover(record.pointee, runRecord: isRunRecord) }
     let selects =
       (filterHost == InternedRecord.none || record.pointee.host == filterHost)
       && (filterProcess == InternedRecord.none || record.pointee.process == filterProcess)
