@@ -57,6 +57,65 @@ import Testing
     #expect(end?["BINDING_RUN_RECORDS"] as? String == "15")
   }
 
+  /// No journald when the app starts (early in boot, a container whose journald comes up after
+  /// the app): the first 5 records go to the fallback; journald then starts, and the 5 after it
+  /// and the run's end reach it. The sink says once that journald is missing and once that it
+  /// switched, with how many went to the fallback meanwhile.
+  @Test(.enabled(if: PrivateJournal.unavailability == nil, "needs a private journald"))
+  func aJournaldThatStartsAfterTheAppIsUsedOnceItListens() throws {
+    let directory = try temporaryDirectory()
+    let helper = productsDirectory().appendingPathComponent("misuse-helper").path
+    let script = #"""
+      set -eu
+      dir=$1 helper=$2
+      kill -TERM "$BINDING_TEST_JOURNALD_PID"
+      while kill -0 "$BINDING_TEST_JOURNALD_PID" 2>/dev/null; do sleep 0.05; done
+      rm -f /run/systemd/journal/socket
+      touch "$dir/a"
+      "$helper" 5 --pause-until-gone "$dir/a" --more 5 >"$dir/out" 2>"$dir/err" &
+      app=$!
+      until grep -q paused "$dir/out"; do sleep 0.05; done
+      "$BINDING_TEST_JOURNALD" >/dev/null 2>&1 &
+      journald=$!
+      until python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.connect("/run/systemd/journal/socket")' 2>/dev/null; do sleep 0.05; done
+      # Past the sink's next try (its delays start at 100 ms), so the outcome does not hang on
+      # how fast this machine is.
+      sleep 1
+      rm "$dir/a"
+      status=0
+      wait "$app" || status=$?
+      journalctl --sync >/dev/null 2>&1 || true
+      kill -TERM "$journald"
+      wait "$journald" || true
+      exit "$status"
+      """#
+    let journal = try PrivateJournal(
+      running: ["/bin/sh", "-c", script, "sh", directory, helper],
+      environment: ["BINDING_DIAGNOSTICS": "journald", "BINDING_DIAGNOSTICS_RATE_LIMIT": "off"])
+    #expect(journal.output.status == 0, "\(journal.output.stderr)")
+    let errors = try String(contentsOfFile: directory + "/err", encoding: .utf8)
+    let lines = errors.split(separator: "\n").map(String.init)
+    // The five written before journald started are on the fallback, and say the run.
+    let fallback = lines.filter { $0.hasPrefix("v=1 ") }
+    #expect(fallback.count == 5, "\(errors)")
+    let run = try #require(
+      fallback.first?.split(separator: " ").first { $0.hasPrefix("run=") }?.dropFirst(4),
+      "\(errors)")
+    let said = lines.filter { $0.hasPrefix("binding-diagnostics: ") }
+    #expect(said.count == 2, "\(errors)")
+    #expect(
+      said.first?.hasPrefix("binding-diagnostics: journald unavailable: no journal at ") == true,
+      "\(errors)")
+    #expect(said.last == #"binding-diagnostics: sink=journald fell_back=5 action="recovered""#)
+    #expect(lines.lastIndex(of: fallback.last ?? "") ?? 0 < lines.lastIndex(of: said.last ?? "") ?? -1)
+    // The journald that started later has the run's last five and its end, by the run's id.
+    let entries = try journal.entries(matching: ["BINDING_RUN=\(run)"])
+    let seqs = entries.compactMap { Int($0["BINDING_SEQ"] as? String ?? "") }.sorted()
+    #expect(seqs == [6, 7, 8, 9, 10, 11], "\(errors)")
+    let end = entries.first { $0["BINDING_KIND"] as? String == "run-end" }
+    #expect(end?["BINDING_RUN_RECORDS"] as? String == "10")
+  }
+
   /// journald stuck (it never reads): the entries queued when the app exits are lost. The sink
   /// says how many in one line, and writes the run's end on its fallback with the run's last
   /// `seq` and everything dropped, so a reader of the fallback sees the tail loss.

@@ -67,13 +67,16 @@ struct BindiagJournalForgeryTests {
   /// `misuse-helper` through the journald sink (a Swift app telling the truth).
   /// With `rotatingAfterTheFirst`, journald archives its file after root's seq 1, so the forged
   /// entry and seq 2 land in the new active `system.journal`, whose name sorts before the
-  /// archived `system@….journal`.
-  static func makeJournal(rotatingAfterTheFirst: Bool = false) throws -> PrivateJournal {
+  /// archived `system@….journal`. With `forgedLast`, root sends both its records before
+  /// `nobody` sends the forged one: the forged entry is the run's last.
+  static func makeJournal(rotatingAfterTheFirst: Bool = false, forgedLast: Bool = false) throws
+    -> PrivateJournal
+  {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let payloads = [
-      ("genuine-1", [genuine[0]]), ("forged", [forged]), ("genuine-2", [genuine[1]]),
-      ("liar", [liar]),
+      ("genuine-1", forgedLast ? genuine : [genuine[0]]), ("forged", [forged]),
+      ("genuine-2", forgedLast ? [] : [genuine[1]]), ("liar", [liar]),
     ]
     for (name, events) in payloads {
       try JournalNativeSender.payload(events.map(entry)).write(
@@ -221,29 +224,62 @@ struct BindiagJournalForgeryTests {
   /// `follow` never shows the forged entry as a record of the run: it skips it with one line
   /// on standard error naming who sent it and whose the run is, and shows the two genuine
   /// records, from the journal and from `journalctl -o json` on standard input alike.
-  /// Issue 33.6: with `-n 2`, the backlog starts at the forged entry, the run's first entry
-  /// lying before it. `follow` looks the run's owner up in the journal first: the forged entry
-  /// is skipped with its warning and root's seq 2 printed (the forged one was printed as the
-  /// run's record, and seq 2 skipped as forged).
+  /// Issue 33.6: stepping back for `-n 2` meets root's seq 2 first, then the forged entry.
+  /// `follow` looks the run's owner up in the journal first (the forged one was taken for the
+  /// run's record, and seq 2 skipped as forged). The forged entry is not one of the last two
+  /// records `follow` prints (3.3.1: it counted, and the backlog started at it): root's seq 1
+  /// and 2 are printed, the forged entry between them skipped with its warning. With the forged
+  /// entry last, see ``followLastCountsNoForgedEntry()``.
   @Test func followLooksUpTheOwnerOfARunBegunBeforeTheBacklog() throws {
     let journal = try Self.makeJournal()
     let entries = try journal.entries(matching: ["BINDING_RUN=\(Self.run)"])
     let pids = entries.compactMap { ($0["_PID"] as? String).flatMap { Int($0) } }
     let host = try #require(entries.first?["_HOSTNAME"] as? String)
     try #require(pids.count == 3)
-    var second = Self.genuine[1]
-    second.pid = pids[2]
-    second.host = host
+    let expected = zip(Self.genuine, [pids[0], pids[2]]).map { event, pid in
+      var event = event
+      event.pid = pid
+      event.host = host
+      return String(decoding: JSONLinesEncoder().encode(event), as: UTF8.self)
+    }.joined()
     let followed = try Self.follow([
-      "--format", "json", "-n", "2", "--count", "1", "--run", Self.run,
+      "--format", "json", "-n", "2", "--count", "2", "--run", Self.run,
       "--journal-dir", journal.directory,
     ])
     #expect(followed.status == 0)
-    #expect(followed.stdout == String(decoding: JSONLinesEncoder().encode(second), as: UTF8.self))
+    #expect(followed.stdout == expected)
     #expect(
       followed.stderr
         == "warning: journal: skipped a forged entry: uid 65534 pid \(pids[1]) claims run "
         + "\(Self.run) (seq \(Self.forgedSeq)) of uid 0 pid \(pids[0])\n")
+  }
+
+  /// `-n 1` is the last record `follow` prints, as `tail -n 1` of its output would be: a forged
+  /// entry appended after the run's last genuine record (another uid claiming the run) does
+  /// not count among the last, so root's seq 2 is printed, not pushed out by it.
+  @Test func followLastCountsNoForgedEntry() throws {
+    let journal = try Self.makeJournal(forgedLast: true)
+    let entries = try journal.entries(matching: ["BINDING_RUN=\(Self.run)"])
+    let pids = entries.compactMap { ($0["_PID"] as? String).flatMap { Int($0) } }
+    let uids = entries.compactMap { $0["_UID"] as? String }
+    let host = try #require(entries.first?["_HOSTNAME"] as? String)
+    try #require(pids.count == 3)
+    #expect(uids == ["0", "0", "65534"], "the forged entry is the run's last")
+    var second = Self.genuine[1]
+    second.pid = pids[1]
+    second.host = host
+    // Bounded: before the fix, the forged entry was the one counted, nothing was printed and
+    // `follow` waited for a new record.
+    let followed = try runProduct(
+      "/usr/bin/env",
+      [
+        "timeout", "10", productsDirectory().appendingPathComponent("bindiag").path, "follow",
+        "--format", "json", "-n", "1", "--count", "1", "--run", Self.run,
+        "--journal-dir", journal.directory,
+      ], environment: bindiagEnvironment)
+    #expect(followed.status == 0, "\(followed.stderr)")
+    #expect(followed.stdout == String(decoding: JSONLinesEncoder().encode(second), as: UTF8.self))
+    #expect(followed.stderr == "")
   }
 
   @Test func followSkipsAForgedEntryWithAWarning() throws {

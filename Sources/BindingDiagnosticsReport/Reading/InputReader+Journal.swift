@@ -220,7 +220,8 @@ extension InputReader {
   /// Follows the journal, handing each matching entry's class to `handler` until it
   /// returns `false`. An entry whose trusted identity is not that of its run's first entry goes
   /// to `forged` instead: the first entry read, when the read starts at the head with no match
-  /// narrower than a run; otherwise the run's first entry, looked up.
+  /// narrower than a run; otherwise the run's first entry, looked up. With `.last(n)`, the `n`
+  /// entries stepped back over are those `follow` prints: forged entries do not count.
   /// - Parameters:
   ///   - directory: A journal directory, or `nil` for the local journal.
   ///   - filter: Matches (kind, process, host, run) and start time.
@@ -250,11 +251,23 @@ extension InputReader {
       filter.since == nil && start == .beginning && filter.kinds.isEmpty
       && filter.process == nil && filter.host == nil
     // `-n N` counts what `follow` prints, as for files: events the filter accepts (it holds
-    // more than the journal matches: the level, the file, the time window), run records never.
+    // more than the journal matches: the level, the file, the time window), run records never,
+    // forged entries never (skipped with a warning, not printed). Stepping back starts after a
+    // run's first entry, so each run's owner is looked up, as the forward read does, and kept
+    // for it.
     let counts: ((JournalReader.Entry) -> Bool)? = { entry in
       var decoder = JournalEntryDecoder()
-      guard case .event(let event) = decoder.classify(entry) else { return false }
-      return !event.isRunRecord && filter.accepts(event)
+      guard case .event(let event) = decoder.classify(entry), !event.isRunRecord,
+        filter.accepts(event)
+      else { return false }
+      if !owners.knows(event.run),
+        let first = firstEntryIdentity(ofRun: event.run, in: query.source)
+      {
+        owners.setOwner(ofRun: event.run, to: first)
+      }
+      // A run whose first entry cannot be found is judged forward, by the first entry read.
+      guard let owner = owners.owner(of: event.run) else { return true }
+      return owner == JournalEntryDecoder.identity(of: entry)
     }
     return JournalReader.read(query, counts: counts) { entry in
       let kind = decoder.classify(entry)
