@@ -9,21 +9,32 @@
 /// drops start and one when they stop. Where libsystemd or the journal socket is missing, or
 /// journald later refuses an entry, the sink says so once on standard error and hands events to
 /// its fallback (standard error by default) instead; when journald takes entries again (it was
-/// restarted), the sink says so in one line, with how many went to the fallback meanwhile.
+/// restarted, or started after the app), the sink says so in one line, with how many went to
+/// the fallback meanwhile. A journald missing at start is looked for again on the retry
+/// schedule of the file sink (100 ms doubling to 5 s), by a `connect(2)` that never waits, as
+/// events come; libsystemd missing is for good.
 ///
 /// As the process ends, the sink gives journald half the exit deadline to take what is queued,
 /// then the run's `run-end`. When journald does not take them in time (stopped, stuck), the
 /// queued entries are lost: the sink says so in one line with what was sent and dropped, and
 /// writes the `run-end` to its fallback, so that a reader sees the run's last `seq` there.
 public final class JournaldSink: DiagnosticsSink {
-  /// Why the journal is not used, or `nil` when it is.
-  public let unavailableReason: String?
+  /// Why the journal is not used, or `nil` when it is: the reason found at start, until a
+  /// journald that was not listening then is found listening.
+  public var unavailableReason: String? { sending.isSet ? nil : startReason }
   /// The sink events go to when journald cannot take them.
   public let fallback: any DiagnosticsSink
   /// How long ``flush()`` waits for queued entries to reach journald, in seconds.
   public let flushTimeout: Double
-  /// The queue and sending thread, or `nil` when journald is unavailable.
+  /// What ``unavailableReason`` says until events go to journald.
+  private let startReason: String?
+  /// The queue and sending thread, or `nil` when libsystemd is unavailable; its thread starts
+  /// when journald listens (at once, or once a journald missing at start is found).
   private let sender: SinkWorker<Delivery>?
+  /// Set once ``sender``'s thread runs: events go to journald.
+  private let sending = Latch()
+  /// journald looked for again, when its socket was missing (or refusing) at start.
+  private let arrival: JournalArrival?
   private let delivery: Delivery
   /// What ``init(socketPath:fallback:queueCapacity:flushTimeout:)`` was given, for a forked
   /// child's sink of its own.
@@ -57,7 +68,9 @@ public final class JournaldSink: DiagnosticsSink {
     /// handed over under the worker's lock) sets, reads and resets it, so the latch's ordering
     /// is not what keeps it right; it is a latch, not a count, because it is a flag.
     let refusing = Latch()
-    /// Entries handed to the fallback in the episode under way (changed by the deliverer only).
+    /// Entries handed to the fallback in the episode under way: changed by the deliverer, and
+    /// by the sink while journald, missing at start, has not been found (the deliverer starts
+    /// after that).
     let fellBackInEpisode = Counter()
     /// Entries dropped undelivered because the process was ending and their time was up.
     let abandoned = Counter()
@@ -114,7 +127,8 @@ public final class JournaldSink: DiagnosticsSink {
     }
   }
 
-  /// A journald sink, checking once that libsystemd loads and a journald listens.
+  /// A journald sink, checking that libsystemd loads and a journald listens; a journald that
+  /// does not is looked for again as events come (``JournaldSink``).
   /// - Parameters:
   ///   - socketPath: journald's socket, checked with `connect(2)`; injectable for tests.
   ///   - fallback: Where events go when the journal is unavailable.
@@ -133,25 +147,53 @@ public final class JournaldSink: DiagnosticsSink {
     self.queueCapacity = queueCapacity
     let delivery = Delivery(fallback: fallback)
     self.delivery = delivery
-    switch JournalWriter.availability(socketPath: socketPath) {
-    case .success:
-      unavailableReason = nil
-      let sender = SinkWorker(
+    let availability = JournalWriter.availability(socketPath: socketPath)
+    if case .failure(.libraryUnavailable) = availability {
+      sender = nil
+    } else {
+      sender = SinkWorker(
         delivering: delivery,
         .init(
           threadName: "bindiag.journal", noticeName: Array("journald".utf8),
           capacity: queueCapacity, capacityCountsInFlight: true, stepsCanTear: false))
-      sender.start()
-      self.sender = sender
+    }
+    switch availability {
+    case .success:
+      startReason = nil
+      arrival = nil
+      sender?.start()
+      sending.set()
     case .failure(let error):
-      unavailableReason = error.description
-      sender = nil
+      startReason = error.description
+      if case .socketUnavailable = error {
+        arrival = JournalArrival(socketPath: socketPath, failedAt: MonotonicClock.nanoseconds())
+        // An episode of the fallback from the start: the first entry journald takes says so.
+        delivery.refusing.set()
+      } else {
+        arrival = nil
+      }
       ConfigurationWarning.emit("journald unavailable: \(error); writing to the fallback sink")
     }
   }
 
   deinit {
-    sender?.stop(within: flushTimeout)
+    activeSender?.stop(within: flushTimeout)
+  }
+
+  /// ``sender`` once its thread runs, `nil` before.
+  private var activeSender: SinkWorker<Delivery>? { sending.isSet ? sender : nil }
+
+  /// ``sender`` when events go to journald; while a journald missing at start has not been
+  /// found, a probe when one is due, the thread that finds it starting the sending thread.
+  private func senderFindingJournald() -> SinkWorker<Delivery>? {
+    if let activeSender { return activeSender }
+    guard let sender, let arrival,
+      arrival.listens(onArrival: {
+        sender.start()
+        sending.set()
+      })
+    else { return nil }
+    return sender
   }
 
   /// Why a journald sink would be unavailable here, or `nil` when libsystemd loads and a
@@ -175,13 +217,13 @@ public final class JournaldSink: DiagnosticsSink {
   public var dropped: Int { (sender?.dropped ?? 0) + delivery.abandoned.value }
 
   /// Events waiting for journald (queued, or being sent).
-  public var queued: Int { sender?.backlog ?? 0 }
+  public var queued: Int { activeSender?.backlog ?? 0 }
 
   /// Events handed to the fallback sink so far.
   public var fellBack: Int { delivery.fellBack.value }
 
   /// Queues the event for journald, or hands it to the fallback sink when journald is
-  /// unavailable.
+  /// unavailable (looking for a journald missing at start when a try is due).
   /// - Parameter event: The event.
   public func receive(_ event: MisuseEvent) {
     receive(event, deliveringFallback: true)
@@ -195,10 +237,11 @@ public final class JournaldSink: DiagnosticsSink {
   ///   - deliveringFallback: Whether the fallback sink, if used, receives the event.
   public func receive(_ event: MisuseEvent, deliveringFallback: Bool) {
     let event = event.carriesRunCounts ? event.stampedUnlessSet(dropped: dropped) : event
-    if let sender {
+    if let sender = senderFindingJournald() {
       sender.submit((event, deliveringFallback))
     } else {
       delivery.fellBack.increment()
+      if arrival != nil { delivery.fellBackInEpisode.increment() }
       if deliveringFallback { fallback.receive(event) }
     }
   }
@@ -211,7 +254,7 @@ public final class JournaldSink: DiagnosticsSink {
   /// ``flushTimeout`` seconds (a journald that stopped reading is said once on standard
   /// error), then flushes the fallback sink.
   public func flush() {
-    if let sender, !sender.flush(within: flushTimeout), delivery.slowSaid.set() {
+    if let sender = activeSender, !sender.flush(within: flushTimeout), delivery.slowSaid.set() {
       ConfigurationWarning.emit(
         "journald did not take \(sender.backlog) queued entries within \(flushTimeout) s "
           + "(sent \(sent), dropped \(dropped) so far); is journald reading?")
@@ -240,7 +283,7 @@ extension JournaldSink {
   public func finishAtProcessEnd(
     within seconds: Double, runEnd: MisuseEvent?, deliveringFallback: Bool
   ) {
-    guard let sender else {
+    guard let sender = activeSender else {
       if deliveringFallback {
         fallback.finishAtProcessEnd(within: seconds, runEnd: runEnd, deliveringFallback: true)
       } else {
