@@ -117,7 +117,7 @@ struct ReportOptions {
       let text = try scanner.value(name, inline: inline)
       guard let time = TimeArgument.parse(text, now: now, roundingUp: option.id == .since) else {
         throw UsageError(
-          "The value '\(text)' is invalid for '\(name)': expected an RFC 3339 time, -30m, -1h, -7d or today",
+          "The value '\(text)' is invalid for '\(name)': expected an RFC 3339 time, -30s, -30m, -1h, -7d, now, today, yesterday or tomorrow",
           command: command)
       }
       guard TimeArgument.range.contains(time.microsecondsSinceEpoch) else {

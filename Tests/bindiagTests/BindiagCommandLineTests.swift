@@ -112,7 +112,7 @@ import Testing
     ),
     (
       ["summary", "--since", "last week"],
-      "Error: The value 'last week' is invalid for '--since': expected an RFC 3339 time, -30m, -1h, -7d or today"
+      "Error: The value 'last week' is invalid for '--since': expected an RFC 3339 time, -30s, -30m, -1h, -7d, now, today, yesterday or tomorrow"
     ),
     (
       ["summary", "--level", "loud"],
@@ -159,6 +159,29 @@ import Testing
     #expect(result.status == 64)
     #expect(result.stdout == "")
     #expect(result.stderr.hasPrefix(message + "\nUsage: bindiag "))
+  }
+
+  /// The `--since`/`--until` error names every form the parser takes, as `bindiag help` does:
+  /// each one it names is accepted, and help names each one.
+  @Test func theTimeErrorNamesEveryFormTheParserTakes() throws {
+    let error = try launchedBindiag("summary", "--until", "soon", stdin: "")
+    #expect(error.status == 64)
+    #expect(
+      error.stderr.hasPrefix(
+        "Error: The value 'soon' is invalid for '--until': expected an RFC 3339 time, -30s, -30m, -1h, -7d, now, today, yesterday or tomorrow\n"
+      ))
+    let help = try launchedBindiag("help", "summary")
+    let forms = [
+      "2026-11-30T04:12:33Z", "-30s", "-30m", "-1h", "-7d", "now", "today", "yesterday", "tomorrow",
+    ]
+    for form in forms {
+      let accepted = try launchedBindiag("summary", "--since", form, stdin: "")
+      #expect(accepted.status == 0, "\(form): \(accepted.stderr)")
+      if !form.hasPrefix("2026") {
+        #expect(error.stderr.contains(" \(form)"), "\(form)")
+        #expect(help.stdout.contains(" \(form)"), "\(form)")
+      }
+    }
   }
 
   @Test func catalogPrintsTheShippedCatalog() throws {

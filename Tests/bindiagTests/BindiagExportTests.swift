@@ -103,6 +103,50 @@ let chdbSummaryQueries = """
     #expect(piped.status == 0)
   }
 
+  /// `--file` is judged on misuse records only, as `summary` judges it: a run record's `file`
+  /// is where the app set up the pipeline, not a call site, so it neither matches `--file` nor is
+  /// named among the files seen. The run records are still written (they carry each run's tail
+  /// for the engines' lost-record counts), whether the set-up file holds the substring or not.
+  /// From a file (read by workers, and serially) and from standard input alike.
+  @Test func exportsFileFilterIsNotMatchedByARunRecordsFile() throws {
+    let misuse = fixtureEvent(seq: 1)
+    var end = runRecordEvent(.runEnd, seq: 2, at: "2026-11-30T04:13:00.000000Z")
+    end.file = "App/AppDelegate.swift"
+    end.line = 12
+    end.function = "application(_:didFinishLaunchingWithOptions:)"
+    let text = jsonLines([misuse, end])
+    let path = try writeFixture(text)
+    let unmatched =
+      "warning: --file 'AppDelegate' matched no record; files seen: 'App/ContentView.swift' (closest)\n"
+    let cases: [([String], String, String)] = [
+      (["--file", "AppDelegate"], jsonLines([end]), unmatched),
+      (["--file", "ContentView"], jsonLines([misuse, end]), ""),
+    ]
+    for (filter, rows, warning) in cases {
+      for threads in ["1", "3"] {
+        let result = try launchedBindiag(
+          arguments: ["export", "--format", "clickhouse", "--threads", threads] + filter + [path])
+        #expect(result.stdout == rows, "\(filter) \(threads)")
+        #expect(result.stderr == warning, "\(filter) \(threads)")
+        #expect(result.status == 0)
+      }
+      let piped = try launchedBindiag(
+        arguments: ["export", "--format", "clickhouse"] + filter + ["-"], stdin: Data(text.utf8))
+      #expect(piped.stdout == rows, "\(filter)")
+      #expect(piped.stderr == warning, "\(filter)")
+      #expect(piped.status == 0)
+    }
+    // OTLP too: the run record is written, flagged, beside the misuse record it matched.
+    let otlp = try launchedBindiag("export", "--format", "otlp", "--file", "ContentView", path)
+    #expect(otlp.stdout.contains(#""key":"binding.run_record""#), "\(otlp.stdout)")
+    #expect(otlp.stdout.contains(#""key":"binding.seq","value":{"intValue":"1"}"#))
+    #expect(otlp.stderr == "")
+    // A substring of the set-up file only is no match either, and is not offered as one.
+    let other = try launchedBindiag("export", "--format", "clickhouse", "--file", "Delegate", path)
+    #expect(other.stderr.hasPrefix("warning: --file 'Delegate' matched no record; files seen: "))
+    #expect(!other.stderr.contains("AppDelegate"), "\(other.stderr)")
+  }
+
   @Test func otlpIsOneLogsDataObjectPerBatch() throws {
     let event = summaryFixtureEvents[0]
     let path = try writeFixture(jsonLines([event, event, event]))

@@ -53,7 +53,7 @@ import Testing
     ),
     (
       ["summary", "--since", "-+5d"],
-      "The value '-+5d' is invalid for '--since': expected an RFC 3339 time, -30m, -1h, -7d or today"
+      "The value '-+5d' is invalid for '--since': expected an RFC 3339 time, -30s, -30m, -1h, -7d, now, today, yesterday or tomorrow"
     ),
     (
       ["summary", "--max-line-bytes", "100000000000"],

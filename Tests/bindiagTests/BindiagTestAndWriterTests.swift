@@ -158,6 +158,53 @@ import Testing
         """))
   }
 
+  /// With `--source-root`, `github` and `junit` name each writer by its path under the root, as
+  /// `gcc` points its notes at it; a writer whose file is not found there is named as recorded.
+  @Test func githubAndJUnitNameWritersByTheirPathUnderTheSourceRoot() throws {
+    let root = try temporaryTree([
+      "Sources/InboxKit/InboxModel.swift", "Sources/InboxKit/InboxView.swift",
+      "Sources/App/Detail.swift",
+    ])
+    let gone = fixtureEvent(
+      seq: 5, file: "InboxKit/InboxModel.swift", line: 18, writer: "InboxKit/Gone.swift:9")
+    let path = try writeFixture(jsonLines(Self.events + [gone]))
+    let warning =
+      "warning: cannot resolve InboxKit/Gone.swift under \(root): no file named Gone.swift; reported as the file ID\n"
+    let writers =
+      "called from InboxKit/Gone.swift:9, Sources/InboxKit/InboxModel.swift:35, Sources/InboxKit/InboxView.swift:61"
+    let gcc = try launchedBindiag("summary", "--format", "gcc", "--source-root", root, path)
+    #expect(gcc.stderr == warning)
+    #expect(
+      gcc.stdout.hasSuffix(
+        """
+        InboxKit/Gone.swift:9:1: note: called from here [mapped-bool-set-true]
+        Sources/InboxKit/InboxModel.swift:35:1: note: called from here [mapped-bool-set-true]
+        Sources/InboxKit/InboxView.swift:61:1: note: called from here [mapped-bool-set-true]
+        Sources/App/Detail.swift:7:1: warning: A binding unwrapped from an optional was written after it became nil: 1 event in 1 record, first seen 2026-11-30 04:12:33 UTC, last seen 2026-11-30 04:12:33 UTC. [unwrapped-write-after-nil]
+
+        """), "\(gcc.stdout)")
+    let github = try launchedBindiag("summary", "--format", "github", "--source-root", root, path)
+    #expect(github.status == 0)
+    #expect(github.stderr == warning)
+    #expect(
+      github.stdout == """
+        ::error file=Sources/InboxKit/InboxModel.swift,line=18,title=mapped-bool-set-true (bindiag)::A Binding<Bool> mapped from an optional was set to true: 9 events in 4 records, \(writers), first seen 2026-11-30 04:12:33 UTC, last seen 2026-11-30 04:12:34 UTC.
+        ::warning file=Sources/App/Detail.swift,line=7,title=unwrapped-write-after-nil (bindiag)::A binding unwrapped from an optional was written after it became nil: 1 event in 1 record, first seen 2026-11-30 04:12:33 UTC, last seen 2026-11-30 04:12:33 UTC.
+
+        """)
+    let junit = try launchedBindiag("check", "--format", "junit", "--source-root", root, path)
+    #expect(junit.status == 3)
+    #expect(junit.stderr.hasPrefix(warning))
+    #expect(
+      junit.stdout.contains(
+        """
+            <testcase name="mapped-bool-set-true at InboxKit/InboxModel.swift:18" classname="InboxKit/InboxModel.swift" file="Sources/InboxKit/InboxModel.swift" line="18" time="0">
+              <failure type="mapped-bool-set-true" message="A Binding&lt;Bool&gt; mapped from an optional was set to true: 9 events in 4 records, \(writers), first seen 2026-11-30 04:12:33 UTC, last seen 2026-11-30 04:12:34 UTC.">9 counted (warning and above), 10 in all (--max-events 0)</failure>
+            </testcase>
+
+        """), "\(junit.stdout)")
+  }
+
   @Test func manyWritersAreNamedAFewAtATime() throws {
     let events = (1...5).map { index in
       fixtureEvent(seq: index, writer: "App/Row\(index).swift:\(index)")

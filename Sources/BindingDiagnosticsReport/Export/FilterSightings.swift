@@ -3,7 +3,9 @@ import BindingDiagnostics
 /// For `export`, what ``FilterCoverage`` is for `summary`: whether each filter that selects by
 /// value (`--host`, `--process`, `--run`, `--file`) matched any event read, each judged on its
 /// own over every event (before the time window, the level and the other filters), and while it
-/// has not, the values seen instead, so a typo is named with the value meant. Kept by each
+/// has not, the values seen instead, so a typo is named with the value meant. `--file` is judged
+/// on misuse records only, as `summary` judges it: a run record's `file` is where the app set up
+/// the pipeline, not a call site, so it neither matches nor is named as a file seen. Kept by each
 /// worker for its chunk and merged in order.
 package struct FilterSightings: Sendable {
   /// The filters set: each field and the value asked for.
@@ -24,10 +26,11 @@ package struct FilterSightings: Sendable {
   /// Whether a filter still waits for its first match (most events need no look).
   var waiting: Bool { matched.count < wanted.count }
 
-  /// Notes an event's values for the filters not matched yet.
+  /// Notes an event's values for the filters not matched yet (a run record's not for `--file`).
   mutating func see(_ event: MisuseEvent) {
     guard waiting else { return }
     for (field, value) in wanted where !matched.contains(field) {
+      if field == .file, event.isRunRecord { continue }
       let actual: String
       let matches: Bool
       switch field {

@@ -4,7 +4,8 @@ import BindingDiagnostics
 /// (`::error file=…,line=…,title=…::message`), so each site shows as an annotation on the
 /// pull request's line without an upload step. The annotation sits at the site that made the
 /// binding; its message names the writers the records carry (where the misusing calls were
-/// made) and the site's count of events.
+/// made, by their path under the source root when it is known, as `gcc` points at them) and the
+/// site's count of events.
 ///
 /// Escaping follows the runner's rules: in the message `%`, CR and LF become `%25`, `%0D` and
 /// `%0A`; in property values `:` and `,` also become `%3A` and `%2C`. Any other control
@@ -14,7 +15,8 @@ package struct GitHubAnnotationRenderer: Sendable {
   package var top: Int?
   /// The path to annotate for each `#fileID`, relative to the source root; a `#fileID` not in
   /// it is written as it is when it is a plain relative path
-  /// (``SourceRootResolver/relativePath(_:)``), and the annotation has no file otherwise.
+  /// (``SourceRootResolver/relativePath(_:)``), and the annotation has no file otherwise. The
+  /// writers named in the message are resolved through it too.
   package var paths: [String: String]
 
   /// A renderer.
@@ -42,7 +44,10 @@ package struct GitHubAnnotationRenderer: Sendable {
       out += "::" + GitHubAnnotationRenderer.command(group.mostSevereLevel ?? .warning) + " "
       out += properties.map { "\($0.0)=\(GitHubAnnotationRenderer.escapeProperty($0.1))" }
         .joined(separator: ",")
-      out += "::" + GitHubAnnotationRenderer.escapeData(SiteMessage.text(group, kind: site.kind))
+      out +=
+        "::"
+        + GitHubAnnotationRenderer.escapeData(
+          SiteMessage.text(group, kind: site.kind, paths: paths))
       out += "\n"
     }
     return out

@@ -4,11 +4,13 @@
 /// events and the counted events cross `--max-events`, or, with a baseline, when the site is new
 /// or grew. One more case, `lost records`, fails when the verdict's lost records do, and with
 /// `--max-stale` a case `stale runs` fails when its stale runs do. A case's message counts the
-/// site's events and names the writers its records carry (where the misusing calls were made).
+/// site's events and names the writers its records carry (where the misusing calls were made, by
+/// their path under the source root when it is known, as `gcc` points at them).
 package struct JUnitRenderer: Sendable {
   /// At most this many sites (all when `nil`).
   package var top: Int?
-  /// The path for each `#fileID`, relative to the source root, written as the case's `file`.
+  /// The path for each `#fileID`, relative to the source root, written as the case's `file`
+  /// and naming the writers in its message.
   package var paths: [String: String]
   /// What `check` decides: which sites fail and why, and whether lost records and stale runs do.
   package var verdict: CheckVerdict
@@ -39,7 +41,7 @@ package struct JUnitRenderer: Sendable {
         if site.line >= 1 { xml += " line=\"\(site.line)\"" }
       }
       xml += " time=\"0\">\n"
-      let text = JUnitRenderer.escape(SiteMessage.text(group, kind: site.kind))
+      let text = JUnitRenderer.escape(SiteMessage.text(group, kind: site.kind, paths: paths))
       if let failure {
         xml += "      <failure type=\"\(JUnitRenderer.escape(site.kind))\" message=\"\(text)\">"
         xml += "\(JUnitRenderer.escape(failure))</failure>\n"
