@@ -57,6 +57,67 @@ import Testing
     #expect(end?["BINDING_RUN_RECORDS"] as? String == "15")
   }
 
+  /// The app writes 5 records, journald stops and its socket file is removed (as when journald
+  /// is stopped for good, or `/run` is cleaned), 5 more are written, journald starts again, 5
+  /// more reach it. `sd_journal_sendv` returns 0 when the socket is missing, so the sink checks
+  /// the socket's path before each entry: the 5 go to the fallback, not lost as sent, and the
+  /// sink says the failure once and the recovery once.
+  @Test(.enabled(if: PrivateJournal.unavailability == nil, "needs a private journald"))
+  func aRemovedJournalSocketFallsBackInsteadOfLosingEntries() throws {
+    let directory = try temporaryDirectory()
+    let helper = productsDirectory().appendingPathComponent("misuse-helper").path
+    let script = #"""
+      set -eu
+      dir=$1 helper=$2
+      touch "$dir/a" "$dir/b"
+      "$helper" 5 --pause-until-gone "$dir/a,$dir/b" --more 5 >"$dir/out" 2>"$dir/err" &
+      app=$!
+      until [ "$(grep -c paused "$dir/out")" -ge 1 ]; do sleep 0.05; done
+      kill -TERM "$BINDING_TEST_JOURNALD_PID"
+      while kill -0 "$BINDING_TEST_JOURNALD_PID" 2>/dev/null; do sleep 0.05; done
+      rm -f /run/systemd/journal/socket
+      rm "$dir/a"
+      until [ "$(grep -c paused "$dir/out")" -ge 2 ]; do sleep 0.05; done
+      "$BINDING_TEST_JOURNALD" >/dev/null 2>&1 &
+      journald=$!
+      until python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.connect("/run/systemd/journal/socket")' 2>/dev/null; do sleep 0.05; done
+      rm "$dir/b"
+      status=0
+      wait "$app" || status=$?
+      journalctl --sync >/dev/null 2>&1 || true
+      kill -TERM "$journald"
+      wait "$journald" || true
+      exit "$status"
+      """#
+    let journal = try PrivateJournal(
+      running: ["/bin/sh", "-c", script, "sh", directory, helper],
+      environment: ["BINDING_DIAGNOSTICS": "journald", "BINDING_DIAGNOSTICS_RATE_LIMIT": "off"])
+    #expect(journal.output.status == 0, "\(journal.output.stderr)")
+    let errors = try String(contentsOfFile: directory + "/err", encoding: .utf8)
+    let lines = errors.split(separator: "\n").map(String.init)
+    let said = lines.filter { $0.hasPrefix("binding-diagnostics: ") }
+    #expect(
+      said == [
+        "binding-diagnostics: journald send failed: no journal at /run/systemd/journal/socket: "
+          + "No such file or directory; writing to the fallback sink",
+        #"binding-diagnostics: sink=journald fell_back=5 action="recovered""#,
+      ], "\(errors)")
+    // The five written while the socket was gone are on the fallback, before the recovery.
+    let fallback = lines.filter { $0.hasPrefix("v=1 ") }
+    let fellBack = fallback.compactMap { line in
+      line.split(separator: " ").first { $0.hasPrefix("seq=") }.flatMap { Int($0.dropFirst(4)) }
+    }
+    #expect(fellBack == [6, 7, 8, 9, 10], "\(errors)")
+    let lastFellBack = lines.lastIndex(of: fallback.last ?? "") ?? 0
+    #expect(lastFellBack < lines.lastIndex(of: said.last ?? "") ?? -1)
+    // The journal has the first five, the last five and the run's end: with the fallback, all.
+    let entries = try journal.entries(matching: ["BINDING_SCHEMA=1"])
+    let seqs = entries.compactMap { Int($0["BINDING_SEQ"] as? String ?? "") }.sorted()
+    #expect(seqs == [1, 2, 3, 4, 5, 11, 12, 13, 14, 15, 16], "\(errors)")
+    let end = entries.first { $0["BINDING_KIND"] as? String == "run-end" }
+    #expect(end?["BINDING_RUN_RECORDS"] as? String == "15")
+  }
+
   /// No journald when the app starts (early in boot, a container whose journald comes up after
   /// the app): the first 5 records go to the fallback; journald then starts, and the 5 after it
   /// and the run's end reach it. The sink says once that journald is missing and once that it

@@ -5,7 +5,8 @@
 #endif
 
 /// Whether a journald listens on its socket: `sd_journal_sendv` returns 0 even when none
-/// does, so the sink asks the socket itself with a `connect(2)`.
+/// does, so the sink asks the socket itself with a `connect(2)` at start, and checks that the
+/// socket file is still there (``exists(_:)``) before each entry.
 enum JournalSocket {
   /// journald's native protocol socket.
   static let defaultPath = "/run/systemd/journal/socket"
@@ -28,5 +29,12 @@ enum JournalSocket {
     #endif
     defer { FileDescriptorIO.closeFile(fd) }
     return FileDescriptorIO.connectSocket(fd, toUnixPath: path)
+  }
+
+  /// Whether the socket file is at `path` (`stat(2)`). libsystemd fails silently (returns 0,
+  /// the entry lost) when `sendmsg` finds no socket file (`ENOENT`: journald stopped and its
+  /// socket removed), so the sender checks this first: one system call, on the sending thread.
+  static func exists(_ path: String) -> Result<Void, SystemError> {
+    FileDescriptorIO.pathStatus(path).map { _ in () }
   }
 }

@@ -15,12 +15,19 @@ enum JournalWriter {
     return .success(())
   }
 
-  /// Sends one entry (`sd_journal_sendv`), each field as `NAME=value` bytes in one iovec.
-  static func send(_ fields: [(name: String, value: String)]) -> Result<Void, JournalError> {
+  /// Sends one entry (`sd_journal_sendv`), each field as `NAME=value` bytes in one iovec,
+  /// once the socket file at `socketPath` is found to be there: `sd_journal_sendv` returns 0
+  /// when it is missing, the entry lost, so a missing socket is a failure here.
+  static func send(
+    _ fields: [(name: String, value: String)], socketPath: String
+  ) -> Result<Void, JournalError> {
     let library: LibSystemd
     switch LibSystemd.shared {
     case .success(let loaded): library = loaded
     case .failure(let error): return .failure(error)
+    }
+    if case .failure(let error) = JournalSocket.exists(socketPath) {
+      return .failure(.socketUnavailable(path: socketPath, error))
     }
     var buffer = [UInt8]()
     buffer.reserveCapacity(fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 1 })

@@ -10,7 +10,10 @@
 /// journald later refuses an entry, the sink says so once on standard error and hands events to
 /// its fallback (standard error by default) instead; when journald takes entries again (it was
 /// restarted, or started after the app), the sink says so in one line, with how many went to
-/// the fallback meanwhile. A journald missing at start is looked for again on the retry
+/// the fallback meanwhile. `sd_journal_sendv` returns 0 (the entry lost) when journald's socket
+/// file is missing (journald stopped and its socket removed), so the sending thread checks the
+/// socket path (`stat(2)`) before each entry: a missing socket is a refusal like any other,
+/// the entry going to the fallback. A journald missing at start is looked for again on the retry
 /// schedule of the file sink (100 ms doubling to 5 s), by a `connect(2)` that never waits, as
 /// events come; libsystemd missing is for good.
 ///
@@ -59,6 +62,8 @@ public final class JournaldSink: DiagnosticsSink {
     }
 
     let fallback: any DiagnosticsSink
+    /// journald's socket, checked before each entry (``JournalWriter/send(_:socketPath:)``).
+    let socketPath: String
     /// Set once a slow flush was said: only the first says it.
     let slowSaid = Latch()
     let fellBack = Counter()
@@ -75,14 +80,18 @@ public final class JournaldSink: DiagnosticsSink {
     /// Entries dropped undelivered because the process was ending and their time was up.
     let abandoned = Counter()
 
-    init(fallback: any DiagnosticsSink) { self.fallback = fallback }
+    init(fallback: any DiagnosticsSink, socketPath: String) {
+      self.fallback = fallback
+      self.socketPath = socketPath
+    }
 
     func deliver(_ batch: Entries, fromShard shard: Int, worker: SinkWorker<Delivery>) {
       for (index, item) in batch.items.enumerated() {
         var result = Result<Void, JournalError>.success(())
         // A step the end of the process may refuse (its time is up): the rest is dropped.
         let ran = worker.unlessHalted {
-          result = JournalWriter.send(JournalFieldsEncoder().fields(item.event))
+          result = JournalWriter.send(
+            JournalFieldsEncoder().fields(item.event), socketPath: socketPath)
           return 1
         }
         guard ran else {
@@ -145,7 +154,7 @@ public final class JournaldSink: DiagnosticsSink {
     self.flushTimeout = flushTimeout
     self.socketPath = socketPath
     self.queueCapacity = queueCapacity
-    let delivery = Delivery(fallback: fallback)
+    let delivery = Delivery(fallback: fallback, socketPath: socketPath)
     self.delivery = delivery
     let availability = JournalWriter.availability(socketPath: socketPath)
     if case .failure(.libraryUnavailable) = availability {
