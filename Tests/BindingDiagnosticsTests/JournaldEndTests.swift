@@ -11,28 +11,7 @@ import Testing
   func aReturnToJournaldAfterARestartIsSaidInOneLine() throws {
     let directory = try temporaryDirectory()
     let helper = productsDirectory().appendingPathComponent("misuse-helper").path
-    let script = #"""
-      set -eu
-      dir=$1 helper=$2
-      touch "$dir/a" "$dir/b"
-      "$helper" 5 --pause-until-gone "$dir/a,$dir/b" --more 5 >"$dir/out" 2>"$dir/err" &
-      app=$!
-      until [ "$(grep -c paused "$dir/out")" -ge 1 ]; do sleep 0.05; done
-      kill -TERM "$BINDING_TEST_JOURNALD_PID"
-      while kill -0 "$BINDING_TEST_JOURNALD_PID" 2>/dev/null; do sleep 0.05; done
-      rm "$dir/a"
-      until [ "$(grep -c paused "$dir/out")" -ge 2 ]; do sleep 0.05; done
-      "$BINDING_TEST_JOURNALD" >/dev/null 2>&1 &
-      journald=$!
-      until python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.connect("/run/systemd/journal/socket")' 2>/dev/null; do sleep 0.05; done
-      rm "$dir/b"
-      status=0
-      wait "$app" || status=$?
-      journalctl --sync >/dev/null 2>&1 || true
-      kill -TERM "$journald"
-      wait "$journald" || true
-      exit "$status"
-      """#
+    let script = Self.restartScript(removingSocket: false)
     let journal = try PrivateJournal(
       running: ["/bin/sh", "-c", script, "sh", directory, helper],
       environment: ["BINDING_DIAGNOSTICS": "journald", "BINDING_DIAGNOSTICS_RATE_LIMIT": "off"])
@@ -66,29 +45,7 @@ import Testing
   func aRemovedJournalSocketFallsBackInsteadOfLosingEntries() throws {
     let directory = try temporaryDirectory()
     let helper = productsDirectory().appendingPathComponent("misuse-helper").path
-    let script = #"""
-      set -eu
-      dir=$1 helper=$2
-      touch "$dir/a" "$dir/b"
-      "$helper" 5 --pause-until-gone "$dir/a,$dir/b" --more 5 >"$dir/out" 2>"$dir/err" &
-      app=$!
-      until [ "$(grep -c paused "$dir/out")" -ge 1 ]; do sleep 0.05; done
-      kill -TERM "$BINDING_TEST_JOURNALD_PID"
-      while kill -0 "$BINDING_TEST_JOURNALD_PID" 2>/dev/null; do sleep 0.05; done
-      rm -f /run/systemd/journal/socket
-      rm "$dir/a"
-      until [ "$(grep -c paused "$dir/out")" -ge 2 ]; do sleep 0.05; done
-      "$BINDING_TEST_JOURNALD" >/dev/null 2>&1 &
-      journald=$!
-      until python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.connect("/run/systemd/journal/socket")' 2>/dev/null; do sleep 0.05; done
-      rm "$dir/b"
-      status=0
-      wait "$app" || status=$?
-      journalctl --sync >/dev/null 2>&1 || true
-      kill -TERM "$journald"
-      wait "$journald" || true
-      exit "$status"
-      """#
+    let script = Self.restartScript(removingSocket: true)
     let journal = try PrivateJournal(
       running: ["/bin/sh", "-c", script, "sh", directory, helper],
       environment: ["BINDING_DIAGNOSTICS": "journald", "BINDING_DIAGNOSTICS_RATE_LIMIT": "off"])
@@ -200,5 +157,34 @@ import Testing
     let end = try #require(lines.first { $0.hasPrefix("v=1 ") && $0.contains(" kind=run-end ") })
     #expect(end.contains(" seq=20001 "), "\(end)")
     #expect(end.hasSuffix(" run_records=20000 run_events=20000 run_dropped=\(dropped)"), "\(end)")
+  }
+
+  /// The script of the restart tests: the app (`misuse-helper`) writes 5 records and pauses;
+  /// journald is stopped (its socket file removed too with `removingSocket`); the app writes 5
+  /// more and pauses; journald starts again; the app writes 5 more and ends.
+  static func restartScript(removingSocket: Bool) -> String {
+    #"""
+      set -eu
+      dir=$1 helper=$2
+      touch "$dir/a" "$dir/b"
+      "$helper" 5 --pause-until-gone "$dir/a,$dir/b" --more 5 >"$dir/out" 2>"$dir/err" &
+      app=$!
+      until [ "$(grep -c paused "$dir/out")" -ge 1 ]; do sleep 0.05; done
+      kill -TERM "$BINDING_TEST_JOURNALD_PID"
+      while kill -0 "$BINDING_TEST_JOURNALD_PID" 2>/dev/null; do sleep 0.05; done
+      \#(removingSocket ? "rm -f /run/systemd/journal/socket" : ":")
+      rm "$dir/a"
+      until [ "$(grep -c paused "$dir/out")" -ge 2 ]; do sleep 0.05; done
+      "$BINDING_TEST_JOURNALD" >/dev/null 2>&1 &
+      journald=$!
+      until python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.connect("/run/systemd/journal/socket")' 2>/dev/null; do sleep 0.05; done
+      rm "$dir/b"
+      status=0
+      wait "$app" || status=$?
+      journalctl --sync >/dev/null 2>&1 || true
+      kill -TERM "$journald"
+      wait "$journald" || true
+      exit "$status"
+      """#
   }
 }

@@ -236,12 +236,7 @@ struct BindiagJournalForgeryTests {
     let pids = entries.compactMap { ($0["_PID"] as? String).flatMap { Int($0) } }
     let host = try #require(entries.first?["_HOSTNAME"] as? String)
     try #require(pids.count == 3)
-    let expected = zip(Self.genuine, [pids[0], pids[2]]).map { event, pid in
-      var event = event
-      event.pid = pid
-      event.host = host
-      return String(decoding: JSONLinesEncoder().encode(event), as: UTF8.self)
-    }.joined()
+    let expected = Self.genuineLines(pids: [pids[0], pids[2]], host: host)
     let followed = try Self.follow([
       "--format", "json", "-n", "2", "--count", "2", "--run", Self.run,
       "--journal-dir", journal.directory,
@@ -282,6 +277,17 @@ struct BindiagJournalForgeryTests {
     #expect(followed.stderr == "")
   }
 
+  /// The genuine records as `follow --format json` prints them, with the pids and host the
+  /// journal gave their entries.
+  static func genuineLines(pids: [Int], host: String) -> String {
+    zip(genuine, pids).map { event, pid in
+      var event = event
+      event.pid = pid
+      event.host = host
+      return String(decoding: JSONLinesEncoder().encode(event), as: UTF8.self)
+    }.joined()
+  }
+
   @Test func followSkipsAForgedEntryWithAWarning() throws {
     let journal = try Self.makeJournal()
     let entries = try journal.entries(matching: ["BINDING_RUN=\(Self.run)"])
@@ -289,12 +295,7 @@ struct BindiagJournalForgeryTests {
     let pids = entries.compactMap { ($0["_PID"] as? String).flatMap { Int($0) } }
     let host = try #require(entries.first?["_HOSTNAME"] as? String)
     try #require(pids.count == 3)
-    let expected = zip(Self.genuine, [pids[0], pids[2]]).map { event, pid in
-      var event = event
-      event.pid = pid
-      event.host = host
-      return String(decoding: JSONLinesEncoder().encode(event), as: UTF8.self)
-    }.joined()
+    let expected = Self.genuineLines(pids: [pids[0], pids[2]], host: host)
     let warning =
       "skipped a forged entry: uid 65534 pid \(pids[1]) claims run \(Self.run) "
       + "(seq \(Self.forgedSeq)) of uid 0 pid \(pids[0])\n"
