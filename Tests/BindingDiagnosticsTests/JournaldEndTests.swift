@@ -9,14 +9,7 @@ import Testing
   /// again, 5 more reach it: the sink says the failure once and the recovery once.
   @Test(.enabled(if: PrivateJournal.unavailability == nil, "needs a private journald"))
   func aReturnToJournaldAfterARestartIsSaidInOneLine() throws {
-    let directory = try temporaryDirectory()
-    let helper = productsDirectory().appendingPathComponent("misuse-helper").path
-    let script = Self.restartScript(removingSocket: false)
-    let journal = try PrivateJournal(
-      running: ["/bin/sh", "-c", script, "sh", directory, helper],
-      environment: ["BINDING_DIAGNOSTICS": "journald", "BINDING_DIAGNOSTICS_RATE_LIMIT": "off"])
-    #expect(journal.output.status == 0, "\(journal.output.stderr)")
-    let errors = try String(contentsOfFile: directory + "/err", encoding: .utf8)
+    let (journal, errors) = try Self.restart(removingSocket: false)
     let lines = errors.split(separator: "\n").map(String.init)
     let failed = lines.filter { $0.hasPrefix("binding-diagnostics: journald send failed: ") }
     let recovered = lines.filter {
@@ -29,11 +22,7 @@ import Testing
     #expect(fallback.count == 5, "\(errors)")
     #expect(lines.firstIndex(of: recovered.first ?? "") ?? -1 > lines.lastIndex(of: fallback.last ?? "") ?? 0)
     // The journal has the first five, the last five and the run's end.
-    let entries = try journal.entries(matching: ["BINDING_SCHEMA=1"])
-    let seqs = entries.compactMap { Int($0["BINDING_SEQ"] as? String ?? "") }.sorted()
-    #expect(seqs == [1, 2, 3, 4, 5, 11, 12, 13, 14, 15, 16], "\(errors)")
-    let end = entries.first { $0["BINDING_KIND"] as? String == "run-end" }
-    #expect(end?["BINDING_RUN_RECORDS"] as? String == "15")
+    try Self.expectTheJournalHoldsAllButTheMiddleFive(journal, errors: errors)
   }
 
   /// The app writes 5 records, journald stops and its socket file is removed (as when journald
@@ -43,14 +32,7 @@ import Testing
   /// sink says the failure once and the recovery once.
   @Test(.enabled(if: PrivateJournal.unavailability == nil, "needs a private journald"))
   func aRemovedJournalSocketFallsBackInsteadOfLosingEntries() throws {
-    let directory = try temporaryDirectory()
-    let helper = productsDirectory().appendingPathComponent("misuse-helper").path
-    let script = Self.restartScript(removingSocket: true)
-    let journal = try PrivateJournal(
-      running: ["/bin/sh", "-c", script, "sh", directory, helper],
-      environment: ["BINDING_DIAGNOSTICS": "journald", "BINDING_DIAGNOSTICS_RATE_LIMIT": "off"])
-    #expect(journal.output.status == 0, "\(journal.output.stderr)")
-    let errors = try String(contentsOfFile: directory + "/err", encoding: .utf8)
+    let (journal, errors) = try Self.restart(removingSocket: true)
     let lines = errors.split(separator: "\n").map(String.init)
     let said = lines.filter { $0.hasPrefix("binding-diagnostics: ") }
     #expect(
@@ -68,11 +50,7 @@ import Testing
     let lastFellBack = lines.lastIndex(of: fallback.last ?? "") ?? 0
     #expect(lastFellBack < lines.lastIndex(of: said.last ?? "") ?? -1)
     // The journal has the first five, the last five and the run's end: with the fallback, all.
-    let entries = try journal.entries(matching: ["BINDING_SCHEMA=1"])
-    let seqs = entries.compactMap { Int($0["BINDING_SEQ"] as? String ?? "") }.sorted()
-    #expect(seqs == [1, 2, 3, 4, 5, 11, 12, 13, 14, 15, 16], "\(errors)")
-    let end = entries.first { $0["BINDING_KIND"] as? String == "run-end" }
-    #expect(end?["BINDING_RUN_RECORDS"] as? String == "15")
+    try Self.expectTheJournalHoldsAllButTheMiddleFive(journal, errors: errors)
   }
 
   /// No journald when the app starts (early in boot, a container whose journald comes up after
@@ -100,12 +78,7 @@ import Testing
       # how fast this machine is.
       sleep 1
       rm "$dir/a"
-      status=0
-      wait "$app" || status=$?
-      journalctl --sync >/dev/null 2>&1 || true
-      kill -TERM "$journald"
-      wait "$journald" || true
-      exit "$status"
+      \#(Self.scriptEnd)
       """#
     let journal = try PrivateJournal(
       running: ["/bin/sh", "-c", script, "sh", directory, helper],
@@ -159,32 +132,63 @@ import Testing
     #expect(end.hasSuffix(" run_records=20000 run_events=20000 run_dropped=\(dropped)"), "\(end)")
   }
 
+  /// Runs ``restartScript(removingSocket:)`` against a private journald: the journal, and what
+  /// the app wrote on standard error.
+  static func restart(removingSocket: Bool) throws -> (PrivateJournal, String) {
+    let directory = try temporaryDirectory()
+    let helper = productsDirectory().appendingPathComponent("misuse-helper").path
+    let journal = try PrivateJournal(
+      running: [
+        "/bin/sh", "-c", restartScript(removingSocket: removingSocket), "sh", directory, helper,
+      ],
+      environment: ["BINDING_DIAGNOSTICS": "journald", "BINDING_DIAGNOSTICS_RATE_LIMIT": "off"])
+    #expect(journal.output.status == 0, "\(journal.output.stderr)")
+    return (journal, try String(contentsOfFile: directory + "/err", encoding: .utf8))
+  }
+
+  /// Expects seq 1–5, 11–15 and the run's end (seq 16, 15 records) in `journal`.
+  static func expectTheJournalHoldsAllButTheMiddleFive(_ journal: PrivateJournal, errors: String)
+    throws
+  {
+    let entries = try journal.entries(matching: ["BINDING_SCHEMA=1"])
+    let seqs = entries.compactMap { Int($0["BINDING_SEQ"] as? String ?? "") }.sorted()
+    #expect(seqs == [1, 2, 3, 4, 5, 11, 12, 13, 14, 15, 16], "\(errors)")
+    let end = entries.first { $0["BINDING_KIND"] as? String == "run-end" }
+    #expect(end?["BINDING_RUN_RECORDS"] as? String == "15")
+  }
+
   /// The script of the restart tests: the app (`misuse-helper`) writes 5 records and pauses;
   /// journald is stopped (its socket file removed too with `removingSocket`); the app writes 5
   /// more and pauses; journald starts again; the app writes 5 more and ends.
   static func restartScript(removingSocket: Bool) -> String {
     #"""
-      set -eu
-      dir=$1 helper=$2
-      touch "$dir/a" "$dir/b"
-      "$helper" 5 --pause-until-gone "$dir/a,$dir/b" --more 5 >"$dir/out" 2>"$dir/err" &
-      app=$!
-      until [ "$(grep -c paused "$dir/out")" -ge 1 ]; do sleep 0.05; done
-      kill -TERM "$BINDING_TEST_JOURNALD_PID"
-      while kill -0 "$BINDING_TEST_JOURNALD_PID" 2>/dev/null; do sleep 0.05; done
-      \#(removingSocket ? "rm -f /run/systemd/journal/socket" : ":")
-      rm "$dir/a"
-      until [ "$(grep -c paused "$dir/out")" -ge 2 ]; do sleep 0.05; done
-      "$BINDING_TEST_JOURNALD" >/dev/null 2>&1 &
-      journald=$!
-      until python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.connect("/run/systemd/journal/socket")' 2>/dev/null; do sleep 0.05; done
-      rm "$dir/b"
-      status=0
-      wait "$app" || status=$?
-      journalctl --sync >/dev/null 2>&1 || true
-      kill -TERM "$journald"
-      wait "$journald" || true
-      exit "$status"
-      """#
+    set -eu
+    dir=$1 helper=$2
+    touch "$dir/a" "$dir/b"
+    "$helper" 5 --pause-until-gone "$dir/a,$dir/b" --more 5 >"$dir/out" 2>"$dir/err" &
+    app=$!
+    until [ "$(grep -c paused "$dir/out")" -ge 1 ]; do sleep 0.05; done
+    kill -TERM "$BINDING_TEST_JOURNALD_PID"
+    while kill -0 "$BINDING_TEST_JOURNALD_PID" 2>/dev/null; do sleep 0.05; done
+    \#(removingSocket ? "rm -f /run/systemd/journal/socket" : ":")
+    rm "$dir/a"
+    until [ "$(grep -c paused "$dir/out")" -ge 2 ]; do sleep 0.05; done
+    "$BINDING_TEST_JOURNALD" >/dev/null 2>&1 &
+    journald=$!
+    until python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.connect("/run/systemd/journal/socket")' 2>/dev/null; do sleep 0.05; done
+    rm "$dir/b"
+    \#(Self.scriptEnd)
+    """#
   }
+
+  /// The end of the journald scripts: wait for the app, flush the journal, stop journald, exit
+  /// with the app's status.
+  static let scriptEnd = #"""
+    status=0
+    wait "$app" || status=$?
+    journalctl --sync >/dev/null 2>&1 || true
+    kill -TERM "$journald"
+    wait "$journald" || true
+    exit "$status"
+    """#
 }
