@@ -8,7 +8,8 @@ package struct EventFilter: Sendable {
   package var until: Timestamp?
   /// Kinds to keep; all when empty.
   package var kinds: Set<String> = []
-  /// A substring the call site's file must contain.
+  /// A substring the call site's file must contain. It judges misuse records only: a run
+  /// record's `file` is where the app set up the pipeline, not a call site.
   package var fileSubstring: String?
   /// Process name to keep.
   package var process: String?
@@ -22,13 +23,16 @@ package struct EventFilter: Sendable {
   /// A filter that keeps everything.
   package init() {}
 
-  /// Whether `event` passes. Text is compared byte for byte.
+  /// Whether `event` passes. Text is compared byte for byte; a run record is never judged by
+  /// ``fileSubstring`` (its `file` is not a call site), so the runs kept keep their tail.
   /// - Parameter event: The event.
   package func accepts(_ event: MisuseEvent) -> Bool {
     if let since, event.timestamp < since { return false }
     if let until, until < event.timestamp { return false }
     if !kinds.isEmpty, !kinds.contains(event.kind.code) { return false }
-    if let fileSubstring, !event.file.contains(fileSubstring) { return false }
+    if let fileSubstring, !event.isRunRecord, !event.file.contains(fileSubstring) {
+      return false
+    }
     if let process, !EventFilter.same(event.process, process) { return false }
     if let host, !EventFilter.same(event.host, host) { return false }
     if let minimumLevel, event.level < minimumLevel { return false }

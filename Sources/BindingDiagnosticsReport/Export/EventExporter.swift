@@ -73,13 +73,13 @@ package struct EventExporter {
     return !writeFailed
   }
 
-  /// Takes one event: written when the filter accepts it (``EventFilter/exports(_:)``).
+  /// Takes one event: written when the filter accepts it.
   /// - Parameter event: The event.
   /// - Returns: `false` when the output failed and reading should stop.
   package mutating func add(_ event: MisuseEvent) -> Bool {
     if !filter.kinds.isEmpty { kindsSeen.insert(event.kind.code) }
     if sightings.waiting { sightings.see(event) }
-    guard filter.exports(event), !writeFailed else { return !writeFailed }
+    guard filter.accepts(event), !writeFailed else { return !writeFailed }
     records += 1
     events += event.events
     if otlp != nil {

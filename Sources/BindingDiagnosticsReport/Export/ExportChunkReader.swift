@@ -236,7 +236,7 @@ struct ExportChunkReader {
           if identity == nil, chunk.sightings.waiting { chunk.sightings.see(event) }
           if fast {
             if identity != nil { return false }
-            if filter.exports(event) { records.append(event) }
+            if filter.accepts(event) { records.append(event) }
           } else {
             journal.append((event, identity))
           }
@@ -250,7 +250,7 @@ struct ExportChunkReader {
       }
       if format == .otlp {
         if !fast {
-          for (event, _) in journal where filter.exports(event) { records.append(event) }
+          for (event, _) in journal where filter.accepts(event) { records.append(event) }
         }
         chunk.records = records.count
         chunk.events = records.eventCount
@@ -261,7 +261,7 @@ struct ExportChunkReader {
       // A ClickHouse row takes about as many bytes as the record it was read from.
       out.reserveCapacity(all.count + all.count / 4)
       let rows = ClickHouseRowEncoder()
-      for (event, _) in journal where filter.exports(event) {
+      for (event, _) in journal where filter.accepts(event) {
         chunk.records += 1
         chunk.events += event.events
         rows.encode(event, into: &out)
